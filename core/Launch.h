@@ -1,0 +1,23 @@
+// Launch geometry shared by the analyzer, the simulator and the runtime.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace kcheck::core {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+  bool operator==(const Dim3 &) const = default;
+};
+
+std::string toString(const Dim3 &d); // "x,y,z"
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint64_t dynamicSharedBytes = 0;
+};
+
+} // namespace kcheck::core

@@ -1,0 +1,28 @@
+#include "core/Metrics.h"
+
+namespace kcheck::core {
+
+namespace {
+constexpr std::array<std::string_view, kMetricCount> kNames = {
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "smsp__sass_inst_executed_op_global_ld.sum",
+    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "smsp__sass_inst_executed_op_global_st.sum",
+    "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_branch_targets_threads_divergent.sum",
+};
+} // namespace
+
+std::string_view metricName(Metric m) { return kNames[unsigned(m)]; }
+
+std::optional<Metric> metricFromName(std::string_view name) {
+  for (unsigned i = 0; i < kMetricCount; ++i)
+    if (kNames[i] == name)
+      return Metric(i);
+  return std::nullopt;
+}
+
+} // namespace kcheck::core
