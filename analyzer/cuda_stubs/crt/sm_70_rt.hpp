@@ -1,0 +1,2 @@
+// kcheck stub: clang's __clang_cuda_intrinsics.h includes this; nothing is needed from it.
+#pragma once
