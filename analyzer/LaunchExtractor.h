@@ -1,0 +1,139 @@
+// Host launch extraction: finds every kernel launch `k<<<grid, block, shmem,
+// stream>>>(args)` reachable from `main`, in program order, and evaluates its
+// geometry and arguments with a small abstract interpreter of the host code
+// (HostEvaluator), without running it.
+//
+// Assumptions:
+// - The AST comes from a device-only CUDA parse (`--cuda-device-only`): host code
+//   is parsed and Sema'd (templates instantiated) but never code-generated, and
+//   kernels are mangled the way the device-side IR names them.
+// - CUDA runtime calls are recognised by name (cudaMalloc, cudaMemcpy, ...), not
+//   by header, so any stub or real cuda_runtime.h works; they all succeed.
+// - Anything that depends on the device (cudaDeviceGetAttribute,
+//   cudaGetDeviceProperties), on input (argv, scanf) or on host memory contents is
+//   Unknown, with a `why` naming the source; ExtractorOptions::deviceQuery lets
+//   the caller answer device queries (e.g. from `--arch`).
+#pragma once
+
+#include "core/Launch.h"
+#include "core/SourceLoc.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+class ASTContext;
+} // namespace clang
+
+namespace kcheck::analyzer {
+
+// The result of evaluating a host expression.
+struct HostValue {
+  enum class Kind { Unknown, Int, Float, DevicePtr, HostPtr } kind = Kind::Unknown;
+  int64_t i = 0;        // Int (unsigned 64-bit values keep their bit pattern)
+  double f = 0;         // Float
+  int allocation = -1;  // DevicePtr: HostAllocation::id
+  int64_t offset = 0;   // DevicePtr: byte offset into the allocation
+  std::string why;      // Unknown: what could not be evaluated, with file:line
+
+  static HostValue unknown(std::string why) {
+    HostValue v;
+    v.why = std::move(why);
+    return v;
+  }
+  static HostValue integer(int64_t i) {
+    HostValue v;
+    v.kind = Kind::Int;
+    v.i = i;
+    return v;
+  }
+  static HostValue floating(double f) {
+    HostValue v;
+    v.kind = Kind::Float;
+    v.f = f;
+    return v;
+  }
+  static HostValue devicePtr(int allocation, int64_t offset) {
+    HostValue v;
+    v.kind = Kind::DevicePtr;
+    v.allocation = allocation;
+    v.offset = offset;
+    return v;
+  }
+  static HostValue hostPtr() {
+    HostValue v;
+    v.kind = Kind::HostPtr;
+    return v;
+  }
+  bool known() const { return kind != Kind::Unknown; }
+  // Same value; `why` is an explanation, not part of the value.
+  bool sameValue(const HostValue &o) const {
+    return kind == o.kind && i == o.i && f == o.f &&
+           allocation == o.allocation && offset == o.offset;
+  }
+};
+
+struct HostAllocation {
+  int id = -1;
+  std::optional<uint64_t> bytes; // nullopt: the size could not be evaluated
+  // The variable the pointer ended up in (the outermost frame it was returned
+  // to, e.g. `in` for `float *in = dev_alloc_fill<float>(N)`), else the text of
+  // the cudaMalloc target.
+  std::string name;
+  core::SourceLoc loc;          // where `name` was given
+  bool hostInitialized = false; // cudaMemcpy'd from host data
+  bool zeroed = false;          // cudaMemset to 0
+};
+
+struct LaunchArg {
+  std::string text; // source text of the argument
+  HostValue value;  // converted to the parameter's type by Sema already
+};
+
+struct HostLaunch {
+  std::string kernelName;  // qualified source name, e.g. "reduce_v5<256>"
+  std::string mangledName; // device-side name of the llvm::Function
+  std::string signature;   // Nsight style: "void reduce_v5<256>(float *, float *)"
+  core::SourceLoc loc;
+  std::optional<core::Dim3> grid, block;     // nullopt: unknown
+  std::optional<uint64_t> dynamicSharedBytes; // nullopt: unknown
+  std::vector<LaunchArg> args;
+  // Everything that could not be evaluated for this launch, and the conditions
+  // it was found under, in words with file:line.
+  std::vector<std::string> notes;
+};
+
+struct HostProgram {
+  std::vector<HostAllocation> allocations;
+  std::vector<HostLaunch> launches; // in program order
+  std::vector<std::string> notes;   // program-level notes (budget, no main...)
+  // Mangled names of kernels defined (and instantiated) but never launched.
+  std::vector<std::string> kernelsWithoutLaunch;
+};
+
+struct ExtractorOptions {
+  uint64_t maxSteps = 100000;       // total evaluation steps: nothing hangs
+  unsigned maxLoopIterations = 1000; // loops without launches run this far
+  unsigned maxLaunchLoopIterations = 10000; // loops with launches are unrolled
+  unsigned maxCallDepth = 64;
+  // Answers a device query: a cudaDeviceAttr enumerator name
+  // ("cudaDevAttrMultiProcessorCount") or a cudaDeviceProp field name
+  // ("multiProcessorCount"). nullopt (or no function): Unknown.
+  std::function<std::optional<int64_t>(const std::string &)> deviceQuery;
+};
+
+// Extracts the launches of the translation unit in `ctx` into `out`.
+void extractLaunches(clang::ASTContext &ctx, HostProgram &out,
+                     const ExtractorOptions &options = {});
+
+// An ASTConsumer that runs extractLaunches in HandleTranslationUnit, so it can
+// share the device compile's parse (MultiplexConsumer).
+std::unique_ptr<clang::ASTConsumer>
+makeLaunchExtractor(HostProgram &out, ExtractorOptions options = {});
+
+} // namespace kcheck::analyzer

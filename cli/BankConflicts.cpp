@@ -1,0 +1,187 @@
+#include "cli/BankConflicts.h"
+
+#include "simulator/models/SharedBankModel.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+namespace kcheck::cli {
+
+namespace {
+
+struct Group {
+  core::SourceLoc loc; // the first conflicting access on the line
+  std::string array;
+  uint32_t minDegree = 0, maxDegree = 0;
+  uint64_t wavefronts = 0, ideal = 0, executions = 0, conflicted = 0;
+  const sim::SharedAccessStats *worst = nullptr;
+  unsigned worstBytes = 4;
+  std::vector<uint32_t> byIteration;
+  std::set<std::string> launches;
+};
+
+std::string degreeText(uint32_t lo, uint32_t hi) {
+  if (lo == hi)
+    return fmt::format("{}-way", hi);
+  return fmt::format("{}-way to {}-way", lo, hi);
+}
+
+// "bank 0: lanes 0, 8, 16, 24 (words 0, 64, 128, 192)" for the banks that
+// hold the most distinct words in the worst warp.
+std::vector<std::string> worstWarpLines(const sim::WorstWarp &w,
+                                        unsigned bytes) {
+  sim::SharedBankModel model;
+  std::map<unsigned, std::map<uint64_t, std::vector<unsigned>>> banks;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    if ((w.activeMask >> lane) & 1u)
+      banks[model.bankOf(w.addrs[lane])][w.addrs[lane] / 4].push_back(lane);
+  size_t most = 0;
+  for (auto &[b, words] : banks)
+    most = std::max(most, words.size());
+  std::vector<std::string> out;
+  for (auto &[bank, words] : banks) {
+    if (words.size() != most || out.size() >= 2)
+      continue;
+    std::string lanes, wordList;
+    for (auto &[word, ls] : words) {
+      if (!wordList.empty())
+        wordList += ", ";
+      wordList += std::to_string(word);
+      for (unsigned l : ls)
+        lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
+    }
+    out.push_back(fmt::format("bank {}: lanes {} -> {} distinct words "
+                              "(word offsets {})",
+                              bank, lanes, words.size(), wordList));
+  }
+  (void)bytes;
+  return out;
+}
+
+std::string iterationText(const std::vector<uint32_t> &degrees) {
+  std::string s;
+  for (size_t k = 0; k < degrees.size() && k < 16; ++k) {
+    if (!s.empty())
+      s += ", ";
+    s += degrees[k] > 1 ? fmt::format("{}-way", degrees[k])
+                        : std::string("none");
+  }
+  if (degrees.size() > 16)
+    s += fmt::format(", ... ({} executions)", degrees.size());
+  return s;
+}
+
+} // namespace
+
+std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
+  // (file, line, array) -> group, over every launch.
+  std::map<std::tuple<std::string, unsigned, std::string>, Group> groups;
+  for (size_t li = 0; li < s.launches.size(); ++li) {
+    const SimulatedLaunch &sl = s.launches[li];
+    if (!sl.kernel)
+      continue;
+    const auto &insts = sl.kernel->insts();
+    for (size_t i = 0; i < sl.result.perInst.size(); ++i) {
+      const sim::SharedAccessStats &st = sl.result.perInst[i].shared;
+      if (st.conflictedExecutions == 0)
+        continue;
+      const sim::InstInfo &info = insts[i];
+      core::SourceLoc loc = sim::userLocation(info, s.mainFile);
+      Group &g = groups[{loc.file, loc.line, info.objectName}];
+      if (!g.loc.valid() || loc.col < g.loc.col)
+        g.loc = loc;
+      g.array = info.objectName;
+      g.minDegree = g.minDegree ? std::min(g.minDegree, st.minConflictDegree)
+                                : st.minConflictDegree;
+      g.maxDegree = std::max(g.maxDegree, st.maxDegree);
+      g.wavefronts += st.wavefronts;
+      g.ideal += st.ideal;
+      g.executions += st.executions;
+      g.conflicted += st.conflictedExecutions;
+      if (!g.worst || st.worst.wavefronts * g.worst->worst.ideal >
+                          g.worst->worst.wavefronts * st.worst.ideal) {
+        g.worst = &st;
+        g.worstBytes = info.bytesPerLane;
+      }
+      if (st.degreeByExecution.size() > g.byIteration.size())
+        g.byIteration.resize(st.degreeByExecution.size(), 0);
+      for (size_t k = 0; k < st.degreeByExecution.size(); ++k)
+        g.byIteration[k] = std::max(g.byIteration[k], st.degreeByExecution[k]);
+      g.launches.insert(describeLaunch(s.report.launches[li]));
+    }
+  }
+
+  std::vector<core::Diagnostic> out;
+  for (auto &[key, g] : groups) {
+    core::Diagnostic d;
+    d.severity = core::Severity::Warning;
+    d.loc = g.loc;
+    d.checkId = "bank-conflict";
+    std::string name = g.array.empty() ? "shared memory" : "'" + g.array + "'";
+    d.message = degreeText(g.minDegree, g.maxDegree) +
+                " shared-memory bank conflict on " + name;
+    auto note = [&](std::string text) {
+      core::Diagnostic n;
+      n.severity = core::Severity::Note;
+      n.loc = g.loc;
+      n.message = std::move(text);
+      d.notes.push_back(std::move(n));
+    };
+    if (const analyzer::SubscriptFact *f =
+            analyzer::findSubscript(s.subscripts, g.loc))
+      note("index expression '" + f->fullText + "'");
+    const sim::WorstWarp &w = g.worst->worst;
+    note(fmt::format("worst warp: block ({}) warp {}, {} wavefronts where {} "
+                     "would do",
+                     core::toString(w.block), w.warp, w.wavefronts, w.ideal));
+    for (const std::string &line : worstWarpLines(w, g.worstBytes))
+      note(line);
+    if (g.byIteration.size() > 1)
+      note("degree by execution in a block (loop iterations): " +
+           iterationText(g.byIteration));
+    note(fmt::format("{} of {} warp executions conflict; {} wavefronts for "
+                     "{} ideal ({:.1f}% excess)",
+                     g.conflicted, g.executions, g.wavefronts, g.ideal,
+                     g.wavefronts ? 100.0 * double(g.wavefronts - g.ideal) /
+                                        double(g.wavefronts)
+                                  : 0.0));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string bankConflictSummary(const Session &s) {
+  std::string out;
+  for (size_t li = 0; li < s.report.launches.size(); ++li) {
+    const core::LaunchReport &l = s.report.launches[li];
+    out += fmt::format("launch #{} {}", l.index, describeLaunch(l));
+    if (!l.simulated) {
+      out += ": not simulated\n";
+      continue;
+    }
+    out += "\n";
+    uint64_t ideal[2] = {0, 0};
+    const SimulatedLaunch &sl = s.launches[li];
+    for (size_t i = 0; i < sl.result.perInst.size(); ++i) {
+      const sim::SharedAccessStats &st = sl.result.perInst[i].shared;
+      if (st.executions)
+        ideal[sl.kernel->insts()[i].kind == sim::AccessKind::Store] +=
+            st.ideal;
+    }
+    using core::Metric;
+    auto row = [&](const char *what, Metric inst, Metric wf, uint64_t id) {
+      uint64_t w = l.metrics[wf];
+      out += fmt::format("  shared {:6}: {:>12} instructions {:>12} "
+                         "wavefronts {:>12} ideal {:>12} excess ({:.1f}%)\n",
+                         what, l.metrics[inst], w, id, w - id,
+                         w ? 100.0 * double(w - id) / double(w) : 0.0);
+    };
+    row("loads", Metric::SharedLdInst, Metric::SharedLdWavefronts, ideal[0]);
+    row("stores", Metric::SharedStInst, Metric::SharedStWavefronts, ideal[1]);
+  }
+  return out;
+}
+
+} // namespace kcheck::cli

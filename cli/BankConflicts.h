@@ -1,0 +1,18 @@
+// The `bank-conflicts` view of a Session: one warning per source line and
+// shared array whose accesses conflict, explained by notes (the index
+// expression, the worst warp's lanes -> banks, the degree per loop
+// iteration), then a per-launch summary.
+#pragma once
+
+#include "cli/Session.h"
+#include "core/Diagnostic.h"
+
+#include <string>
+#include <vector>
+
+namespace kcheck::cli {
+
+std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &session);
+std::string bankConflictSummary(const Session &session);
+
+} // namespace kcheck::cli

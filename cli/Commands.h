@@ -1,0 +1,21 @@
+// The commands behind `kcheck <command>`: each returns the process exit code
+// (0 clean, 1 findings, 2 usage, 3 input could not be analysed).
+#pragma once
+
+#include "cli/Options.h"
+
+#include <ostream>
+
+namespace kcheck::cli {
+
+enum ExitCode : int {
+  kExitClean = 0,
+  kExitFindings = 1,
+  kExitUsage = 2,
+  kExitCannotAnalyse = 3,
+  kExitNoGpu = 4,
+};
+
+int runCommand(const Options &options, std::ostream &out, std::ostream &err);
+
+} // namespace kcheck::cli

@@ -1,0 +1,202 @@
+#include "cli/Options.h"
+
+#include "core/ArchSpec.h"
+
+#include <charconv>
+
+namespace kcheck::cli {
+
+namespace {
+
+bool parseUnsigned(const std::string &s, uint64_t &out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+// "X[,Y[,Z]]"
+std::optional<core::Dim3> parseDim3(const std::string &s) {
+  core::Dim3 d;
+  uint32_t *parts[3] = {&d.x, &d.y, &d.z};
+  size_t start = 0;
+  for (int i = 0; i < 3; ++i) {
+    size_t comma = s.find(',', start);
+    std::string piece = s.substr(start, comma - start);
+    uint64_t v;
+    if (!parseUnsigned(piece, v) || v == 0 || v > 0xffffffffu)
+      return std::nullopt;
+    *parts[i] = uint32_t(v);
+    if (comma == std::string::npos)
+      return d;
+    start = comma + 1;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string usageText() {
+  return R"(usage: kcheck <command> FILE.cu [options] [-- clang args]
+
+Predicts, without a GPU, what the GPU does with a CUDA kernel's memory
+accesses, with Nsight Compute's metrics, per launch and per source line.
+
+commands:
+  bank-conflicts   shared-memory bank conflicts per source line [bank-conflict]
+  predict          all predicted counters (use --format json for the schema)
+
+options:
+  --arch sm_XX         target architecture (default sm_90)
+  --format text|json   output format (default text)
+  --verify             check the file's // expected-warning {{...}} comments
+  --kernel NAME        analyse only launches of kernel NAME
+  --grid X[,Y,Z]       grid of the launch (overrides what host code says)
+  --block X[,Y,Z]      block of the launch
+  --shmem BYTES        dynamic shared memory of the launch
+  --arg NAME=VALUE     value of kernel parameter NAME (integer or float)
+  --step-budget N      warp instructions one launch may execute
+  -h, --help           this text
+
+exit codes: 0 clean, 1 findings, 2 usage, 3 input could not be analysed
+
+example:
+  kcheck bank-conflicts reduce_v1.cu
+  kcheck predict reduce.cu --format json --kernel reduce_v8 --grid 1056
+)";
+}
+
+ParseResult parseOptions(const std::vector<std::string> &argv) {
+  ParseResult r;
+  Options &o = r.options;
+  if (argv.empty()) {
+    r.error = "no command given";
+    return r;
+  }
+  const std::string &cmd = argv[0];
+  if (cmd == "bank-conflicts")
+    o.command = Command::BankConflicts;
+  else if (cmd == "predict")
+    o.command = Command::Predict;
+  else if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+    o.command = Command::Help;
+    return r;
+  } else if (cmd == "--version") {
+    o.command = Command::Version;
+    return r;
+  } else {
+    r.error = "unknown command '" + cmd + "'";
+    return r;
+  }
+
+  auto needValue = [&](size_t &i, const std::string &name) -> const std::string * {
+    if (i + 1 >= argv.size()) {
+      r.error = "option " + name + " needs a value";
+      return nullptr;
+    }
+    return &argv[++i];
+  };
+
+  for (size_t i = 1; i < argv.size(); ++i) {
+    std::string a = argv[i];
+    // Accept --opt=value as well as --opt value.
+    std::string inlineValue;
+    bool hasInline = false;
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos &&
+        a != "--") {
+      inlineValue = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+      hasInline = true;
+    }
+    auto value = [&]() -> const std::string * {
+      return hasInline ? &inlineValue : needValue(i, a);
+    };
+    if (a == "--") {
+      o.clangArgs.assign(argv.begin() + long(i) + 1, argv.end());
+      break;
+    } else if (a == "-h" || a == "--help") {
+      o.command = Command::Help;
+      return r;
+    } else if (a == "--arch") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      if (!core::findArch(*v)) {
+        r.error = "unknown architecture '" + *v + "' (known:";
+        for (const std::string &n : core::knownArchNames())
+          r.error += " " + n;
+        r.error += ")";
+        return r;
+      }
+      o.arch = *v;
+    } else if (a == "--format") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      if (*v == "text")
+        o.format = OutputFormat::Text;
+      else if (*v == "json")
+        o.format = OutputFormat::Json;
+      else {
+        r.error = "unknown format '" + *v + "' (text, json)";
+        return r;
+      }
+    } else if (a == "--verify") {
+      o.verify = true;
+    } else if (a == "--kernel") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      o.kernel = *v;
+    } else if (a == "--grid" || a == "--block") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      auto d = parseDim3(*v);
+      if (!d) {
+        r.error = "bad value '" + *v + "' for " + a + " (want X[,Y[,Z]])";
+        return r;
+      }
+      (a == "--grid" ? o.grid : o.block) = *d;
+    } else if (a == "--shmem") {
+      const std::string *v = value();
+      uint64_t n;
+      if (!v)
+        return r;
+      if (!parseUnsigned(*v, n)) {
+        r.error = "bad value '" + *v + "' for --shmem";
+        return r;
+      }
+      o.sharedBytes = n;
+    } else if (a == "--step-budget") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      if (!parseUnsigned(*v, o.stepBudget) || o.stepBudget == 0) {
+        r.error = "bad value '" + *v + "' for --step-budget";
+        return r;
+      }
+    } else if (a == "--arg") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      size_t eq = v->find('=');
+      if (eq == std::string::npos || eq == 0) {
+        r.error = "bad value '" + *v + "' for --arg (want NAME=VALUE)";
+        return r;
+      }
+      o.args.emplace_back(v->substr(0, eq), v->substr(eq + 1));
+    } else if (!a.empty() && a[0] == '-') {
+      r.error = "unknown option '" + a + "'";
+      return r;
+    } else if (o.file.empty()) {
+      o.file = a;
+    } else {
+      r.error = "more than one input file ('" + o.file + "', '" + a + "')";
+      return r;
+    }
+  }
+  if (o.file.empty())
+    r.error = "no input file";
+  return r;
+}
+
+} // namespace kcheck::cli

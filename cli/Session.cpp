@@ -1,0 +1,347 @@
+#include "cli/Session.h"
+
+#include "analyzer/DeviceCompiler.h"
+#include "analyzer/LaunchExtractor.h"
+#include "core/ArchSpec.h"
+#include "simulator/engine/DecodedKernel.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <charconv>
+#include <cstring>
+#include <map>
+
+namespace kcheck::cli {
+
+namespace {
+
+using analyzer::HostLaunch;
+using analyzer::HostProgram;
+using analyzer::HostValue;
+
+/// Allocations that host code made without a size kcheck could evaluate get
+/// this much address space: pages are only backed when touched.
+constexpr uint64_t kUnknownAllocationBytes = 1ull << 32;
+
+std::string baseKernelName(const std::string &name) {
+  std::string n = name;
+  size_t lt = n.find('<');
+  if (lt != std::string::npos)
+    n = n.substr(0, lt);
+  size_t colon = n.rfind("::");
+  if (colon != std::string::npos)
+    n = n.substr(colon + 2);
+  return n;
+}
+
+bool kernelMatches(const std::string &wanted, const HostLaunch &l) {
+  return wanted.empty() || wanted == l.kernelName ||
+         wanted == baseKernelName(l.kernelName) || wanted == l.mangledName;
+}
+
+bool isKernel(const llvm::Function &f) {
+  return !f.isDeclaration() &&
+         f.getCallingConv() == llvm::CallingConv::PTX_Kernel;
+}
+
+std::string launchText(const core::LaunchReport &l) {
+  auto dim = [](const core::Dim3 &d) {
+    if (d.y == 1 && d.z == 1)
+      return std::to_string(d.x);
+    return "(" + core::toString(d) + ")";
+  };
+  std::string s = l.kernel + "<<<" + dim(l.config.grid) + ", " +
+                  dim(l.config.block);
+  if (l.config.dynamicSharedBytes)
+    s += ", " + std::to_string(l.config.dynamicSharedBytes);
+  return s + ">>>";
+}
+
+/// Parses an --arg value as the bits of an integer or a float.
+std::optional<uint64_t> parseArgValue(const std::string &v, bool isFloat,
+                                      bool isDouble) {
+  if (isFloat || isDouble || v.find('.') != std::string::npos) {
+    char *end = nullptr;
+    double d = std::strtod(v.c_str(), &end);
+    if (!end || *end)
+      return std::nullopt;
+    if (isDouble) {
+      uint64_t bits;
+      std::memcpy(&bits, &d, 8);
+      return bits;
+    }
+    float f = float(d);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return bits;
+  }
+  int64_t i;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), i);
+  if (ec != std::errc() || p != v.data() + v.size())
+    return std::nullopt;
+  return uint64_t(i);
+}
+
+class LaunchBuilder {
+public:
+  LaunchBuilder(const Options &o, const HostProgram &host,
+                sim::DeviceMemory &memory)
+      : options_(o), host_(host), memory_(memory) {}
+
+  /// The device address of each host allocation, made on first use.
+  uint64_t allocationBase(int id, std::vector<std::string> &notes) {
+    auto it = bases_.find(id);
+    if (it != bases_.end())
+      return it->second;
+    const analyzer::HostAllocation *a = nullptr;
+    for (const auto &alloc : host_.allocations)
+      if (alloc.id == id)
+        a = &alloc;
+    uint64_t bytes = a && a->bytes ? *a->bytes : kUnknownAllocationBytes;
+    if (!a || !a->bytes)
+      notes.push_back("size of allocation '" + (a ? a->name : "?") +
+                      "' unknown: bounds checks on it are off");
+    uint64_t base = memory_.allocate(bytes, a ? a->name : "allocation");
+    bases_[id] = base;
+    return base;
+  }
+
+  /// Kernel arguments as the engine wants them; false when one is unknown.
+  bool arguments(const llvm::Function &f, const HostLaunch *launch,
+                 std::vector<sim::KernelArg> &out,
+                 std::vector<std::string> &notes) {
+    bool ok = true;
+    for (unsigned i = 0; i < f.arg_size(); ++i) {
+      const llvm::Argument &param = *f.getArg(i);
+      std::string label = "#" + std::to_string(i);
+      const analyzer::LaunchArg *given =
+          launch && i < launch->args.size() ? &launch->args[i] : nullptr;
+      // --arg NAME=V, NAME being the argument text at the call or "#i".
+      std::optional<std::string> override;
+      for (const auto &[name, value] : options_.args)
+        if (name == label || (given && name == given->text))
+          override = value;
+      if (override) {
+        auto bits = parseArgValue(*override, param.getType()->isFloatTy(),
+                                  param.getType()->isDoubleTy());
+        if (!bits) {
+          notes.push_back("bad --arg value '" + *override + "'");
+          ok = false;
+          continue;
+        }
+        out.push_back({*bits});
+        continue;
+      }
+      if (param.getType()->isPointerTy()) {
+        if (given && given->value.kind == HostValue::Kind::DevicePtr) {
+          out.push_back({allocationBase(given->value.allocation, notes) +
+                         uint64_t(given->value.offset)});
+        } else {
+          // Unknown pointer: a fresh allocation keeps the kernel runnable.
+          uint64_t base = memory_.allocate(kUnknownAllocationBytes,
+                                           "argument " + label);
+          notes.push_back("pointer argument " + label +
+                          (given ? " '" + given->text + "'" : "") +
+                          " not traced to a cudaMalloc: a fresh buffer was "
+                          "assumed");
+          out.push_back({base});
+        }
+        continue;
+      }
+      if (!given || given->value.kind == HostValue::Kind::Unknown) {
+        notes.push_back(
+            "argument " + label + (given ? " '" + given->text + "'" : "") +
+            " could not be evaluated" +
+            (given && !given->value.why.empty() ? ": " + given->value.why
+                                                : "") +
+            "; give it with --arg " + label + "=VALUE");
+        ok = false;
+        continue;
+      }
+      const HostValue &v = given->value;
+      uint64_t bits = 0;
+      if (param.getType()->isFloatTy()) {
+        float fv = v.kind == HostValue::Kind::Float ? float(v.f) : float(v.i);
+        uint32_t b;
+        std::memcpy(&b, &fv, 4);
+        bits = b;
+      } else if (param.getType()->isDoubleTy()) {
+        double dv = v.kind == HostValue::Kind::Float ? v.f : double(v.i);
+        std::memcpy(&bits, &dv, 8);
+      } else {
+        bits = v.kind == HostValue::Kind::Float ? uint64_t(int64_t(v.f))
+                                                 : uint64_t(v.i);
+      }
+      out.push_back({bits});
+    }
+    return ok;
+  }
+
+private:
+  const Options &options_;
+  const HostProgram &host_;
+  sim::DeviceMemory &memory_;
+  std::map<int, uint64_t> bases_;
+};
+
+} // namespace
+
+Session analyzeFile(const Options &options) {
+  Session s;
+  s.mainFile = options.file;
+  s.report.arch = options.arch;
+  {
+    size_t slash = options.file.find_last_of('/');
+    s.report.file = slash == std::string::npos ? options.file
+                                               : options.file.substr(slash + 1);
+  }
+  core::ArchSpec arch = *core::findArch(options.arch);
+
+  HostProgram host;
+  analyzer::CompileOptions copts;
+  copts.arch = options.arch;
+  copts.extraClangArgs = options.clangArgs;
+  analyzer::CompiledModule cm = analyzer::compileDevice(
+      options.file, copts,
+      {[&host](clang::CompilerInstance &) {
+        return analyzer::makeLaunchExtractor(host);
+      }});
+  s.clangDiagnostics = cm.diagnostics;
+  if (!cm.ok || !cm.module)
+    return s;
+  s.compiled = true;
+  s.subscripts = std::move(cm.subscripts);
+  s.report.notes = host.notes;
+
+  // Which launches: the program's, filtered by --kernel; or, for a file
+  // without launches, the one the command line describes.
+  std::vector<const HostLaunch *> chosen;
+  for (const HostLaunch &l : host.launches)
+    if (kernelMatches(options.kernel, l))
+      chosen.push_back(&l);
+  HostLaunch commandLineLaunch;
+  if (chosen.empty()) {
+    std::vector<const llvm::Function *> kernels;
+    for (const llvm::Function &f : *cm.module)
+      if (isKernel(f)) {
+        std::string demangled = llvm::demangle(f.getName().str());
+        std::string base = baseKernelName(demangled.substr(
+            0, demangled.find('(')));
+        if (options.kernel.empty() || options.kernel == base ||
+            options.kernel == f.getName())
+          kernels.push_back(&f);
+      }
+    if (kernels.empty()) {
+      s.errors.push_back(options.kernel.empty()
+                             ? "no kernel found in " + options.file
+                             : "no kernel named '" + options.kernel + "'");
+      return s;
+    }
+    if (kernels.size() > 1) {
+      std::string names;
+      for (const llvm::Function *f : kernels)
+        names += " " + llvm::demangle(f->getName().str());
+      s.errors.push_back("no launch found; choose a kernel with --kernel "
+                         "(and give --grid and --block):" +
+                         names);
+      return s;
+    }
+    std::string demangled = llvm::demangle(kernels[0]->getName().str());
+    commandLineLaunch.kernelName = demangled.substr(0, demangled.find('('));
+    commandLineLaunch.mangledName = kernels[0]->getName().str();
+    commandLineLaunch.signature = demangled;
+    commandLineLaunch.notes.push_back(
+        "no launch of this kernel in host code: the launch is the command "
+        "line's");
+    chosen.push_back(&commandLineLaunch);
+  }
+
+  sim::DeviceMemory memory;
+  LaunchBuilder builder(options, host, memory);
+  std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded;
+  sim::Predictor predictor(arch);
+  for (size_t i = 0; i < host.launches.size() || i < chosen.size(); ++i) {
+    if (i >= chosen.size())
+      break;
+    const HostLaunch &hl = *chosen[i];
+    core::LaunchReport lr;
+    lr.index = int(&hl == &commandLineLaunch ? 0 : &hl - &host.launches[0]);
+    lr.kernel = hl.kernelName;
+    lr.signature = hl.signature;
+    lr.notes = hl.notes;
+    SimulatedLaunch sl;
+    sl.launchLoc = hl.loc;
+
+    std::optional<core::Dim3> grid = options.grid ? options.grid : hl.grid;
+    std::optional<core::Dim3> block = options.block ? options.block : hl.block;
+    std::optional<uint64_t> shmem =
+        options.sharedBytes ? options.sharedBytes : hl.dynamicSharedBytes;
+    if (!shmem && &hl == &commandLineLaunch)
+      shmem = 0;
+    if (grid)
+      lr.config.grid = *grid;
+    if (block)
+      lr.config.block = *block;
+    if (shmem)
+      lr.config.dynamicSharedBytes = *shmem;
+    auto missing = [&](const char *what, const char *flag) {
+      lr.notes.push_back(std::string(what) + " of launch #" +
+                         std::to_string(lr.index) + " (" + hl.kernelName +
+                         ") could not be evaluated; give it with " + flag);
+    };
+    if (!grid)
+      missing("grid", "--grid");
+    if (!block)
+      missing("block", "--block");
+    if (!shmem)
+      missing("dynamic shared size", "--shmem");
+
+    const llvm::Function *fn = cm.module->getFunction(hl.mangledName);
+    if (!fn || fn->isDeclaration()) {
+      lr.notes.push_back("kernel '" + hl.mangledName +
+                         "' not found in the device code");
+      fn = nullptr;
+    }
+    std::vector<sim::KernelArg> args;
+    bool argsOk = fn && builder.arguments(*fn, &hl, args, lr.notes);
+    if (fn && grid && block && shmem && argsOk) {
+      auto &dk = decoded[hl.mangledName];
+      if (!dk) {
+        auto d = sim::DecodedKernel::decode(*fn);
+        if (!d) {
+          s.errors.push_back(llvm::toString(d.takeError()));
+          return s;
+        }
+        dk = std::move(*d);
+      }
+      sl.kernel = dk;
+      sim::Limits limits;
+      limits.maxWarpSteps = options.stepBudget;
+      sl.result = predictor.run(*dk, lr.config, args, memory, limits);
+      lr.simulated = sl.result.error.empty();
+      for (const std::string &n : sl.result.notes)
+        lr.notes.push_back(n);
+      if (!sl.result.error.empty()) {
+        lr.notes.push_back(sl.result.error);
+        s.errors.push_back(sl.result.error);
+      } else {
+        lr.metrics = sl.result.total;
+        lr.lines = sim::rollUpLines(*dk, sl.result, options.file);
+      }
+    }
+    s.report.launches.push_back(std::move(lr));
+    s.launches.push_back(std::move(sl));
+  }
+  for (const std::string &k : host.kernelsWithoutLaunch)
+    if (options.kernel.empty())
+      s.report.notes.push_back("kernel " + llvm::demangle(k) +
+                               " is never launched by host code; analyse it "
+                               "with --kernel NAME --grid X --block Y");
+  return s;
+}
+
+std::string describeLaunch(const core::LaunchReport &l) { return launchText(l); }
+
+} // namespace kcheck::cli

@@ -1,0 +1,38 @@
+// One analysis of one .cu file: compile it (device side + host launch
+// extraction, one parse), choose the launches, simulate each, and keep what
+// the emitters need. The commands (bank-conflicts, predict) are views of it.
+#pragma once
+
+#include "analyzer/AstFacts.h"
+#include "cli/Options.h"
+#include "core/Report.h"
+#include "simulator/Predictor.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kcheck::cli {
+
+struct SimulatedLaunch {
+  std::shared_ptr<const sim::DecodedKernel> kernel; // null when not simulated
+  sim::LaunchResult result;
+  core::SourceLoc launchLoc;
+};
+
+struct Session {
+  bool compiled = false;
+  std::string clangDiagnostics; // Clang's own text, for exit 3
+  std::vector<std::string> errors; // could not analyse (exit 3)
+  core::PredictionReport report;
+  std::vector<SimulatedLaunch> launches; // parallel to report.launches
+  std::vector<analyzer::SubscriptFact> subscripts;
+  std::string mainFile;
+};
+
+Session analyzeFile(const Options &options);
+
+/// "reduce_v1<<<131072, 256>>>"
+std::string describeLaunch(const core::LaunchReport &launch);
+
+} // namespace kcheck::cli

@@ -1,0 +1,26 @@
+// kcheck: predicts what the GPU does with a CUDA kernel's memory accesses.
+// A thin main: parse the options, run the command, return its exit code.
+#include "cli/Commands.h"
+#include "cli/Options.h"
+
+#include <iostream>
+
+int main(int argc, char **argv) {
+  using namespace kcheck::cli;
+  ParseResult parsed =
+      parseOptions(std::vector<std::string>(argv + 1, argv + argc));
+  if (!parsed.error.empty()) {
+    std::cerr << "kcheck: error: " << parsed.error << "\n\n" << usageText();
+    return kExitUsage;
+  }
+  switch (parsed.options.command) {
+  case Command::Help:
+    std::cout << usageText();
+    return kExitClean;
+  case Command::Version:
+    std::cout << "kcheck 0.1\n";
+    return kExitClean;
+  default:
+    return runCommand(parsed.options, std::cout, std::cerr);
+  }
+}

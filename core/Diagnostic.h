@@ -1,0 +1,24 @@
+// A finding as compilers print it: `file:line:col: warning: message [check]`
+// followed by its notes. Emitters (text, JSON, SARIF) live at the edge (cli/).
+#pragma once
+
+#include "core/SourceLoc.h"
+
+#include <string>
+#include <vector>
+
+namespace kcheck::core {
+
+enum class Severity { Note, Remark, Warning, Error };
+
+std::string_view severityName(Severity s);
+
+struct Diagnostic {
+  Severity severity = Severity::Warning;
+  SourceLoc loc;
+  std::string message; // lowercase start, no trailing period (Clang style)
+  std::string checkId; // stable id, e.g. "bank-conflict"; empty for notes
+  std::vector<Diagnostic> notes;
+};
+
+} // namespace kcheck::core

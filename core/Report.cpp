@@ -1,0 +1,89 @@
+#include "core/Report.h"
+
+#include "core/Json.h"
+
+namespace kcheck::core {
+
+namespace {
+
+void writeDim(JsonWriter &w, const Dim3 &d) {
+  w.beginArray();
+  w.value(d.x);
+  w.value(d.y);
+  w.value(d.z);
+  w.endArray();
+}
+
+void writeMetrics(JsonWriter &w, const Counters &c) {
+  w.beginObject();
+  for (unsigned i = 0; i < kMetricCount; ++i) {
+    w.key(metricName(Metric(i)));
+    w.value(c.v[i]);
+  }
+  w.endObject();
+}
+
+} // namespace
+
+std::string toJson(const PredictionReport &report) {
+  JsonWriter w;
+  w.beginObject();
+  w.key("schema");
+  w.value(report.schema);
+  w.key("arch");
+  w.value(report.arch);
+  w.key("file");
+  w.value(report.file);
+  w.key("launches");
+  w.beginArray();
+  for (const LaunchReport &l : report.launches) {
+    w.beginObject();
+    w.key("index");
+    w.value(l.index);
+    w.key("kernel");
+    w.value(l.kernel);
+    w.key("signature");
+    w.value(l.signature);
+    w.key("grid");
+    writeDim(w, l.config.grid);
+    w.key("block");
+    writeDim(w, l.config.block);
+    w.key("dynamic_shared_bytes");
+    w.value(l.config.dynamicSharedBytes);
+    w.key("simulated");
+    w.value(l.simulated);
+    if (l.simulated) {
+      w.key("metrics");
+      writeMetrics(w, l.metrics);
+      w.key("lines");
+      w.beginArray();
+      for (const LineReport &line : l.lines) {
+        w.beginObject();
+        w.key("file");
+        w.value(line.file);
+        w.key("line");
+        w.value(line.line);
+        w.key("metrics");
+        writeMetrics(w, line.metrics);
+        w.endObject();
+      }
+      w.endArray();
+    }
+    w.key("notes");
+    w.beginArray();
+    for (const std::string &n : l.notes)
+      w.value(n);
+    w.endArray();
+    w.endObject();
+  }
+  w.endArray();
+  w.key("notes");
+  w.beginArray();
+  for (const std::string &n : report.notes)
+    w.value(n);
+  w.endArray();
+  w.endObject();
+  return w.str() + "\n";
+}
+
+} // namespace kcheck::core

@@ -1,0 +1,42 @@
+// The prediction report: per launch and per source line, under Nsight
+// Compute's metric names, and its JSON form (schema "kcheck-prediction/1",
+// DESIGN.md). A measurement uses the same shape ("kcheck-measurement/1").
+#pragma once
+
+#include "core/Launch.h"
+#include "core/Metrics.h"
+#include "core/SourceLoc.h"
+
+#include <string>
+#include <vector>
+
+namespace kcheck::core {
+
+struct LineReport {
+  std::string file;
+  unsigned line = 0;
+  Counters metrics;
+};
+
+struct LaunchReport {
+  int index = 0;             // the program's launch order
+  std::string kernel;        // "reduce_v5<256>"
+  std::string signature;     // "void reduce_v5<256>(float *, float *)"
+  LaunchConfig config;
+  bool simulated = false;    // false: see notes for why not
+  Counters metrics;
+  std::vector<LineReport> lines; // sorted by file, line
+  std::vector<std::string> notes;
+};
+
+struct PredictionReport {
+  std::string schema = "kcheck-prediction/1";
+  std::string arch;
+  std::string file;
+  std::vector<LaunchReport> launches;
+  std::vector<std::string> notes; // about the program as a whole
+};
+
+std::string toJson(const PredictionReport &report);
+
+} // namespace kcheck::core

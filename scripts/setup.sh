@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 machine to a working kcheck:
+#   scripts/setup.sh demo   install what is missing, build, run kcheck on a seed kernel
+#   scripts/setup.sh test   install what is missing, build, run the whole test suite
+# Installs only what is missing (apt), builds into build/ with Ninja.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-demo}
+
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in clang-22 libclang-22-dev llvm-22-dev libfmt-dev libgtest-dev cmake ninja-build python3; do
+  have_pkg "$p" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "kcheck setup: installing ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+jobs=$(nproc)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C build -j"$jobs"
+
+case "$mode" in
+demo)
+  # A seed kernel with bank conflicts: exit 1 means "findings", which is the point.
+  build/kcheck bank-conflicts kernels/reduce_v0_v8.cu || [ $? -eq 1 ]
+  ;;
+test)
+  cd build && ctest --output-on-failure -j"$jobs"
+  ;;
+*)
+  echo "usage: scripts/setup.sh [demo|test]" >&2
+  exit 2
+  ;;
+esac

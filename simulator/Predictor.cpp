@@ -1,0 +1,173 @@
+#include "simulator/Predictor.h"
+
+#include "simulator/models/GlobalSectorModel.h"
+#include "simulator/models/SharedBankModel.h"
+
+#include <algorithm>
+#include <map>
+
+namespace kcheck::sim {
+
+namespace {
+
+using core::Metric;
+
+/// Accumulates the models' costs per instruction. One per launch.
+class CountingSink : public EventSink {
+public:
+  CountingSink(const core::ArchSpec &arch, LaunchResult &out,
+               size_t numInsts)
+      : banks_(arch.sharedBanks, arch.bankWidthBytes),
+        sectors_(arch.sectorBytes), out_(out) {
+    out_.perInst.resize(numInsts);
+  }
+
+  void beginBlock(const core::Dim3 &block, bool recordIterations) {
+    block_ = block;
+    recordIterations_ = recordIterations;
+    ordinals_.clear();
+  }
+
+  void onAccess(const WarpAccess &a) override {
+    WarpAddresses w{a.bytesPerLane, a.activeMask, a.addrs};
+    InstStats &s = out_.perInst[a.instId];
+    unsigned lanes = unsigned(__builtin_popcount(a.activeMask));
+    if (a.space == MemSpace::Shared && a.kind != AccessKind::Atomic) {
+      SharedCost c = banks_.cost(w);
+      bool load = a.kind == AccessKind::Load;
+      out_.total[load ? Metric::SharedLdInst : Metric::SharedStInst] += 1;
+      out_.total[load ? Metric::SharedLdWavefronts
+                      : Metric::SharedStWavefronts] += c.wavefronts;
+      SharedAccessStats &st = s.shared;
+      st.executions++;
+      st.wavefronts += c.wavefronts;
+      st.ideal += c.ideal;
+      st.activeLanes += lanes;
+      uint32_t degree = c.degree();
+      st.maxDegree = std::max(st.maxDegree, degree);
+      if (degree > 1) {
+        st.conflictedExecutions++;
+        if (st.minConflictDegree == 0 || degree < st.minConflictDegree)
+          st.minConflictDegree = degree;
+      }
+      if (c.wavefronts > st.worst.wavefronts ||
+          (c.wavefronts == st.worst.wavefronts &&
+           c.ideal < st.worst.ideal)) {
+        std::copy(a.addrs, a.addrs + 32, st.worst.addrs.begin());
+        st.worst.activeMask = a.activeMask;
+        st.worst.wavefronts = c.wavefronts;
+        st.worst.ideal = c.ideal;
+        st.worst.block = block_;
+        st.worst.warp = currentWarp(a);
+      }
+      if (recordIterations_) {
+        unsigned k = ordinals_[{a.instId, currentWarp(a)}]++;
+        if (st.degreeByExecution.size() <= k)
+          st.degreeByExecution.resize(k + 1, 0);
+        st.degreeByExecution[k] = std::max(st.degreeByExecution[k], degree);
+      }
+    } else if (a.space == MemSpace::Global && a.kind != AccessKind::Atomic) {
+      GlobalCost c = sectors_.cost(w);
+      bool load = a.kind == AccessKind::Load;
+      out_.total[load ? Metric::GlobalLdInst : Metric::GlobalStInst] += 1;
+      out_.total[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] +=
+          c.sectors;
+      s.global.executions++;
+      s.global.sectors += c.sectors;
+      s.global.ideal += c.ideal;
+      s.global.activeLanes += lanes;
+    }
+  }
+
+  void setWarp(unsigned warp) { warp_ = warp; }
+
+private:
+  unsigned currentWarp(const WarpAccess &) const { return warp_; }
+
+  SharedBankModel banks_;
+  GlobalSectorModel sectors_;
+  LaunchResult &out_;
+  core::Dim3 block_;
+  unsigned warp_ = 0;
+  bool recordIterations_ = false;
+  std::map<std::pair<uint32_t, unsigned>, unsigned> ordinals_;
+};
+
+bool sameFile(const std::string &a, const std::string &b) {
+  auto base = [](const std::string &p) {
+    size_t s = p.find_last_of('/');
+    return s == std::string::npos ? p : p.substr(s + 1);
+  };
+  return a == b || base(a) == base(b);
+}
+
+} // namespace
+
+LaunchResult Predictor::run(const DecodedKernel &kernel,
+                            const core::LaunchConfig &config,
+                            const std::vector<KernelArg> &args,
+                            DeviceMemory &memory,
+                            const Limits &limits) const {
+  LaunchResult result;
+  CountingSink sink(arch_, result, kernel.insts().size());
+  BlockRunner runner(kernel, config, args, memory, limits);
+  bool first = true;
+  for (uint32_t z = 0; z < config.grid.z; ++z)
+    for (uint32_t y = 0; y < config.grid.y; ++y)
+      for (uint32_t x = 0; x < config.grid.x; ++x) {
+        core::Dim3 b{x, y, z};
+        sink.beginBlock(b, first);
+        first = false;
+        BlockResult r = runner.runBlock(b, sink);
+        result.blocksSimulated++;
+        if (!r.ok()) {
+          result.error = r.message();
+          result.notes = runner.notes();
+          return result;
+        }
+      }
+  result.notes = runner.notes();
+  return result;
+}
+
+core::SourceLoc userLocation(const InstInfo &inst,
+                             const std::string &mainFile) {
+  for (const core::SourceLoc &loc : inst.inlineChain)
+    if (sameFile(loc.file, mainFile))
+      return loc;
+  return inst.inlineChain.empty() ? core::SourceLoc{}
+                                  : inst.inlineChain.front();
+}
+
+std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
+                                          const LaunchResult &result,
+                                          const std::string &mainFile) {
+  std::map<std::pair<std::string, unsigned>, core::Counters> lines;
+  for (size_t i = 0; i < result.perInst.size(); ++i) {
+    const InstStats &s = result.perInst[i];
+    const InstInfo &info = kernel.insts()[i];
+    if (!info.isMemory || (s.shared.executions == 0 && s.global.executions == 0))
+      continue;
+    core::SourceLoc loc = userLocation(info, mainFile);
+    core::Counters &c = lines[{loc.file, loc.line}];
+    bool load = info.kind == AccessKind::Load;
+    if (s.shared.executions) {
+      c[load ? Metric::SharedLdInst : Metric::SharedStInst] +=
+          s.shared.executions;
+      c[load ? Metric::SharedLdWavefronts : Metric::SharedStWavefronts] +=
+          s.shared.wavefronts;
+    }
+    if (s.global.executions) {
+      c[load ? Metric::GlobalLdInst : Metric::GlobalStInst] +=
+          s.global.executions;
+      c[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] +=
+          s.global.sectors;
+    }
+  }
+  std::vector<core::LineReport> out;
+  for (auto &[key, counters] : lines)
+    out.push_back({key.first, key.second, counters});
+  return out;
+}
+
+} // namespace kcheck::sim

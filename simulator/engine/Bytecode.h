@@ -1,0 +1,154 @@
+// The engine's internal instruction format: what the decoder produces and the
+// block runner executes. Assumes every SSA value has been given a run of
+// consecutive register slots (one per vector/struct element, each a uint64_t
+// per lane), constants live in slots filled once per runner, and phis have
+// been turned into per-edge parallel copies. Not part of the public API.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kcheck::sim::bc {
+
+enum class Op : uint8_t {
+  Nop,
+  IntBin,     // sub = IntBinOp, bits = width
+  FloatBin,   // sub = FloatBinOp, bits = 32/64
+  FNeg,       // bits = 32/64
+  ICmp,       // sub = llvm::CmpInst::Predicate, bits = operand width
+  FCmp,       // sub = predicate, bits = 32/64
+  Select,     // a = cond, b = true, c = false; flags&1: vector condition
+  Cast,       // sub = CastKind, bits = source width, bits2 = result width
+  Copy,       // dst[e] = a[e] (freeze, same-layout bitcast, extractvalue)
+  InsertValue, // dst = a, then dst[aux..aux+c) = b
+  Repack,     // bitcast changing the element layout; aux = RepackInfo
+  ExtractElt, // a = vector, b = index slot, n = vector length
+  InsertElt,  // a = vector, b = element, c = index slot, n = length
+  Shuffle,    // a, b = vectors; aux = first mask entry in shuffleMasks
+  Gep,        // a = base; aux = first GepTerm, c = term count, imm = offset
+  Load,       // a = pointer; sub = IR addrspace; bits = element bytes
+  Store,      // a = pointer, b = value
+  AtomicRmw,  // a = pointer, b = operand; sub = RmwOp
+  CmpXchg,    // a = pointer, b = expected, c = new; dst = {old, success}
+  MemCpy,     // a = dst, b = src, c = length (slot)
+  MemSet,     // a = dst, b = byte, c = length
+  Br,         // aux = edge
+  CondBr,     // a = cond; aux = edge of successor 0, aux+1 successor 1
+  Switch,     // a = value; aux = first SwitchCase, c = count, b = default edge
+  Ret,
+  Unreachable,
+  Trap,
+  Sreg,       // sub = SregKind
+  Barrier,
+  WarpSync,
+  Shfl,       // sub = ShflMode; a = value, b = lane/delta, c = clamp slot
+  Vote,       // sub = VoteKind; a = predicate
+  ActiveMask,
+  IntFn,      // sub = IntFnKind, bits = width; a, b, c
+  FloatFn,    // sub = FloatFnKind, bits = 32/64; a, b, c
+  Printf,     // a = format pointer, b = argument buffer pointer
+};
+
+enum class IntBinOp : uint8_t {
+  Add, Sub, Mul, UDiv, SDiv, URem, SRem, Shl, LShr, AShr, And, Or, Xor
+};
+enum class FloatBinOp : uint8_t { Add, Sub, Mul, Div, Rem };
+enum class CastKind : uint8_t {
+  Trunc, ZExt, SExt, FPTrunc, FPExt, FPToUI, FPToSI, UIToFP, SIToFP,
+  PtrToInt, IntToPtr, AddrSpaceCast
+};
+enum class RmwOp : uint8_t {
+  Xchg, Add, Sub, And, Or, Xor, Max, Min, UMax, UMin, FAdd, FSub, FMax, FMin,
+  UIncWrap, UDecWrap
+};
+enum class SregKind : uint8_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ,
+  NctaidX, NctaidY, NctaidZ, LaneId, WarpId, NWarpId, WarpSize,
+  LaneMaskEq, LaneMaskLt, LaneMaskLe, LaneMaskGt, LaneMaskGe, Clock
+};
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteKind : uint8_t { Ballot, Any, All, Uni };
+enum class IntFnKind : uint8_t {
+  UMin, UMax, SMin, SMax, Abs, Ctpop, Ctlz, Cttz, Fshl, Fshr, Bswap,
+  Bitreverse, MulHiS, MulHiU, Mul24S, Mul24U
+};
+enum class FloatFnKind : uint8_t {
+  // unary
+  Sqrt, Fabs, Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Tanh, Floor,
+  Ceil, Trunc, Round, Rint, Rsqrt, Rcp, Saturate, Erf,
+  // binary
+  MinNum, MaxNum, Minimum, Maximum, CopySign, Pow, Div, Fmod, Atan2,
+  // ternary
+  Fma
+};
+
+/// Address spaces as NVPTX numbers them.
+enum IRAddrSpace : uint8_t {
+  kGeneric = 0, kGlobalAS = 1, kSharedAS = 3, kConstAS = 4, kLocalAS = 5,
+  kParamAS = 101
+};
+
+struct Inst {
+  Op op = Op::Nop;
+  uint8_t sub = 0;
+  uint8_t bits = 0;
+  uint8_t bits2 = 0;
+  uint16_t n = 1; // elements (vector length) for element-wise ops
+  uint16_t flags = 0;
+  uint32_t dst = 0, a = 0, b = 0, c = 0;
+  uint32_t aux = 0;
+  uint64_t imm = 0;
+};
+
+struct GepTerm {
+  uint32_t slot;    // index value
+  uint8_t bits;     // its width (sign-extended from it)
+  int64_t scale;    // bytes per unit
+};
+
+struct Edge {
+  uint32_t targetPc;     // first instruction of the target block
+  uint32_t copyBegin, copyEnd; // into PhiCopy array
+};
+
+struct PhiCopy {
+  uint32_t dst, src;
+};
+
+struct SwitchCase {
+  uint64_t value;
+  uint32_t edge;
+};
+
+struct RepackInfo {
+  uint8_t srcElemBits, dstElemBits;
+  uint16_t srcCount, dstCount;
+};
+
+/// A value known before any lane runs: `value` plus, when `symbol` >= 0, the
+/// runtime base address of DeviceSymbol `symbol`.
+struct ConstSlot {
+  uint32_t slot;
+  int32_t symbol;
+  uint64_t value;
+};
+
+/// A module-scope variable that must live in DeviceMemory.
+struct DeviceSymbol {
+  std::string name;
+  uint64_t bytes;
+  std::vector<uint8_t> init;
+};
+
+/// Arguments land in slots: argument i occupies argSlots[i]..+argWidths[i].
+struct ArgSlot {
+  uint32_t slot;
+  uint8_t bits; // 1..64; pointers use the pointer width
+};
+
+struct PrintfFormat {
+  std::string text;
+};
+
+} // namespace kcheck::sim::bc

@@ -1,0 +1,120 @@
+// A kernel's LLVM IR (NVPTX, everything inlined) decoded once into the
+// engine's compact instruction array. Assumes the IR is what Clang 22 emits
+// for sm_XX: `ptx_kernel` functions, `addrspace(3)` shared globals, no calls
+// to other defined functions. Immutable after decode(), so one instance can be
+// shared by BlockRunners on several threads.
+#pragma once
+
+#include "core/SourceLoc.h"
+#include "simulator/engine/Bytecode.h"
+#include "simulator/engine/Events.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+}
+
+namespace kcheck::sim {
+
+/// Static facts about one decoded instruction, for reports.
+struct InstInfo {
+  std::string opcode; // "load", "store", "br", "call llvm.nvvm.shfl.sync..."
+  // Innermost DILocation first, then each inlinedAt, outward.
+  std::vector<core::SourceLoc> inlineChain;
+  bool isMemory = false;
+  MemSpace space = MemSpace::Global; // IR-declared; generic resolves at run
+  bool isGenericAddress = false;     // space is resolved per access
+  AccessKind kind = AccessKind::Load;
+  uint32_t bytesPerLane = 0;
+  std::string objectName; // source name of the underlying object, or ""
+  bool isConditionalBranch = false;
+
+  /// "file:line" of the innermost location, or "<unknown location>".
+  std::string where() const;
+};
+
+/// A shared-memory variable's place in the block's shared window.
+struct SharedVariable {
+  std::string irName;
+  std::string sourceName;
+  uint64_t offset;
+  uint64_t bytes; // 0 for the dynamic (extern) one
+  bool dynamic;
+};
+
+class DecodedKernel {
+public:
+  /// Errors name the unsupported construct and its file:line.
+  static llvm::Expected<std::unique_ptr<DecodedKernel>>
+  decode(const llvm::Function &kernel);
+
+  const std::string &name() const { return name_; }
+  const std::vector<InstInfo> &insts() const { return infos_; }
+  /// Static shared bytes, with the dynamic part starting right after them.
+  uint64_t staticSharedBytes() const { return staticShared_; }
+  const std::vector<SharedVariable> &sharedVariables() const {
+    return sharedVars_;
+  }
+  unsigned numArgs() const { return unsigned(args_.size()); }
+  /// Bytes of local memory (allocas) per thread.
+  uint64_t localFrameBytes() const { return localFrame_; }
+
+  // For the runner.
+  const std::vector<bc::Inst> &code() const { return code_; }
+  uint32_t numSlots() const { return numSlots_; }
+  uint32_t entryPc() const { return 0; }
+  const std::vector<bc::ArgSlot> &argSlots() const { return args_; }
+  const std::vector<bc::ConstSlot> &constSlots() const { return consts_; }
+  const std::vector<bc::DeviceSymbol> &deviceSymbols() const {
+    return symbols_;
+  }
+  const std::vector<bc::Edge> &edges() const { return edges_; }
+  const std::vector<bc::PhiCopy> &phiCopies() const { return phiCopies_; }
+  const std::vector<bc::SwitchCase> &switchCases() const { return cases_; }
+  const std::vector<bc::GepTerm> &gepTerms() const { return gepTerms_; }
+  const std::vector<int32_t> &shuffleMasks() const { return shuffleMasks_; }
+  const std::vector<bc::RepackInfo> &repacks() const { return repacks_; }
+  const std::vector<bc::PrintfFormat> &printfFormats() const {
+    return formats_;
+  }
+  /// Reconvergence pc of the block holding conditional branch `pc`
+  /// (kExitPc when its immediate post-dominator is the virtual exit).
+  uint32_t reconvergencePc(uint32_t pc) const { return reconv_[pc]; }
+  uint32_t maxPhiCopies() const { return maxPhiCopies_; }
+  unsigned pointerBits(unsigned addrSpace) const;
+
+  static constexpr uint32_t kExitPc = 0xffffffffu;
+
+private:
+  friend class Decoder;
+  DecodedKernel() = default;
+
+  std::string name_;
+  std::vector<InstInfo> infos_;
+  std::vector<bc::Inst> code_;
+  std::vector<uint32_t> reconv_; // per pc; only meaningful for branches
+  uint32_t numSlots_ = 0;
+  std::vector<bc::ArgSlot> args_;
+  std::vector<bc::ConstSlot> consts_;
+  std::vector<bc::DeviceSymbol> symbols_;
+  std::vector<bc::Edge> edges_;
+  std::vector<bc::PhiCopy> phiCopies_;
+  std::vector<bc::SwitchCase> cases_;
+  std::vector<bc::GepTerm> gepTerms_;
+  std::vector<int32_t> shuffleMasks_;
+  std::vector<bc::RepackInfo> repacks_;
+  std::vector<bc::PrintfFormat> formats_;
+  std::vector<SharedVariable> sharedVars_;
+  uint64_t staticShared_ = 0;
+  uint64_t localFrame_ = 0;
+  uint32_t maxPhiCopies_ = 0;
+  unsigned sharedPtrBits_ = 64, localPtrBits_ = 64, genericPtrBits_ = 64;
+};
+
+} // namespace kcheck::sim

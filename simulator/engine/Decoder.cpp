@@ -1,0 +1,492 @@
+#include "simulator/engine/Decoder.h"
+
+#include "simulator/engine/AddressWindows.h"
+
+#include "llvm/Analysis/PostDominators.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+#include <cstring>
+#include <functional>
+
+namespace kcheck::sim {
+
+using namespace llvm;
+
+std::string sourceNameOf(StringRef irName) {
+  std::string demangled = llvm::demangle(irName.str());
+  size_t cut = demangled.rfind("::");
+  return cut == std::string::npos ? demangled : demangled.substr(cut + 2);
+}
+
+static std::string locationText(const Instruction &inst) {
+  if (const DILocation *loc = inst.getDebugLoc().get()) {
+    std::string s;
+    for (; loc; loc = loc->getInlinedAt()) {
+      if (!s.empty())
+        s += " inlined at ";
+      s += (loc->getFilename() + ":" + Twine(loc->getLine())).str();
+    }
+    return s;
+  }
+  return "<unknown location>";
+}
+
+Decoder::Decoder(const Function &fn, DecodedKernel &out)
+    : fn_(fn), k_(out), dl_(fn.getParent()->getDataLayout()) {}
+
+Error Decoder::unsupported(const Instruction &inst, const Twine &what) const {
+  return createStringError(inconvertibleErrorCode(),
+                           "kcheck engine: unsupported " + what + " at " +
+                               locationText(inst) + " in kernel " +
+                               fn_.getName());
+}
+
+Error Decoder::checkScalar(Type *type, const Instruction &at) const {
+  if (auto *it = dyn_cast<IntegerType>(type)) {
+    if (it->getBitWidth() > 64)
+      return unsupported(at, "type i" + Twine(it->getBitWidth()));
+    return Error::success();
+  }
+  if (type->isFloatTy() || type->isDoubleTy() || type->isPointerTy())
+    return Error::success();
+  std::string name;
+  raw_string_ostream os(name);
+  type->print(os);
+  return unsupported(at, "type '" + name + "'");
+}
+
+Expected<unsigned> Decoder::slotCount(Type *type, const Instruction &at) const {
+  if (type->isVoidTy())
+    return 0;
+  if (auto *vt = dyn_cast<FixedVectorType>(type)) {
+    if (vt->getElementType()->isIntegerTy(1) && false)
+      return 0;
+    if (Error e = checkScalar(vt->getElementType(), at))
+      return std::move(e);
+    return vt->getNumElements();
+  }
+  if (auto *st = dyn_cast<StructType>(type)) {
+    unsigned total = 0;
+    for (Type *member : st->elements()) {
+      auto n = slotCount(member, at);
+      if (!n)
+        return n.takeError();
+      total += *n;
+    }
+    return total;
+  }
+  if (auto *at2 = dyn_cast<ArrayType>(type)) {
+    auto n = slotCount(at2->getElementType(), at);
+    if (!n)
+      return n.takeError();
+    return unsigned(*n * at2->getNumElements());
+  }
+  if (Error e = checkScalar(type, at))
+    return std::move(e);
+  return 1;
+}
+
+uint32_t Decoder::resultSlot(const Instruction &inst) const {
+  return slots_.lookup(&inst);
+}
+
+uint32_t Decoder::emit(const bc::Inst &inst, const Instruction &at,
+                       std::string opcode) {
+  InstInfo info;
+  info.opcode = std::move(opcode);
+  for (const DILocation *loc = at.getDebugLoc().get(); loc;
+       loc = loc->getInlinedAt())
+    info.inlineChain.push_back(
+        {loc->getFilename().str(), loc->getLine(), loc->getColumn()});
+  k_.infos_.push_back(std::move(info));
+  k_.code_.push_back(inst);
+  k_.reconv_.push_back(DecodedKernel::kExitPc);
+  return uint32_t(k_.code_.size() - 1);
+}
+
+// Static shared variables in module order, each at max(16, align); extern
+// (dynamic) shared memory starts after them.
+Error Decoder::layoutShared() {
+  SmallPtrSet<const GlobalVariable *, 16> used;
+  SmallVector<const Constant *, 32> work;
+  for (const BasicBlock &bb : fn_)
+    for (const Instruction &inst : bb)
+      for (const Value *op : inst.operands())
+        if (auto *c = dyn_cast<Constant>(op))
+          work.push_back(c);
+  SmallPtrSet<const Constant *, 64> seen;
+  while (!work.empty()) {
+    const Constant *c = work.pop_back_val();
+    if (!seen.insert(c).second)
+      continue;
+    if (auto *gv = dyn_cast<GlobalVariable>(c)) {
+      used.insert(gv);
+      continue;
+    }
+    for (const Value *op : c->operands())
+      if (auto *oc = dyn_cast<Constant>(op))
+        work.push_back(oc);
+  }
+  uint64_t offset = 0;
+  std::vector<const GlobalVariable *> dynamic;
+  for (const GlobalVariable &gv : fn_.getParent()->globals()) {
+    if (gv.getAddressSpace() != bc::kSharedAS || !used.count(&gv))
+      continue;
+    uint64_t bytes = dl_.getTypeAllocSize(gv.getValueType());
+    if (gv.isDeclaration() || bytes == 0) {
+      dynamic.push_back(&gv);
+      continue;
+    }
+    uint64_t align = std::max<uint64_t>(16, gv.getAlign().valueOrOne().value());
+    offset = alignTo(offset, align);
+    sharedOffset_[&gv] = offset;
+    k_.sharedVars_.push_back({gv.getName().str(),
+                              sourceNameOf(gv.getName()), offset, bytes,
+                              false});
+    offset += bytes;
+  }
+  k_.staticShared_ = alignTo(offset, 16);
+  dynamicSharedOffset_ = k_.staticShared_;
+  for (const GlobalVariable *gv : dynamic) {
+    sharedOffset_[gv] = dynamicSharedOffset_;
+    k_.sharedVars_.push_back({gv->getName().str(),
+                              sourceNameOf(gv->getName()),
+                              dynamicSharedOffset_, 0, true});
+  }
+  return Error::success();
+}
+
+Expected<int32_t> Decoder::symbolFor(const GlobalVariable &gv,
+                                     const Instruction &at) {
+  if (auto it = symbolIndex_.find(&gv); it != symbolIndex_.end())
+    return it->second;
+  bc::DeviceSymbol sym;
+  sym.name = gv.getName().str();
+  sym.bytes = dl_.getTypeAllocSize(gv.getValueType());
+  if (gv.hasInitializer()) {
+    sym.init.assign(sym.bytes, 0);
+    if (Error e = serialize(gv.getInitializer(), sym.init.data(), at))
+      return std::move(e);
+  }
+  int32_t index = int32_t(k_.symbols_.size());
+  k_.symbols_.push_back(std::move(sym));
+  symbolIndex_[&gv] = index;
+  return index;
+}
+
+// Writes a constant initializer's bytes (little-endian, DataLayout layout).
+Error Decoder::serialize(const Constant *c, uint8_t *out,
+                         const Instruction &at) {
+  Type *type = c->getType();
+  if (isa<ConstantAggregateZero>(c) || isa<UndefValue>(c) ||
+      isa<ConstantPointerNull>(c))
+    return Error::success(); // already zero
+  if (auto *cda = dyn_cast<ConstantDataSequential>(c)) {
+    StringRef raw = cda->getRawDataValues();
+    std::memcpy(out, raw.data(), raw.size());
+    return Error::success();
+  }
+  if (auto *st = dyn_cast<StructType>(type)) {
+    const StructLayout *layout = dl_.getStructLayout(st);
+    for (unsigned i = 0; i < st->getNumElements(); ++i)
+      if (Error e = serialize(c->getAggregateElement(i),
+                              out + layout->getElementOffset(i), at))
+        return e;
+    return Error::success();
+  }
+  if (type->isArrayTy() || type->isVectorTy()) {
+    Type *elem = type->isArrayTy() ? type->getArrayElementType()
+                                   : cast<VectorType>(type)->getElementType();
+    uint64_t stride = dl_.getTypeAllocSize(elem);
+    unsigned count = type->isArrayTy()
+                         ? unsigned(type->getArrayNumElements())
+                         : cast<FixedVectorType>(type)->getNumElements();
+    for (unsigned i = 0; i < count; ++i)
+      if (Error e = serialize(c->getAggregateElement(i), out + i * stride, at))
+        return e;
+    return Error::success();
+  }
+  auto v = evalConstant(c, at);
+  if (!v)
+    return v.takeError();
+  if (v->symbol >= 0)
+    return unsupported(at, "pointer to a global in a global initializer");
+  uint64_t size = dl_.getTypeStoreSize(type);
+  std::memcpy(out, &v->value, std::min<uint64_t>(size, 8));
+  return Error::success();
+}
+
+static uint64_t maskTo(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+unsigned DecodedKernel::pointerBits(unsigned addrSpace) const {
+  switch (addrSpace) {
+  case bc::kSharedAS:
+    return sharedPtrBits_;
+  case bc::kLocalAS:
+    return localPtrBits_;
+  default:
+    return genericPtrBits_;
+  }
+}
+
+Expected<Decoder::ConstValue> Decoder::evalConstant(const Constant *c,
+                                                    const Instruction &at) {
+  if (auto *ci = dyn_cast<ConstantInt>(c)) {
+    if (ci->getBitWidth() > 64)
+      return unsupported(at, "integer constant wider than 64 bits");
+    return ConstValue{ci->getZExtValue(), -1};
+  }
+  if (auto *cf = dyn_cast<ConstantFP>(c)) {
+    if (!cf->getType()->isFloatTy() && !cf->getType()->isDoubleTy())
+      return std::move(checkScalar(cf->getType(), at));
+    return ConstValue{cf->getValueAPF().bitcastToAPInt().getZExtValue(), -1};
+  }
+  if (isa<ConstantPointerNull>(c) || isa<UndefValue>(c) ||
+      isa<ConstantAggregateZero>(c))
+    return ConstValue{0, -1};
+  if (auto *gv = dyn_cast<GlobalVariable>(c)) {
+    if (gv->getAddressSpace() == bc::kSharedAS)
+      return ConstValue{sharedOffset_.lookup(gv), -1};
+    auto sym = symbolFor(*gv, at);
+    if (!sym)
+      return sym.takeError();
+    return ConstValue{0, *sym};
+  }
+  if (isa<Function>(c))
+    return unsupported(at, "function pointer");
+  auto *ce = dyn_cast<ConstantExpr>(c);
+  if (!ce)
+    return unsupported(at, "constant '" + c->getNameOrAsOperand() + "'");
+  switch (ce->getOpcode()) {
+  case Instruction::GetElementPtr: {
+    auto base = evalConstant(cast<Constant>(ce->getOperand(0)), at);
+    if (!base)
+      return base;
+    unsigned as = ce->getType()->getPointerAddressSpace();
+    APInt offset(dl_.getIndexSizeInBits(as), 0);
+    if (!cast<GEPOperator>(ce)->accumulateConstantOffset(dl_, offset))
+      return unsupported(at, "constant GEP expression");
+    base->value = maskTo(base->value + offset.getSExtValue(),
+                         dl_.getPointerSizeInBits(as));
+    return base;
+  }
+  case Instruction::AddrSpaceCast: {
+    auto base = evalConstant(ce->getOperand(0), at);
+    if (!base)
+      return base;
+    if (base->symbol < 0)
+      base->value = castAddressSpace(
+          base->value, ce->getOperand(0)->getType()->getPointerAddressSpace(),
+          ce->getType()->getPointerAddressSpace());
+    return base;
+  }
+  case Instruction::BitCast:
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+  case Instruction::Trunc: {
+    auto base = evalConstant(ce->getOperand(0), at);
+    if (base && ce->getType()->isIntegerTy())
+      base->value = maskTo(base->value, ce->getType()->getIntegerBitWidth());
+    return base;
+  }
+  case Instruction::Add:
+  case Instruction::Sub: {
+    auto l = evalConstant(ce->getOperand(0), at);
+    auto r = evalConstant(ce->getOperand(1), at);
+    if (!l || !r)
+      return l ? r.takeError() : l.takeError();
+    if (r->symbol >= 0)
+      return unsupported(at, "constant expression on a global's address");
+    l->value = maskTo(ce->getOpcode() == Instruction::Add ? l->value + r->value
+                                                          : l->value - r->value,
+                      ce->getType()->getIntegerBitWidth());
+    return l;
+  }
+  default:
+    return unsupported(at, Twine("constant expression '") +
+                               ce->getOpcodeName() + "'");
+  }
+}
+
+Expected<uint32_t> Decoder::slotOf(const Value *value) {
+  if (auto it = slots_.find(value); it != slots_.end())
+    return it->second;
+  auto *c = dyn_cast<Constant>(value);
+  if (!c)
+    return createStringError(inconvertibleErrorCode(),
+                             "kcheck engine: value without a slot");
+  auto count = slotCount(c->getType(), *current_);
+  if (!count)
+    return count.takeError();
+  uint32_t first = k_.numSlots_;
+  k_.numSlots_ += *count;
+  slots_[value] = first;
+  auto fill = [&](const Constant *elem, uint32_t slot) -> Error {
+    auto v = evalConstant(elem, *current_);
+    if (!v)
+      return v.takeError();
+    k_.consts_.push_back({slot, v->symbol, v->value});
+    return Error::success();
+  };
+  if (*count == 1 && !c->getType()->isAggregateType() &&
+      !c->getType()->isVectorTy()) {
+    if (Error e = fill(c, first))
+      return std::move(e);
+    return first;
+  }
+  // Aggregates and vectors: flatten element by element.
+  std::function<Error(const Constant *, uint32_t &)> walk =
+      [&](const Constant *agg, uint32_t &slot) -> Error {
+    Type *t = agg->getType();
+    if (!t->isAggregateType() && !t->isVectorTy())
+      return fill(agg, slot++);
+    unsigned n = t->isStructTy()  ? t->getStructNumElements()
+                 : t->isArrayTy() ? unsigned(t->getArrayNumElements())
+                                  : cast<FixedVectorType>(t)->getNumElements();
+    for (unsigned i = 0; i < n; ++i)
+      if (Error e = walk(agg->getAggregateElement(i), slot))
+        return e;
+    return Error::success();
+  };
+  uint32_t slot = first;
+  if (Error e = walk(c, slot))
+    return std::move(e);
+  return first;
+}
+
+Error Decoder::assignSlots() {
+  for (const Argument &arg : fn_.args()) {
+    const Instruction &at = fn_.getEntryBlock().front();
+    if (arg.hasByValAttr())
+      return unsupported(at, "by-value struct kernel parameter");
+    if (Error e = checkScalar(arg.getType(), at))
+      return e;
+    unsigned bits = arg.getType()->isPointerTy()
+                        ? dl_.getPointerSizeInBits(
+                              arg.getType()->getPointerAddressSpace())
+                        : unsigned(dl_.getTypeSizeInBits(arg.getType()));
+    slots_[&arg] = k_.numSlots_;
+    k_.args_.push_back({k_.numSlots_++, uint8_t(bits)});
+  }
+  for (const BasicBlock &bb : fn_)
+    for (const Instruction &inst : bb) {
+      if (auto *alloca = dyn_cast<AllocaInst>(&inst)) {
+        auto *size = dyn_cast<ConstantInt>(alloca->getArraySize());
+        if (!size)
+          return unsupported(inst, "dynamically sized alloca");
+        uint64_t align = alloca->getAlign().value();
+        k_.localFrame_ = alignTo(k_.localFrame_, align);
+        uint64_t offset = k_.localFrame_;
+        k_.localFrame_ +=
+            dl_.getTypeAllocSize(alloca->getAllocatedType()) *
+            size->getZExtValue();
+        uint64_t value = alloca->getAddressSpace() == bc::kLocalAS
+                             ? offset
+                             : kLocalWindowBase + offset;
+        slots_[&inst] = k_.numSlots_;
+        k_.consts_.push_back({k_.numSlots_++, -1, value});
+        continue;
+      }
+      auto count = slotCount(inst.getType(), inst);
+      if (!count)
+        return count.takeError();
+      if (*count) {
+        slots_[&inst] = k_.numSlots_;
+        k_.numSlots_ += *count;
+      }
+    }
+  return Error::success();
+}
+
+Error Decoder::run() {
+  k_.name_ = fn_.getName().str();
+  k_.sharedPtrBits_ = dl_.getPointerSizeInBits(bc::kSharedAS);
+  k_.localPtrBits_ = dl_.getPointerSizeInBits(bc::kLocalAS);
+  k_.genericPtrBits_ = dl_.getPointerSizeInBits(0);
+  if (fn_.isDeclaration())
+    return createStringError(inconvertibleErrorCode(),
+                             "kcheck engine: kernel " + fn_.getName() +
+                                 " has no body");
+  if (Error e = layoutShared())
+    return e;
+  if (Error e = assignSlots())
+    return e;
+  for (const BasicBlock &bb : fn_) {
+    blockPc_[&bb] = uint32_t(k_.code_.size());
+    if (Error e = decodeBlock(bb))
+      return e;
+  }
+  for (auto &[edge, target] : edgeTargets_)
+    k_.edges_[edge].targetPc = blockPc_.lookup(target);
+  // Reconvergence points: immediate post-dominators.
+  PostDominatorTree pdt(const_cast<Function &>(fn_));
+  for (auto &[pc, bb] : branchBlocks_) {
+    uint32_t reconv = DecodedKernel::kExitPc;
+    if (DomTreeNode *node = pdt.getNode(bb))
+      if (DomTreeNode *idom = node->getIDom())
+        if (BasicBlock *ipdom = idom->getBlock())
+          reconv = blockPc_.lookup(ipdom);
+    k_.reconv_[pc] = reconv;
+  }
+  return Error::success();
+}
+
+Error Decoder::decodeBlock(const BasicBlock &block) {
+  for (const Instruction &inst : block) {
+    current_ = &inst;
+    if (isa<PHINode>(inst) || isa<AllocaInst>(inst) || isa<FenceInst>(inst))
+      continue;
+    if (Error e = decodeInst(inst))
+      return e;
+  }
+  return Error::success();
+}
+
+Expected<uint32_t> Decoder::makeEdge(const BasicBlock &from,
+                                     const BasicBlock &to,
+                                     const Instruction &at) {
+  bc::Edge edge{0, uint32_t(k_.phiCopies_.size()), 0};
+  for (const PHINode &phi : to.phis()) {
+    auto src = slotOf(phi.getIncomingValueForBlock(&from));
+    if (!src)
+      return src.takeError();
+    auto n = slotCount(phi.getType(), at);
+    if (!n)
+      return n.takeError();
+    for (unsigned e = 0; e < *n; ++e)
+      k_.phiCopies_.push_back({slots_.lookup(&phi) + e, *src + e});
+  }
+  edge.copyEnd = uint32_t(k_.phiCopies_.size());
+  k_.maxPhiCopies_ = std::max(k_.maxPhiCopies_, edge.copyEnd - edge.copyBegin);
+  k_.edges_.push_back(edge);
+  edgeTargets_.push_back({uint32_t(k_.edges_.size() - 1), &to});
+  return uint32_t(k_.edges_.size() - 1);
+}
+
+llvm::Expected<std::unique_ptr<DecodedKernel>>
+DecodedKernel::decode(const llvm::Function &kernel) {
+  std::unique_ptr<DecodedKernel> out(new DecodedKernel());
+  Decoder decoder(kernel, *out);
+  if (Error e = decoder.run())
+    return std::move(e);
+  return std::move(out);
+}
+
+std::string InstInfo::where() const {
+  if (inlineChain.empty() || !inlineChain.front().valid())
+    return "<unknown location>";
+  return inlineChain.front().file + ":" +
+         std::to_string(inlineChain.front().line);
+}
+
+} // namespace kcheck::sim

@@ -1,0 +1,81 @@
+// Internal: turns one llvm::Function into a DecodedKernel. Assumes the
+// function is a kernel with all device functions inlined; everything it
+// cannot execute becomes an llvm::Error naming the construct and its line.
+#pragma once
+
+#include "simulator/engine/DecodedKernel.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/IR/DataLayout.h"
+
+namespace llvm {
+class BasicBlock;
+class CallInst;
+class Constant;
+class Instruction;
+class Type;
+class Value;
+} // namespace llvm
+
+namespace kcheck::sim {
+
+class Decoder {
+public:
+  Decoder(const llvm::Function &fn, DecodedKernel &out);
+  llvm::Error run();
+
+  // Shared with DecodeCalls.cpp.
+  llvm::Error decodeCall(const llvm::CallInst &call);
+  llvm::Error unsupported(const llvm::Instruction &inst,
+                          const llvm::Twine &what) const;
+  llvm::Expected<uint32_t> slotOf(const llvm::Value *value);
+  llvm::Expected<unsigned> slotCount(llvm::Type *type,
+                                     const llvm::Instruction &at) const;
+  uint32_t emit(const bc::Inst &inst, const llvm::Instruction &at,
+                std::string opcode);
+  uint32_t resultSlot(const llvm::Instruction &inst) const;
+
+private:
+  struct ConstValue {
+    uint64_t value = 0;
+    int32_t symbol = -1;
+  };
+
+  llvm::Error layoutShared();
+  llvm::Error assignSlots();
+  llvm::Error decodeBlock(const llvm::BasicBlock &block);
+  llvm::Error decodeInst(const llvm::Instruction &inst);
+  llvm::Error decodeMemory(const llvm::Instruction &inst);
+  llvm::Error decodeCast(const llvm::Instruction &inst);
+  llvm::Error decodeGep(const llvm::Instruction &inst);
+  llvm::Error decodeTerminator(const llvm::Instruction &inst);
+  llvm::Expected<uint32_t> makeEdge(const llvm::BasicBlock &from,
+                                    const llvm::BasicBlock &to,
+                                    const llvm::Instruction &at);
+  llvm::Expected<ConstValue> evalConstant(const llvm::Constant *c,
+                                          const llvm::Instruction &at);
+  llvm::Expected<int32_t> symbolFor(const llvm::GlobalVariable &gv,
+                                    const llvm::Instruction &at);
+  llvm::Error serialize(const llvm::Constant *c, uint8_t *out,
+                        const llvm::Instruction &at);
+  llvm::Error checkScalar(llvm::Type *type, const llvm::Instruction &at) const;
+  void fillMemoryInfo(InstInfo &info, const llvm::Value *ptr) const;
+
+  const llvm::Function &fn_;
+  DecodedKernel &k_;
+  const llvm::DataLayout &dl_;
+  const llvm::Instruction *current_ = nullptr; // for constant errors
+  llvm::DenseMap<const llvm::Value *, uint32_t> slots_;
+  llvm::DenseMap<const llvm::GlobalVariable *, uint64_t> sharedOffset_;
+  llvm::DenseMap<const llvm::GlobalVariable *, int32_t> symbolIndex_;
+  llvm::DenseMap<const llvm::BasicBlock *, uint32_t> blockPc_;
+  std::vector<std::pair<uint32_t, const llvm::BasicBlock *>> edgeTargets_;
+  std::vector<std::pair<uint32_t, const llvm::BasicBlock *>> branchBlocks_;
+  uint64_t dynamicSharedOffset_ = 0;
+};
+
+/// "sdata" for @_ZZ9reduce_v1PfS_E5sdata: the demangled name's last
+/// `::` component.
+std::string sourceNameOf(llvm::StringRef irName);
+
+} // namespace kcheck::sim

@@ -1,0 +1,156 @@
+#include "simulator/engine/DeviceMemory.h"
+
+#include "simulator/engine/AddressWindows.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kcheck::sim {
+
+struct DeviceMemory::Page {
+  uint8_t data[kPageBytes] = {};
+  uint64_t written[kPageBytes / 64] = {}; // one bit per byte
+  uint64_t tainted[kPageBytes / 64] = {};
+};
+
+struct DeviceMemory::Backing {
+  std::vector<std::unique_ptr<Page>> pages;
+};
+
+DeviceMemory::DeviceMemory() : next_(kGlobalHeapBase) {}
+DeviceMemory::~DeviceMemory() = default;
+
+uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label) {
+  uint64_t base = next_;
+  allocs_.push_back({base, bytes, std::move(label)});
+  auto backing = std::make_unique<Backing>();
+  backing->pages.resize((bytes + kPageBytes - 1) / kPageBytes);
+  backing_.push_back(std::move(backing));
+  // Leave an unmapped gap so small overruns land outside every allocation.
+  next_ = (base + bytes + kGapBytes + kAlignment - 1) & ~(kAlignment - 1);
+  return base;
+}
+
+uint64_t DeviceMemory::allocateSymbol(const std::string &name, uint64_t bytes,
+                                      const std::vector<uint8_t> &init) {
+  if (auto existing = symbolAddress(name))
+    return *existing;
+  uint64_t base = allocate(bytes ? bytes : 1, name);
+  // Module variables are initialized (zero when no initializer), so they
+  // count as written: reading them is not input-dependent.
+  std::vector<uint8_t> bytesInit(init);
+  bytesInit.resize(bytes, 0);
+  if (bytes)
+    store(base, bytesInit.data(), bytes, false);
+  symbols_.emplace_back(name, base);
+  return base;
+}
+
+std::optional<uint64_t>
+DeviceMemory::symbolAddress(const std::string &name) const {
+  for (const auto &[n, base] : symbols_)
+    if (n == name)
+      return base;
+  return std::nullopt;
+}
+
+int DeviceMemory::indexOf(uint64_t addr) const {
+  auto it = std::upper_bound(
+      allocs_.begin(), allocs_.end(), addr,
+      [](uint64_t a, const Allocation &al) { return a < al.base; });
+  if (it == allocs_.begin())
+    return -1;
+  --it;
+  return int(it - allocs_.begin());
+}
+
+const DeviceMemory::Allocation *DeviceMemory::find(uint64_t addr,
+                                                   uint64_t n) const {
+  int i = indexOf(addr);
+  if (i < 0)
+    return nullptr;
+  const Allocation &a = allocs_[i];
+  if (addr - a.base >= a.size || n > a.size - (addr - a.base))
+    return nullptr;
+  return &a;
+}
+
+DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr, bool create) {
+  int i = indexOf(addr);
+  auto &slot = backing_[i]->pages[(addr - allocs_[i].base) / kPageBytes];
+  if (!slot && create)
+    slot = std::make_unique<Page>();
+  return slot.get();
+}
+
+const DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr) const {
+  int i = indexOf(addr);
+  return backing_[i]->pages[(addr - allocs_[i].base) / kPageBytes].get();
+}
+
+bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n) const {
+  auto *out = static_cast<uint8_t *>(dst);
+  bool tainted = false;
+  uint64_t base = 0;
+  if (int i = indexOf(addr); i >= 0)
+    base = allocs_[i].base;
+  while (n) {
+    uint64_t off = (addr - base) % kPageBytes;
+    uint64_t chunk = std::min(n, kPageBytes - off);
+    const Page *p = pageFor(addr);
+    if (!p) {
+      std::memset(out, 0, chunk);
+      tainted = true;
+    } else {
+      std::memcpy(out, p->data + off, chunk);
+      for (uint64_t b = off; b < off + chunk; ++b) {
+        bool written = (p->written[b / 64] >> (b % 64)) & 1;
+        bool t = (p->tainted[b / 64] >> (b % 64)) & 1;
+        tainted |= !written || t;
+      }
+    }
+    addr += chunk, out += chunk, n -= chunk;
+  }
+  return tainted;
+}
+
+void DeviceMemory::store(uint64_t addr, const void *src, uint64_t n,
+                         bool tainted) {
+  auto *in = static_cast<const uint8_t *>(src);
+  uint64_t base = allocs_[indexOf(addr)].base;
+  while (n) {
+    uint64_t off = (addr - base) % kPageBytes;
+    uint64_t chunk = std::min(n, kPageBytes - off);
+    Page *p = pageFor(addr, true);
+    std::memcpy(p->data + off, in, chunk);
+    for (uint64_t b = off; b < off + chunk; ++b) {
+      uint64_t bit = 1ull << (b % 64);
+      p->written[b / 64] |= bit;
+      if (tainted)
+        p->tainted[b / 64] |= bit;
+      else
+        p->tainted[b / 64] &= ~bit;
+    }
+    addr += chunk, in += chunk, n -= chunk;
+  }
+}
+
+bool DeviceMemory::write(uint64_t addr, const void *src, uint64_t n) {
+  if (n == 0)
+    return true;
+  if (!find(addr, n))
+    return false;
+  store(addr, src, n, false);
+  return true;
+}
+
+bool DeviceMemory::read(uint64_t addr, void *dst, uint64_t n) const {
+  if (n == 0)
+    return true;
+  if (!find(addr, n))
+    return false;
+  load(addr, dst, n);
+  return true;
+}
+
+} // namespace kcheck::sim

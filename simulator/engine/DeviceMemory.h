@@ -1,0 +1,68 @@
+// Simulated global memory: bounded allocations backed by sparse 4 KiB pages.
+// Assumes a single thread mutates it at a time. Bytes never written (by the
+// host through write(), by a module initializer, or by a kernel) read as zero
+// and are reported as input-derived ("tainted"), as are bytes a kernel wrote
+// from tainted values.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcheck::sim {
+
+class DeviceMemory {
+public:
+  static constexpr uint64_t kPageBytes = 4096;
+  static constexpr uint64_t kAlignment = 256;   // like cudaMalloc
+  static constexpr uint64_t kGapBytes = 1 << 20; // unmapped between allocations
+
+  struct Allocation {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    std::string label;
+  };
+
+  DeviceMemory();
+  ~DeviceMemory();
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+
+  /// Returns the base of a new allocation (256-byte aligned).
+  uint64_t allocate(uint64_t bytes, std::string label);
+  /// A module-scope variable (`__device__`, `__constant__`, string literal):
+  /// allocated and initialized once, then found again by name.
+  uint64_t allocateSymbol(const std::string &name, uint64_t bytes,
+                          const std::vector<uint8_t> &init);
+  std::optional<uint64_t> symbolAddress(const std::string &name) const;
+
+  /// Host-side copies. Return false if [addr, addr+n) is not inside one
+  /// allocation. write() marks the bytes as written (not input-derived).
+  bool write(uint64_t addr, const void *src, uint64_t n);
+  bool read(uint64_t addr, void *dst, uint64_t n) const;
+
+  /// The allocation holding [addr, addr+n), or nullptr.
+  const Allocation *find(uint64_t addr, uint64_t n) const;
+  const std::vector<Allocation> &allocations() const { return allocs_; }
+
+  /// Engine accessors; the range must be inside an allocation (checked by the
+  /// caller through find()). load() returns true if any byte is tainted.
+  bool load(uint64_t addr, void *dst, uint64_t n) const;
+  void store(uint64_t addr, const void *src, uint64_t n, bool tainted);
+
+private:
+  struct Page;
+  struct Backing; // pages of one allocation
+  Page *pageFor(uint64_t addr, bool create);
+  const Page *pageFor(uint64_t addr) const;
+  int indexOf(uint64_t addr) const;
+
+  std::vector<Allocation> allocs_; // sorted by base (bases only grow)
+  std::vector<std::unique_ptr<Backing>> backing_;
+  std::vector<std::pair<std::string, uint64_t>> symbols_;
+  uint64_t next_;
+};
+
+} // namespace kcheck::sim

@@ -1,0 +1,48 @@
+// What the engine reports while it runs a block: one event per warp-level
+// memory instruction and per conditional branch. Assumes a 32-lane warp; the
+// engine holds no hardware model, so bank/sector counting happens in the sink.
+#pragma once
+
+#include <cstdint>
+
+namespace kcheck::sim {
+
+inline constexpr unsigned kWarpSize = 32;
+inline constexpr uint32_t kFullMask = 0xffffffffu;
+
+enum class MemSpace : uint8_t { Global, Shared, Local, Constant, Param };
+enum class AccessKind : uint8_t { Load, Store, Atomic };
+
+const char *toString(MemSpace space);
+const char *toString(AccessKind kind);
+
+/// One warp executing one memory instruction.
+struct WarpAccess {
+  uint32_t instId;       // index into DecodedKernel::insts()
+  MemSpace space;        // resolved space (generic pointers are resolved)
+  AccessKind kind;
+  uint32_t bytesPerLane; // 1, 2, 4, 8, 16 (a <4 x float> load is 16)
+  uint32_t activeMask;   // lanes that executed it
+  // 32 entries; only active lanes are meaningful. Shared: byte offset in the
+  // block's shared window; Global/Constant: device virtual address; Local:
+  // byte offset in the lane's own local frame.
+  const uint64_t *addrs;
+};
+
+struct BranchEvent {
+  uint32_t instId;
+  uint32_t activeMask;
+  uint32_t takenMask; // lanes that go to successor 0
+};
+
+class EventSink {
+public:
+  virtual ~EventSink();
+  virtual void onAccess(const WarpAccess &access) = 0;
+  virtual void onBranch(const BranchEvent &) {}
+  // Only called when RunnerOptions::instructionEvents is set (it costs a
+  // virtual call per executed warp instruction).
+  virtual void onInstruction(uint32_t /*instId*/, uint32_t /*activeMask*/) {}
+};
+
+} // namespace kcheck::sim
