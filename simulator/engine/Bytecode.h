@@ -92,6 +92,7 @@ enum IRAddrSpace : uint8_t {
 struct Inst {
   Op op = Op::Nop;
   uint8_t sub = 0;
+  uint8_t sub2 = 0; // second sub-opcode (atomic operation)
   uint8_t bits = 0;
   uint8_t bits2 = 0;
   uint16_t n = 1; // elements (vector length) for element-wise ops

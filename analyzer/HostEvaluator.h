@@ -1,0 +1,185 @@
+// HostEvaluator: an abstract interpreter of host code, just enough to know what
+// a CUDA program passes to its kernel launches without running it.
+//
+// It walks a function body in program order, keeps every local in a slot of a
+// flat store (so a snapshot is a copy and `&x` is a slot number), descends into
+// called functions that have a body outside system headers, and models the
+// CUDA runtime calls by name. Values it cannot know are HostValue::Unknown with
+// a reason. Assumptions and limits:
+// - integers are at most 64 bits; arithmetic follows the expression's Clang type
+//   (width, signedness, wraparound); floats are double, rounded for `float`;
+// - records other than dim3/uint3 are opaque (Unknown), arrays are tracked only
+//   when one-dimensional and small; host heap memory has unknown contents;
+// - a condition that cannot be evaluated runs both branches and merges: a
+//   variable that differs becomes Unknown; a branch that returns/exits is
+//   dropped in favour of the one that continues;
+// - loops run concretely up to a trip limit, else every variable they assign
+//   becomes Unknown and the body is walked once to find launches/allocations;
+// - a global step budget bounds everything: once spent, loops are not run and
+//   calls are not entered, so straight-line code still finishes.
+#pragma once
+
+#include "analyzer/LaunchExtractor.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcheck::analyzer {
+
+// A value as the evaluator sees it: a scalar, a dim3, or the address of slots.
+struct AbstractValue {
+  HostValue scalar;
+  std::optional<std::array<HostValue, 3>> dim; // dim3 / uint3 objects
+  int slotRef = -1;   // pointer to store slot(s): `&x`, an array's elements
+  int slotCount = 0;  // slots from slotRef to the end of the array
+  bool deviceProps = false; // a cudaDeviceProp filled by the device query
+
+  static AbstractValue of(HostValue v) {
+    AbstractValue a;
+    a.scalar = std::move(v);
+    return a;
+  }
+  static AbstractValue unknown(std::string why) {
+    return of(HostValue::unknown(std::move(why)));
+  }
+  bool same(const AbstractValue &o) const;
+  // The first reason this value (or one of its dim3 parts) is unknown, or "".
+  std::string why() const;
+};
+
+// Where a value lives: a slot, optionally one dim3 component of it.
+struct LValue {
+  int slot = -1;
+  int field = -1; // 0..2: .x/.y/.z of a dim3
+  int count = 1;  // array: number of slots
+  bool valid() const { return slot >= 0; }
+};
+
+enum class Flow { Normal, Break, Continue, Return, Exit, Unknown };
+
+class HostEvaluator {
+public:
+  // Called for each kernel launch (`<<<>>>`, cudaLaunchKernel) reached.
+  using LaunchHandler = std::function<void(const clang::CallExpr *)>;
+
+  HostEvaluator(clang::ASTContext &ctx, HostProgram &program,
+                const ExtractorOptions &options, LaunchHandler onLaunch);
+
+  // Runs `main` (argc/argv Unknown).
+  void runMain(const clang::FunctionDecl *main);
+
+  AbstractValue eval(const clang::Expr *e);
+  // A value of type `t` (dim3 stays dim3; int to dim3 is (i,1,1)).
+  std::optional<core::Dim3> toDim3(const AbstractValue &v) const;
+
+  // Conditions the current code runs under (unknown `if`, runtime loop).
+  const std::vector<std::string> &context() const { return context_; }
+
+  std::string text(const clang::Stmt *s) const;       // source text, short
+  std::string where(clang::SourceLocation l) const;    // "file.cu:12"
+  core::SourceLoc sourceLoc(clang::SourceLocation l) const;
+  clang::ASTContext &astContext() const { return ctx_; }
+
+private:
+  struct Frame {
+    llvm::DenseMap<const clang::VarDecl *, int> vars;
+    int parent = -1; // lambdas see their caller's variables (captures)
+    AbstractValue ret;
+    bool retUncertain = false;
+    unsigned depth = 0;
+  };
+  struct State {
+    std::vector<AbstractValue> store;
+    Frame top;
+    llvm::DenseMap<const clang::VarDecl *, int> globals;
+  };
+  struct Snapshot {
+    State state;
+    size_t launches, allocations, notes;
+    std::vector<HostAllocation> allocs;
+  };
+
+  // Statements (HostEvaluator.cpp).
+  Flow exec(const clang::Stmt *s);
+  Flow execIf(const clang::IfStmt *s);
+  Flow execSwitch(const clang::SwitchStmt *s);
+  Flow execLoop(const clang::Stmt *loop, const clang::Expr *cond,
+                const clang::Expr *inc, const clang::Stmt *body, bool doWhile);
+  Flow execRangeFor(const clang::CXXForRangeStmt *s);
+  void declare(const clang::VarDecl *vd);
+  void loopFailed(const clang::Stmt *loop, const clang::Stmt *body,
+                  const std::string &reason);
+  std::optional<uint64_t> staticTripCount(const clang::ForStmt *fs);
+  Flow mergeBranches(const State &base, State &a, Flow fa, State &b, Flow fb,
+                     const std::string &why);
+  void havocAssigned(const clang::Stmt *s, const std::string &why);
+  bool containsLaunch(const clang::Stmt *s);
+
+  // Expressions (HostEvaluator.cpp / HostEvaluator.cpp's second half).
+  AbstractValue evalUncached(const clang::Expr *e);
+  AbstractValue evalCast(const clang::CastExpr *e);
+  AbstractValue evalUnary(const clang::UnaryOperator *e);
+  AbstractValue evalBinary(const clang::BinaryOperator *e);
+  AbstractValue evalCall(const clang::CallExpr *e);
+  AbstractValue evalConstruct(const clang::CXXConstructExpr *e);
+  AbstractValue evalInitList(const clang::InitListExpr *e);
+  AbstractValue evalMember(const clang::MemberExpr *e);
+  std::optional<AbstractValue> evalCudaCall(const clang::CallExpr *e,
+                                            llvm::StringRef name);
+  std::optional<AbstractValue> evalKnownFunction(const clang::CallExpr *e,
+                                                 llvm::StringRef name);
+  AbstractValue callFunction(const clang::FunctionDecl *fd,
+                             const clang::CallExpr *e, unsigned firstArg,
+                             bool lambda);
+  AbstractValue opaqueCall(const clang::CallExpr *e,
+                           const clang::FunctionDecl *fd,
+                           const std::string &reason);
+  HostValue arith(clang::BinaryOperatorKind op, const HostValue &l,
+                  const HostValue &r, clang::QualType operandType,
+                  clang::QualType resultType, clang::SourceLocation loc);
+  HostValue convert(const HostValue &v, clang::QualType to) const;
+  HostValue normalizeInt(int64_t v, clang::QualType t) const;
+  std::optional<bool> truth(const HostValue &v) const;
+  uint64_t pointeeSize(clang::QualType ptr) const;
+
+  // Storage.
+  LValue lvalueOf(const clang::Expr *e);
+  int lookup(const clang::VarDecl *vd);
+  int newSlot(AbstractValue v);
+  AbstractValue load(const LValue &lv) const;
+  void storeTo(const LValue &lv, AbstractValue v);
+  void nameAllocation(const AbstractValue &v, const clang::VarDecl *vd,
+                      clang::SourceLocation loc);
+  Snapshot snapshot() const;
+  void restore(Snapshot &&s);
+
+  bool tick();      // one evaluation step; false once the budget is spent
+  bool exhausted() const { return steps_ > options_.maxSteps; }
+
+  clang::ASTContext &ctx_;
+  HostProgram &program_;
+  const ExtractorOptions &options_;
+  LaunchHandler onLaunch_;
+
+  std::vector<AbstractValue> store_;
+  std::vector<Frame> frames_;
+  llvm::DenseMap<const clang::VarDecl *, int> globals_;
+  // Allocation id -> frame depth where it was named (renamed when returned out).
+  std::vector<unsigned> allocDepth_;
+  std::vector<std::string> context_;
+  llvm::DenseMap<const clang::Expr *, std::optional<HostValue>> constCache_;
+  llvm::DenseMap<const clang::Stmt *, bool> launchCache_;
+  uint64_t steps_ = 0;
+  bool budgetNoted_ = false;
+  bool exitRequested_ = false;
+};
+
+} // namespace kcheck::analyzer
