@@ -20,8 +20,9 @@ namespace {
 
 using namespace clang;
 
-// The file range a (possibly macro-expanded) expression occupies, as Clang's debug info
-// sees it: the expansion site when the expression is (partly) written in a macro.
+// The file range a (possibly macro-expanded) expression occupies, as Clang's
+// debug info sees it: the expansion site when the expression is (partly)
+// written in a macro.
 CharSourceRange fileCharRange(SourceRange range, const SourceManager &sm,
                               const LangOptions &lang) {
   CharSourceRange chars =
@@ -36,12 +37,13 @@ CharSourceRange fileCharRange(SourceRange range, const SourceManager &sm,
   return expansion;
 }
 
-// The expression as written, or pretty-printed when it has no contiguous spelling (part
-// of a macro body).
+// The expression as written, or pretty-printed when it has no contiguous
+// spelling (part of a macro body).
 std::string exprText(const Expr *e, const ASTContext &ctx) {
   const SourceManager &sm = ctx.getSourceManager();
   CharSourceRange chars = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(e->getSourceRange()), sm, ctx.getLangOpts());
+      CharSourceRange::getTokenRange(e->getSourceRange()), sm,
+      ctx.getLangOpts());
   if (chars.isValid())
     return Lexer::getSourceText(chars, sm, ctx.getLangOpts()).str();
   std::string printed;
@@ -56,21 +58,28 @@ bool isCudaBuiltinVariable(const ValueDecl *decl) {
 }
 
 // The variables an index expression reads, in order of first appearance.
-class IndexVariableCollector : public RecursiveASTVisitor<IndexVariableCollector> {
+class IndexVariableCollector
+    : public RecursiveASTVisitor<IndexVariableCollector> {
 public:
-  explicit IndexVariableCollector(std::vector<std::string> &names) : names(names) {}
+  explicit IndexVariableCollector(std::vector<std::string> &names)
+      : names(names) {}
 
   bool VisitDeclRefExpr(DeclRefExpr *ref) {
     const auto *var = dyn_cast<VarDecl>(ref->getDecl());
-    // Built-ins are named with their member below; constexpr values are constants.
+    // Built-ins are named with their member below; constexpr values are
+    // constants.
     if (var && !isCudaBuiltinVariable(var) && !var->isConstexpr())
       add(var->getNameAsString());
     return true;
   }
-  // threadIdx.x and friends are MS properties of Clang's built-in variable types.
+  // threadIdx.x and friends are MS properties of Clang's built-in variable
+  // types.
   bool VisitMSPropertyRefExpr(MSPropertyRefExpr *property) {
-    if (const auto *ref =
-            dyn_cast<DeclRefExpr>(property->getBaseExpr()->IgnoreParenImpCasts()))
+    const Expr *base = property->getBaseExpr()->IgnoreParenImpCasts();
+    if (const auto *opaque = dyn_cast<OpaqueValueExpr>(base);
+        opaque && opaque->getSourceExpr())
+      base = opaque->getSourceExpr()->IgnoreParenImpCasts();
+    if (const auto *ref = dyn_cast<DeclRefExpr>(base))
       if (isCudaBuiltinVariable(ref->getDecl()))
         add(ref->getDecl()->getNameAsString() + "." +
             property->getPropertyDecl()->getNameAsString());
@@ -88,18 +97,27 @@ private:
 // Collects the subscripts in one device function's body.
 class SubscriptCollector : public RecursiveASTVisitor<SubscriptCollector> {
 public:
-  SubscriptCollector(ASTContext &ctx, const FunctionDecl &function,
-                     std::vector<SubscriptFact> &facts,
-                     std::set<std::tuple<std::string, unsigned, unsigned, unsigned,
-                                         unsigned>> &seen)
+  SubscriptCollector(
+      ASTContext &ctx, const FunctionDecl &function,
+      std::vector<SubscriptFact> &facts,
+      std::set<std::tuple<std::string, unsigned, unsigned, unsigned, unsigned>>
+          &seen)
       : ctx(ctx), sm(ctx.getSourceManager()), function(function), facts(facts),
         seen(seen) {}
 
-  // Parents are visited before their operands, so an operand's operator is known by
-  // the time the subscript itself is visited.
+  // Parents are visited before their operands, so an operand's operator is
+  // known by the time the subscript itself is visited.
   bool VisitBinaryOperator(BinaryOperator *op) {
     if (op->isAssignmentOp())
       noteOperatorOn(op->getLHS(), op->getOperatorLoc());
+    return true;
+  }
+  // Assignments of class type (float4 a[i] = b) are calls to operator=.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *call) {
+    if (call->getNumArgs() >= 1 &&
+        (call->isAssignmentOp() || call->getOperator() == OO_PlusPlus ||
+         call->getOperator() == OO_MinusMinus))
+      noteOperatorOn(call->getArg(0), call->getOperatorLoc());
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *op) {
@@ -111,10 +129,12 @@ public:
   bool VisitArraySubscriptExpr(ArraySubscriptExpr *subscript) {
     if (innerSubscripts.contains(subscript))
       return true;
-    // Walk the chain base[i0][i1]...: the outermost expression holds the last index.
+    // Walk the chain base[i0][i1]...: the outermost expression holds the last
+    // index.
     std::vector<const Expr *> indexExprs;
     const Expr *base = subscript;
-    while (const auto *inner = dyn_cast<ArraySubscriptExpr>(base->IgnoreParenImpCasts())) {
+    while (const auto *inner =
+               dyn_cast<ArraySubscriptExpr>(base->IgnoreParenImpCasts())) {
       if (inner != subscript)
         innerSubscripts.insert(inner);
       indexExprs.insert(indexExprs.begin(), inner->getIdx());
@@ -126,7 +146,8 @@ public:
 
 private:
   void noteOperatorOn(const Expr *operand, SourceLocation operatorLoc) {
-    if (const auto *subscript = dyn_cast<ArraySubscriptExpr>(operand->IgnoreParens()))
+    if (const auto *subscript =
+            dyn_cast<ArraySubscriptExpr>(operand->IgnoreParens()))
       operatorOf[subscript] = operatorLoc;
   }
 
@@ -149,7 +170,8 @@ private:
     fact.loc = {begin.getFilename(), begin.getLine(), begin.getColumn()};
     fact.endLine = end.getLine();
     fact.endCol = end.getColumn();
-    fact.exprCol = sm.getPresumedColumnNumber(sm.getExpansionLoc(subscript->getExprLoc()));
+    fact.exprCol =
+        sm.getPresumedColumnNumber(sm.getExpansionLoc(subscript->getExprLoc()));
     if (auto op = operatorOf.find(subscript); op != operatorOf.end()) {
       PresumedLoc opLoc = sm.getPresumedLoc(sm.getExpansionLoc(op->second));
       fact.assignLine = opLoc.getLine();
@@ -164,23 +186,38 @@ private:
     }
     fact.indexText = llvm::join(fact.indices, "][");
     fact.fullText = exprText(subscript, ctx);
-    fact.elementType = subscript->getType().getAsString(ctx.getPrintingPolicy());
+    fact.elementType =
+        subscript->getType().getAsString(ctx.getPrintingPolicy());
     describeBase(base, fact);
     facts.push_back(std::move(fact));
   }
 
-  // Memory space and declared shape, when the base names a variable or field.
+  // Memory space and declared shape of what the base names. Reinterpreted
+  // accesses (reinterpret_cast<float4 *>(&smem[i])[0]) are described by the
+  // array they reach into; `s.a[i]` takes its shape from the field and its
+  // memory space from `s`.
   void describeBase(const Expr *base, SubscriptFact &fact) {
-    const ValueDecl *decl = nullptr;
-    if (const auto *ref = dyn_cast<DeclRefExpr>(base))
-      decl = ref->getDecl();
-    else if (const auto *member = dyn_cast<MemberExpr>(base))
-      decl = member->getMemberDecl();
-    if (!decl)
+    const ValueDecl *shaped = nullptr;
+    const Expr *walk = base;
+    while (!shaped && walk) {
+      walk = walk->IgnoreParenCasts();
+      if (const auto *ref = dyn_cast<DeclRefExpr>(walk))
+        shaped = ref->getDecl();
+      else if (const auto *member = dyn_cast<MemberExpr>(walk))
+        shaped = member->getMemberDecl();
+      else if (const auto *addressOf = dyn_cast<UnaryOperator>(walk);
+               addressOf && addressOf->getOpcode() == UO_AddrOf)
+        walk = stripSubscripts(addressOf->getSubExpr());
+      else
+        walk = nullptr;
+    }
+    if (!shaped)
       return;
-    fact.sharedMemory = decl->hasAttr<CUDASharedAttr>();
-    fact.constantMemory = decl->hasAttr<CUDAConstantAttr>();
-    QualType type = decl->getType();
+    if (const VarDecl *root = rootVariable(walk)) {
+      fact.sharedMemory = root->hasAttr<CUDASharedAttr>();
+      fact.constantMemory = root->hasAttr<CUDAConstantAttr>();
+    }
+    QualType type = shaped->getType();
     while (const ArrayType *array = ctx.getAsArrayType(type)) {
       if (const auto *constant = dyn_cast<ConstantArrayType>(array))
         fact.dims.push_back(llvm::toString(constant->getSize(), 10, false));
@@ -192,11 +229,33 @@ private:
     }
   }
 
+  static const Expr *stripSubscripts(const Expr *e) {
+    e = e->IgnoreParenCasts();
+    while (const auto *subscript = dyn_cast<ArraySubscriptExpr>(e))
+      e = subscript->getBase()->IgnoreParenCasts();
+    return e;
+  }
+
+  // The variable whose storage `e` lies in: through `.` members, not through
+  // `->`.
+  static const VarDecl *rootVariable(const Expr *e) {
+    while (true) {
+      e = e->IgnoreParenCasts();
+      if (const auto *ref = dyn_cast<DeclRefExpr>(e))
+        return dyn_cast<VarDecl>(ref->getDecl());
+      const auto *member = dyn_cast<MemberExpr>(e);
+      if (!member || member->isArrow())
+        return nullptr;
+      e = member->getBase();
+    }
+  }
+
   ASTContext &ctx;
   const SourceManager &sm;
   const FunctionDecl &function;
   std::vector<SubscriptFact> &facts;
-  std::set<std::tuple<std::string, unsigned, unsigned, unsigned, unsigned>> &seen;
+  std::set<std::tuple<std::string, unsigned, unsigned, unsigned, unsigned>>
+      &seen;
   llvm::DenseMap<const ArraySubscriptExpr *, SourceLocation> operatorOf;
   llvm::DenseSet<const ArraySubscriptExpr *> innerSubscripts;
 };
@@ -211,23 +270,28 @@ public:
   bool shouldVisitImplicitCode() const { return false; }
 
   bool VisitFunctionDecl(FunctionDecl *function) {
-    if (!function->doesThisDeclarationHaveABody() || function->isDependentContext() ||
-        !(function->hasAttr<CUDAGlobalAttr>() || function->hasAttr<CUDADeviceAttr>()) ||
+    if (!function->doesThisDeclarationHaveABody() ||
+        function->isDependentContext() ||
+        !(function->hasAttr<CUDAGlobalAttr>() ||
+          function->hasAttr<CUDADeviceAttr>()) ||
         ctx.getSourceManager().isInSystemHeader(function->getLocation()))
       return true;
-    SubscriptCollector(ctx, *function, facts, seen).TraverseStmt(function->getBody());
+    SubscriptCollector(ctx, *function, facts, seen)
+        .TraverseStmt(function->getBody());
     return true;
   }
 
 private:
   ASTContext &ctx;
   std::vector<SubscriptFact> &facts;
-  std::set<std::tuple<std::string, unsigned, unsigned, unsigned, unsigned>> seen;
+  std::set<std::tuple<std::string, unsigned, unsigned, unsigned, unsigned>>
+      seen;
 };
 
 class SubscriptFactsConsumer : public ASTConsumer {
 public:
-  explicit SubscriptFactsConsumer(std::vector<SubscriptFact> &facts) : facts(facts) {}
+  explicit SubscriptFactsConsumer(std::vector<SubscriptFact> &facts)
+      : facts(facts) {}
   void HandleTranslationUnit(ASTContext &ctx) override {
     DeviceFunctionFinder(ctx, facts).TraverseDecl(ctx.getTranslationUnitDecl());
   }
@@ -241,7 +305,9 @@ bool sameFile(const std::string &a, const std::string &b) {
 }
 
 // (line, col) as one comparable number; columns stay far below 2^20.
-uint64_t position(unsigned line, unsigned col) { return (uint64_t(line) << 20) | col; }
+uint64_t position(unsigned line, unsigned col) {
+  return (uint64_t(line) << 20) | col;
+}
 
 } // namespace
 
@@ -261,14 +327,16 @@ const SubscriptFact *findSubscript(const std::vector<SubscriptFact> &facts,
       continue;
     uint64_t begin = position(fact.loc.line, fact.loc.col);
     uint64_t end = position(fact.endLine, fact.endCol);
-    // Exact: the column Clang gives the load, or the operator that stores to it.
+    // Exact: the column Clang gives the load, or the operator that stores to
+    // it.
     bool exact = (where.line == fact.loc.line && where.col == fact.exprCol) ||
                  (fact.assignLine != 0 && where.line == fact.assignLine &&
                   where.col == fact.assignCol);
     if (!exact && (at < begin || at > end))
       continue;
     uint64_t span = end - begin;
-    if (!best || (exact && !bestExact) || (exact == bestExact && span < bestSpan)) {
+    if (!best || (exact && !bestExact) ||
+        (exact == bestExact && span < bestSpan)) {
       best = &fact;
       bestExact = exact;
       bestSpan = span;

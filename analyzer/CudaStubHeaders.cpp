@@ -26,14 +26,16 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystemWithCudaStubs() {
     llvm::SmallString<128> path(kCudaStubDirectory);
     llvm::sys::path::append(path, header.relativePath);
     // The contents are static, so the buffer need not copy them.
-    stubFs->addFile(path, /*ModificationTime=*/0,
-                    llvm::MemoryBuffer::getMemBuffer(header.contents, path,
-                                                     /*RequiresNullTerminator=*/true));
+    stubFs->addFile(
+        path, /*ModificationTime=*/0,
+        llvm::MemoryBuffer::getMemBuffer(header.contents, path,
+                                         /*RequiresNullTerminator=*/true));
   }
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(realFs);
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(realFs);
   overlay->pushOverlay(stubFs);
-  // Relative paths (the input file, "../common.h") resolve against the process's
-  // working directory, in both layers.
+  // Relative paths (the input file, "../common.h") resolve against the
+  // process's working directory, in both layers.
   if (auto cwd = realFs->getCurrentWorkingDirectory())
     overlay->setCurrentWorkingDirectory(*cwd);
   return overlay;

@@ -1,4 +1,5 @@
-// The embedded CUDA stub headers (analyzer/cuda_stubs), served to Clang from memory.
+// The embedded CUDA stub headers (analyzer/cuda_stubs), served to Clang from
+// memory.
 #pragma once
 
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
@@ -7,14 +8,15 @@
 
 namespace kcheck::analyzer {
 
-// The directory the stubs appear in; Clang gets it as an -isystem path, so diagnostics
-// inside the stubs are suppressed like those of any system header.
+// The directory the stubs appear in; Clang gets it as an -isystem path, so
+// diagnostics inside the stubs are suppressed like those of any system header.
 inline constexpr llvm::StringLiteral kCudaStubDirectory = "/kcheck/cuda-stubs";
 
 // The header force-included before the user's file.
 inline constexpr llvm::StringLiteral kCudaShimHeader = "kcheck_cuda_shim.h";
 
-// The real file system with the stub headers layered on top under kCudaStubDirectory.
+// The real file system with the stub headers layered on top under
+// kCudaStubDirectory.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystemWithCudaStubs();
 
 } // namespace kcheck::analyzer

@@ -77,8 +77,11 @@ public:
   void runMain(const clang::FunctionDecl *main);
 
   AbstractValue eval(const clang::Expr *e);
-  // A value of type `t` (dim3 stays dim3; int to dim3 is (i,1,1)).
+  // A launch dimension: a dim3, or an integer n as (n,1,1); nullopt if unknown.
   std::optional<core::Dim3> toDim3(const AbstractValue &v) const;
+
+  // cudaLaunchKernel's `void *args[]`: the value that element i points to.
+  AbstractValue argumentSlot(const AbstractValue &array, unsigned i) const;
 
   // Conditions the current code runs under (unknown `if`, runtime loop).
   const std::vector<std::string> &context() const { return context_; }
@@ -96,18 +99,24 @@ private:
     bool retUncertain = false;
     unsigned depth = 0;
   };
+  // What an unknown `if` forks and joins: locals, the current frame, globals.
   struct State {
     std::vector<AbstractValue> store;
     Frame top;
+    std::vector<AbstractValue> globalStore;
     llvm::DenseMap<const clang::VarDecl *, int> globals;
   };
+  // What a loop that turns out not to be followable rolls back.
   struct Snapshot {
     State state;
-    size_t launches, allocations, notes;
-    std::vector<HostAllocation> allocs;
+    size_t launches, notes;
+    std::vector<HostAllocation> allocations;
+    std::vector<unsigned> allocDepth;
   };
+  static constexpr int kGlobalBase = 1 << 30; // slot ids of globals
+  static constexpr uint64_t kMaxArray = 4096; // larger arrays are not tracked
 
-  // Statements (HostEvaluator.cpp).
+  // Statements (HostEvaluatorStmt.cpp).
   Flow exec(const clang::Stmt *s);
   Flow execIf(const clang::IfStmt *s);
   Flow execSwitch(const clang::SwitchStmt *s);
@@ -116,63 +125,78 @@ private:
   Flow execRangeFor(const clang::CXXForRangeStmt *s);
   void declare(const clang::VarDecl *vd);
   void loopFailed(const clang::Stmt *loop, const clang::Stmt *body,
-                  const std::string &reason);
+                  const std::string &reason, bool notUnrolled);
   std::optional<uint64_t> staticTripCount(const clang::ForStmt *fs);
-  Flow mergeBranches(const State &base, State &a, Flow fa, State &b, Flow fb,
+  Flow mergeBranches(const State &base, State &&a, Flow fa, State &&b, Flow fb,
                      const std::string &why);
   void havocAssigned(const clang::Stmt *s, const std::string &why);
   bool containsLaunch(const clang::Stmt *s);
+  State state() const;
+  void install(State &&s);
+  Snapshot snapshot() const;
+  void restore(Snapshot &&s);
 
-  // Expressions (HostEvaluator.cpp / HostEvaluator.cpp's second half).
+  // Expressions (HostEvaluator.cpp).
   AbstractValue evalUncached(const clang::Expr *e);
   AbstractValue evalCast(const clang::CastExpr *e);
   AbstractValue evalUnary(const clang::UnaryOperator *e);
   AbstractValue evalBinary(const clang::BinaryOperator *e);
-  AbstractValue evalCall(const clang::CallExpr *e);
   AbstractValue evalConstruct(const clang::CXXConstructExpr *e);
   AbstractValue evalInitList(const clang::InitListExpr *e);
   AbstractValue evalMember(const clang::MemberExpr *e);
+  HostValue arith(clang::BinaryOperatorKind op, const HostValue &l,
+                  const HostValue &r, clang::QualType operandType,
+                  clang::QualType resultType, clang::SourceLocation loc);
+  HostValue convert(const HostValue &v, clang::QualType from,
+                    clang::QualType to) const;
+  HostValue normalizeInt(int64_t v, clang::QualType t) const;
+  std::optional<bool> truth(const HostValue &v) const;
+  uint64_t pointeeSize(clang::QualType ptr) const;
+  AbstractValue addToPointer(const AbstractValue &p, int64_t k,
+                             clang::QualType ptrType) const;
+  bool isDim3(clang::QualType t) const;
+  bool trackedElement(clang::QualType t) const;
+
+  // Calls (HostEvaluatorCalls.cpp).
+  AbstractValue evalCall(const clang::CallExpr *e);
   std::optional<AbstractValue> evalCudaCall(const clang::CallExpr *e,
-                                            llvm::StringRef name);
+                                            const std::string &name);
   std::optional<AbstractValue> evalKnownFunction(const clang::CallExpr *e,
-                                                 llvm::StringRef name);
+                                                 const std::string &name);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
                              bool lambda);
   AbstractValue opaqueCall(const clang::CallExpr *e,
                            const clang::FunctionDecl *fd,
                            const std::string &reason);
-  HostValue arith(clang::BinaryOperatorKind op, const HostValue &l,
-                  const HostValue &r, clang::QualType operandType,
-                  clang::QualType resultType, clang::SourceLocation loc);
-  HostValue convert(const HostValue &v, clang::QualType to) const;
-  HostValue normalizeInt(int64_t v, clang::QualType t) const;
-  std::optional<bool> truth(const HostValue &v) const;
-  uint64_t pointeeSize(clang::QualType ptr) const;
 
-  // Storage.
+  // Storage (HostEvaluator.cpp).
   LValue lvalueOf(const clang::Expr *e);
   int lookup(const clang::VarDecl *vd);
   int newSlot(AbstractValue v);
+  AbstractValue &at(int slot);
+  const AbstractValue &at(int slot) const;
+  bool validSlot(int slot) const;
   AbstractValue load(const LValue &lv) const;
   void storeTo(const LValue &lv, AbstractValue v);
   void nameAllocation(const AbstractValue &v, const clang::VarDecl *vd,
                       clang::SourceLocation loc);
-  Snapshot snapshot() const;
-  void restore(Snapshot &&s);
 
-  bool tick();      // one evaluation step; false once the budget is spent
+  void tick() { ++steps_; }
   bool exhausted() const { return steps_ > options_.maxSteps; }
+  // False once the budget is spent (noted once, at `l`).
+  bool budgetLeft(clang::SourceLocation l);
 
   clang::ASTContext &ctx_;
   HostProgram &program_;
   const ExtractorOptions &options_;
   LaunchHandler onLaunch_;
 
-  std::vector<AbstractValue> store_;
+  std::vector<AbstractValue> store_;       // locals and parameters
+  std::vector<AbstractValue> globalStore_; // globals and static locals
   std::vector<Frame> frames_;
   llvm::DenseMap<const clang::VarDecl *, int> globals_;
-  // Allocation id -> frame depth where it was named (renamed when returned out).
+  // Allocation id -> frame depth of its name (renamed when returned outward).
   std::vector<unsigned> allocDepth_;
   std::vector<std::string> context_;
   llvm::DenseMap<const clang::Expr *, std::optional<HostValue>> constCache_;

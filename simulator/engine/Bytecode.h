@@ -13,79 +13,179 @@ namespace kcheck::sim::bc {
 
 enum class Op : uint8_t {
   Nop,
-  IntBin,     // sub = IntBinOp, bits = width
-  FloatBin,   // sub = FloatBinOp, bits = 32/64
-  FNeg,       // bits = 32/64
-  ICmp,       // sub = llvm::CmpInst::Predicate, bits = operand width
-  FCmp,       // sub = predicate, bits = 32/64
-  Select,     // a = cond, b = true, c = false; flags&1: vector condition
-  Cast,       // sub = CastKind, bits = source width, bits2 = result width
-  Copy,       // dst[e] = a[e] (freeze, same-layout bitcast, extractvalue)
+  IntBin,      // sub = IntBinOp, bits = width
+  FloatBin,    // sub = FloatBinOp, bits = 32/64
+  FNeg,        // bits = 32/64
+  ICmp,        // sub = llvm::CmpInst::Predicate, bits = operand width
+  FCmp,        // sub = predicate, bits = 32/64
+  Select,      // a = cond, b = true, c = false; flags&1: vector condition
+  Cast,        // sub = CastKind, bits = source width, bits2 = result width
+  Copy,        // dst[e] = a[e] (freeze, same-layout bitcast, extractvalue)
   InsertValue, // dst = a, then dst[aux..aux+c) = b
-  Repack,     // bitcast changing the element layout; aux = RepackInfo
-  ExtractElt, // a = vector, b = index slot, n = vector length
-  InsertElt,  // a = vector, b = element, c = index slot, n = length
-  Shuffle,    // a, b = vectors; aux = first mask entry in shuffleMasks
-  Gep,        // a = base; aux = first GepTerm, c = term count, imm = offset
-  Load,       // a = pointer; sub = IR addrspace; bits = element bytes
-  Store,      // a = pointer, b = value
-  AtomicRmw,  // a = pointer, b = operand; sub = RmwOp
-  CmpXchg,    // a = pointer, b = expected, c = new; dst = {old, success}
-  MemCpy,     // a = dst, b = src, c = length (slot)
-  MemSet,     // a = dst, b = byte, c = length
-  Br,         // aux = edge
-  CondBr,     // a = cond; aux = edge of successor 0, aux+1 successor 1
-  Switch,     // a = value; aux = first SwitchCase, c = count, b = default edge
+  Repack,      // bitcast changing the element layout; aux = RepackInfo
+  ExtractElt,  // a = vector, b = index slot, n = vector length
+  InsertElt,   // a = vector, b = element, c = index slot, n = length
+  Shuffle,     // a, b = vectors; aux = first mask entry in shuffleMasks
+  Gep,         // a = base; aux = first GepTerm, c = term count, imm = offset
+  Load,        // a = pointer; sub = IR addrspace; bits = element bytes
+  Store,       // a = pointer, b = value
+  AtomicRmw,   // a = pointer, b = operand; sub = RmwOp
+  CmpXchg,     // a = pointer, b = expected, c = new; dst = {old, success}
+  MemCpy,      // a = dst, b = src, c = length (slot)
+  MemSet,      // a = dst, b = byte, c = length
+  Br,          // aux = edge
+  CondBr,      // a = cond; aux = edge of successor 0, aux+1 successor 1
+  Switch,      // a = value; aux = first SwitchCase, c = count, b = default edge
   Ret,
   Unreachable,
   Trap,
-  Sreg,       // sub = SregKind
+  Sreg, // sub = SregKind
   Barrier,
   WarpSync,
-  Shfl,       // sub = ShflMode; a = value, b = lane/delta, c = clamp slot
-  Vote,       // sub = VoteKind; a = predicate
+  Shfl, // sub = ShflMode; a = value, b = lane/delta, c = clamp slot
+  Vote, // sub = VoteKind; a = predicate
   ActiveMask,
-  IntFn,      // sub = IntFnKind, bits = width; a, b, c
-  FloatFn,    // sub = FloatFnKind, bits = 32/64; a, b, c
-  Printf,     // a = format pointer, b = argument buffer pointer
+  IntFn,   // sub = IntFnKind, bits = width; a, b, c
+  FloatFn, // sub = FloatFnKind, bits = 32/64; a, b, c
+  Printf,  // a = format pointer, b = argument buffer pointer
 };
 
 enum class IntBinOp : uint8_t {
-  Add, Sub, Mul, UDiv, SDiv, URem, SRem, Shl, LShr, AShr, And, Or, Xor
+  Add,
+  Sub,
+  Mul,
+  UDiv,
+  SDiv,
+  URem,
+  SRem,
+  Shl,
+  LShr,
+  AShr,
+  And,
+  Or,
+  Xor
 };
 enum class FloatBinOp : uint8_t { Add, Sub, Mul, Div, Rem };
 enum class CastKind : uint8_t {
-  Trunc, ZExt, SExt, FPTrunc, FPExt, FPToUI, FPToSI, UIToFP, SIToFP,
-  PtrToInt, IntToPtr, AddrSpaceCast
+  Trunc,
+  ZExt,
+  SExt,
+  FPTrunc,
+  FPExt,
+  FPToUI,
+  FPToSI,
+  UIToFP,
+  SIToFP,
+  PtrToInt,
+  IntToPtr,
+  AddrSpaceCast
 };
 enum class RmwOp : uint8_t {
-  Xchg, Add, Sub, And, Or, Xor, Max, Min, UMax, UMin, FAdd, FSub, FMax, FMin,
-  UIncWrap, UDecWrap
+  Xchg,
+  Add,
+  Sub,
+  And,
+  Or,
+  Xor,
+  Max,
+  Min,
+  UMax,
+  UMin,
+  FAdd,
+  FSub,
+  FMax,
+  FMin,
+  UIncWrap,
+  UDecWrap
 };
 enum class SregKind : uint8_t {
-  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ,
-  NctaidX, NctaidY, NctaidZ, LaneId, WarpId, NWarpId, WarpSize,
-  LaneMaskEq, LaneMaskLt, LaneMaskLe, LaneMaskGt, LaneMaskGe, Clock
+  TidX,
+  TidY,
+  TidZ,
+  NtidX,
+  NtidY,
+  NtidZ,
+  CtaidX,
+  CtaidY,
+  CtaidZ,
+  NctaidX,
+  NctaidY,
+  NctaidZ,
+  LaneId,
+  WarpId,
+  NWarpId,
+  WarpSize,
+  LaneMaskEq,
+  LaneMaskLt,
+  LaneMaskLe,
+  LaneMaskGt,
+  LaneMaskGe,
+  Clock
 };
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteKind : uint8_t { Ballot, Any, All, Uni };
 enum class IntFnKind : uint8_t {
-  UMin, UMax, SMin, SMax, Abs, Ctpop, Ctlz, Cttz, Fshl, Fshr, Bswap,
-  Bitreverse, MulHiS, MulHiU, Mul24S, Mul24U
+  UMin,
+  UMax,
+  SMin,
+  SMax,
+  Abs,
+  Ctpop,
+  Ctlz,
+  Cttz,
+  Fshl,
+  Fshr,
+  Bswap,
+  Bitreverse,
+  MulHiS,
+  MulHiU,
+  Mul24S,
+  Mul24U
 };
 enum class FloatFnKind : uint8_t {
   // unary
-  Sqrt, Fabs, Exp, Exp2, Exp10, Log, Log2, Log10, Sin, Cos, Tan, Tanh, Floor,
-  Ceil, Trunc, Round, Rint, Rsqrt, Rcp, Saturate, Erf,
+  Sqrt,
+  Fabs,
+  Exp,
+  Exp2,
+  Exp10,
+  Log,
+  Log2,
+  Log10,
+  Sin,
+  Cos,
+  Tan,
+  Tanh,
+  Floor,
+  Ceil,
+  Trunc,
+  Round,
+  Rint,
+  Rsqrt,
+  Rcp,
+  Saturate,
+  Erf,
   // binary
-  MinNum, MaxNum, Minimum, Maximum, CopySign, Pow, Div, Fmod, Atan2,
+  MinNum,
+  MaxNum,
+  Minimum,
+  Maximum,
+  CopySign,
+  Pow,
+  Div,
+  Fmod,
+  Atan2,
   // ternary
   Fma
 };
 
 /// Address spaces as NVPTX numbers them.
 enum IRAddrSpace : uint8_t {
-  kGeneric = 0, kGlobalAS = 1, kSharedAS = 3, kConstAS = 4, kLocalAS = 5,
+  kGeneric = 0,
+  kGlobalAS = 1,
+  kSharedAS = 3,
+  kConstAS = 4,
+  kLocalAS = 5,
   kParamAS = 101
 };
 
@@ -103,13 +203,13 @@ struct Inst {
 };
 
 struct GepTerm {
-  uint32_t slot;    // index value
-  uint8_t bits;     // its width (sign-extended from it)
-  int64_t scale;    // bytes per unit
+  uint32_t slot; // index value
+  uint8_t bits;  // its width (sign-extended from it)
+  int64_t scale; // bytes per unit
 };
 
 struct Edge {
-  uint32_t targetPc;     // first instruction of the target block
+  uint32_t targetPc;           // first instruction of the target block
   uint32_t copyBegin, copyEnd; // into PhiCopy array
 };
 

@@ -4,6 +4,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
 
@@ -93,26 +94,58 @@ Error Decoder::decodeMemory(const Instruction &inst) {
     using B = AtomicRMWInst::BinOp;
     bc::RmwOp op;
     switch (rmw->getOperation()) {
-    case B::Xchg: op = bc::RmwOp::Xchg; break;
-    case B::Add: op = bc::RmwOp::Add; break;
-    case B::Sub: op = bc::RmwOp::Sub; break;
-    case B::And: op = bc::RmwOp::And; break;
-    case B::Or: op = bc::RmwOp::Or; break;
-    case B::Xor: op = bc::RmwOp::Xor; break;
-    case B::Max: op = bc::RmwOp::Max; break;
-    case B::Min: op = bc::RmwOp::Min; break;
-    case B::UMax: op = bc::RmwOp::UMax; break;
-    case B::UMin: op = bc::RmwOp::UMin; break;
-    case B::FAdd: op = bc::RmwOp::FAdd; break;
-    case B::FSub: op = bc::RmwOp::FSub; break;
-    case B::FMax: op = bc::RmwOp::FMax; break;
-    case B::FMin: op = bc::RmwOp::FMin; break;
-    case B::UIncWrap: op = bc::RmwOp::UIncWrap; break;
-    case B::UDecWrap: op = bc::RmwOp::UDecWrap; break;
+    case B::Xchg:
+      op = bc::RmwOp::Xchg;
+      break;
+    case B::Add:
+      op = bc::RmwOp::Add;
+      break;
+    case B::Sub:
+      op = bc::RmwOp::Sub;
+      break;
+    case B::And:
+      op = bc::RmwOp::And;
+      break;
+    case B::Or:
+      op = bc::RmwOp::Or;
+      break;
+    case B::Xor:
+      op = bc::RmwOp::Xor;
+      break;
+    case B::Max:
+      op = bc::RmwOp::Max;
+      break;
+    case B::Min:
+      op = bc::RmwOp::Min;
+      break;
+    case B::UMax:
+      op = bc::RmwOp::UMax;
+      break;
+    case B::UMin:
+      op = bc::RmwOp::UMin;
+      break;
+    case B::FAdd:
+      op = bc::RmwOp::FAdd;
+      break;
+    case B::FSub:
+      op = bc::RmwOp::FSub;
+      break;
+    case B::FMax:
+      op = bc::RmwOp::FMax;
+      break;
+    case B::FMin:
+      op = bc::RmwOp::FMin;
+      break;
+    case B::UIncWrap:
+      op = bc::RmwOp::UIncWrap;
+      break;
+    case B::UDecWrap:
+      op = bc::RmwOp::UDecWrap;
+      break;
     default:
-      return unsupported(inst, Twine("atomicrmw ") +
-                                   AtomicRMWInst::getOperationName(
-                                       rmw->getOperation()));
+      return unsupported(
+          inst, Twine("atomicrmw ") +
+                    AtomicRMWInst::getOperationName(rmw->getOperation()));
     }
     in.sub2 = uint8_t(op);
   } else {
@@ -164,17 +197,39 @@ Error Decoder::decodeCast(const Instruction &inst) {
   using K = bc::CastKind;
   K kind;
   switch (cast->getOpcode()) {
-  case Instruction::Trunc: kind = K::Trunc; break;
-  case Instruction::ZExt: kind = K::ZExt; break;
-  case Instruction::SExt: kind = K::SExt; break;
-  case Instruction::FPTrunc: kind = K::FPTrunc; break;
-  case Instruction::FPExt: kind = K::FPExt; break;
-  case Instruction::FPToUI: kind = K::FPToUI; break;
-  case Instruction::FPToSI: kind = K::FPToSI; break;
-  case Instruction::UIToFP: kind = K::UIToFP; break;
-  case Instruction::SIToFP: kind = K::SIToFP; break;
-  case Instruction::PtrToInt: kind = K::PtrToInt; break;
-  case Instruction::IntToPtr: kind = K::IntToPtr; break;
+  case Instruction::Trunc:
+    kind = K::Trunc;
+    break;
+  case Instruction::ZExt:
+    kind = K::ZExt;
+    break;
+  case Instruction::SExt:
+    kind = K::SExt;
+    break;
+  case Instruction::FPTrunc:
+    kind = K::FPTrunc;
+    break;
+  case Instruction::FPExt:
+    kind = K::FPExt;
+    break;
+  case Instruction::FPToUI:
+    kind = K::FPToUI;
+    break;
+  case Instruction::FPToSI:
+    kind = K::FPToSI;
+    break;
+  case Instruction::UIToFP:
+    kind = K::UIToFP;
+    break;
+  case Instruction::SIToFP:
+    kind = K::SIToFP;
+    break;
+  case Instruction::PtrToInt:
+    kind = K::PtrToInt;
+    break;
+  case Instruction::IntToPtr:
+    kind = K::IntToPtr;
+    break;
   case Instruction::AddrSpaceCast:
     kind = K::AddrSpaceCast;
     in.bits = uint8_t(from->getScalarType()->getPointerAddressSpace());
@@ -189,8 +244,8 @@ Error Decoder::decodeCast(const Instruction &inst) {
     } else {
       in.op = Op::Repack;
       in.aux = uint32_t(k_.repacks_.size());
-      k_.repacks_.push_back({uint8_t(fromBits), uint8_t(toBits),
-                             uint16_t(fromN), uint16_t(toN)});
+      k_.repacks_.push_back(
+          {uint8_t(fromBits), uint8_t(toBits), uint16_t(fromN), uint16_t(toN)});
     }
     emit(in, inst, "bitcast");
     return Error::success();
@@ -322,8 +377,8 @@ Error Decoder::decodeInst(const Instruction &inst) {
   in.n = uint16_t(elementCount(inst.getType()));
   if (inst.isTerminator())
     return decodeTerminator(inst);
-  if (isa<LoadInst>(inst) || isa<StoreInst>(inst) ||
-      isa<AtomicRMWInst>(inst) || isa<AtomicCmpXchgInst>(inst))
+  if (isa<LoadInst>(inst) || isa<StoreInst>(inst) || isa<AtomicRMWInst>(inst) ||
+      isa<AtomicCmpXchgInst>(inst))
     return decodeMemory(inst);
   if (isa<CastInst>(inst))
     return decodeCast(inst);
@@ -338,26 +393,63 @@ Error Decoder::decodeInst(const Instruction &inst) {
     in.bits = uint8_t(scalarBits(inst.getType(), dl_));
     using O = Instruction::BinaryOps;
     switch (bin->getOpcode()) {
-    case O::Add: in.sub = uint8_t(bc::IntBinOp::Add); break;
-    case O::Sub: in.sub = uint8_t(bc::IntBinOp::Sub); break;
-    case O::Mul: in.sub = uint8_t(bc::IntBinOp::Mul); break;
-    case O::UDiv: in.sub = uint8_t(bc::IntBinOp::UDiv); break;
-    case O::SDiv: in.sub = uint8_t(bc::IntBinOp::SDiv); break;
-    case O::URem: in.sub = uint8_t(bc::IntBinOp::URem); break;
-    case O::SRem: in.sub = uint8_t(bc::IntBinOp::SRem); break;
-    case O::Shl: in.sub = uint8_t(bc::IntBinOp::Shl); break;
-    case O::LShr: in.sub = uint8_t(bc::IntBinOp::LShr); break;
-    case O::AShr: in.sub = uint8_t(bc::IntBinOp::AShr); break;
-    case O::And: in.sub = uint8_t(bc::IntBinOp::And); break;
-    case O::Or: in.sub = uint8_t(bc::IntBinOp::Or); break;
-    case O::Xor: in.sub = uint8_t(bc::IntBinOp::Xor); break;
-    case O::FAdd: in.sub = uint8_t(bc::FloatBinOp::Add); break;
-    case O::FSub: in.sub = uint8_t(bc::FloatBinOp::Sub); break;
-    case O::FMul: in.sub = uint8_t(bc::FloatBinOp::Mul); break;
-    case O::FDiv: in.sub = uint8_t(bc::FloatBinOp::Div); break;
-    case O::FRem: in.sub = uint8_t(bc::FloatBinOp::Rem); break;
+    case O::Add:
+      in.sub = uint8_t(bc::IntBinOp::Add);
+      break;
+    case O::Sub:
+      in.sub = uint8_t(bc::IntBinOp::Sub);
+      break;
+    case O::Mul:
+      in.sub = uint8_t(bc::IntBinOp::Mul);
+      break;
+    case O::UDiv:
+      in.sub = uint8_t(bc::IntBinOp::UDiv);
+      break;
+    case O::SDiv:
+      in.sub = uint8_t(bc::IntBinOp::SDiv);
+      break;
+    case O::URem:
+      in.sub = uint8_t(bc::IntBinOp::URem);
+      break;
+    case O::SRem:
+      in.sub = uint8_t(bc::IntBinOp::SRem);
+      break;
+    case O::Shl:
+      in.sub = uint8_t(bc::IntBinOp::Shl);
+      break;
+    case O::LShr:
+      in.sub = uint8_t(bc::IntBinOp::LShr);
+      break;
+    case O::AShr:
+      in.sub = uint8_t(bc::IntBinOp::AShr);
+      break;
+    case O::And:
+      in.sub = uint8_t(bc::IntBinOp::And);
+      break;
+    case O::Or:
+      in.sub = uint8_t(bc::IntBinOp::Or);
+      break;
+    case O::Xor:
+      in.sub = uint8_t(bc::IntBinOp::Xor);
+      break;
+    case O::FAdd:
+      in.sub = uint8_t(bc::FloatBinOp::Add);
+      break;
+    case O::FSub:
+      in.sub = uint8_t(bc::FloatBinOp::Sub);
+      break;
+    case O::FMul:
+      in.sub = uint8_t(bc::FloatBinOp::Mul);
+      break;
+    case O::FDiv:
+      in.sub = uint8_t(bc::FloatBinOp::Div);
+      break;
+    case O::FRem:
+      in.sub = uint8_t(bc::FloatBinOp::Rem);
+      break;
     default:
-      return unsupported(inst, Twine("operator '") + inst.getOpcodeName() + "'");
+      return unsupported(inst,
+                         Twine("operator '") + inst.getOpcodeName() + "'");
     }
     in.op = inst.getType()->isFPOrFPVectorTy() ? Op::FloatBin : Op::IntBin;
     emit(in, inst, inst.getOpcodeName());

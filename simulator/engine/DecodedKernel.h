@@ -99,7 +99,7 @@ private:
   std::vector<InstInfo> infos_;
   std::vector<bc::Inst> code_;
   std::vector<uint32_t> reconv_; // per pc; only meaningful for branches
-  uint32_t numSlots_ = 0;
+  uint32_t numSlots_ = 1;        // slot 0: constant zero, never tainted
   std::vector<bc::ArgSlot> args_;
   std::vector<bc::ConstSlot> consts_;
   std::vector<bc::DeviceSymbol> symbols_;

@@ -67,10 +67,8 @@ Expected<unsigned> Decoder::slotCount(Type *type, const Instruction &at) const {
   if (type->isVoidTy())
     return 0;
   if (auto *vt = dyn_cast<FixedVectorType>(type)) {
-    if (vt->getElementType()->isIntegerTy(1) && false)
-      return 0;
     if (Error e = checkScalar(vt->getElementType(), at))
-      return std::move(e);
+      return e;
     return vt->getNumElements();
   }
   if (auto *st = dyn_cast<StructType>(type)) {
@@ -90,7 +88,7 @@ Expected<unsigned> Decoder::slotCount(Type *type, const Instruction &at) const {
     return unsigned(*n * at2->getNumElements());
   }
   if (Error e = checkScalar(type, at))
-    return std::move(e);
+    return e;
   return 1;
 }
 
@@ -122,7 +120,7 @@ Error Decoder::layoutShared() {
       for (const Value *op : inst.operands())
         if (auto *c = dyn_cast<Constant>(op))
           work.push_back(c);
-  SmallPtrSet<const Constant *, 64> seen;
+  SmallPtrSet<const Constant *, 32> seen;
   while (!work.empty()) {
     const Constant *c = work.pop_back_val();
     if (!seen.insert(c).second)
@@ -148,17 +146,15 @@ Error Decoder::layoutShared() {
     uint64_t align = std::max<uint64_t>(16, gv.getAlign().valueOrOne().value());
     offset = alignTo(offset, align);
     sharedOffset_[&gv] = offset;
-    k_.sharedVars_.push_back({gv.getName().str(),
-                              sourceNameOf(gv.getName()), offset, bytes,
-                              false});
+    k_.sharedVars_.push_back(
+        {gv.getName().str(), sourceNameOf(gv.getName()), offset, bytes, false});
     offset += bytes;
   }
   k_.staticShared_ = alignTo(offset, 16);
   dynamicSharedOffset_ = k_.staticShared_;
   for (const GlobalVariable *gv : dynamic) {
     sharedOffset_[gv] = dynamicSharedOffset_;
-    k_.sharedVars_.push_back({gv->getName().str(),
-                              sourceNameOf(gv->getName()),
+    k_.sharedVars_.push_back({gv->getName().str(), sourceNameOf(gv->getName()),
                               dynamicSharedOffset_, 0, true});
   }
   return Error::success();
@@ -174,7 +170,7 @@ Expected<int32_t> Decoder::symbolFor(const GlobalVariable &gv,
   if (gv.hasInitializer()) {
     sym.init.assign(sym.bytes, 0);
     if (Error e = serialize(gv.getInitializer(), sym.init.data(), at))
-      return std::move(e);
+      return e;
   }
   int32_t index = int32_t(k_.symbols_.size());
   k_.symbols_.push_back(std::move(sym));
@@ -341,7 +337,7 @@ Expected<uint32_t> Decoder::slotOf(const Value *value) {
   if (*count == 1 && !c->getType()->isAggregateType() &&
       !c->getType()->isVectorTy()) {
     if (Error e = fill(c, first))
-      return std::move(e);
+      return e;
     return first;
   }
   // Aggregates and vectors: flatten element by element.
@@ -360,7 +356,7 @@ Expected<uint32_t> Decoder::slotOf(const Value *value) {
   };
   uint32_t slot = first;
   if (Error e = walk(c, slot))
-    return std::move(e);
+    return e;
   return first;
 }
 
@@ -371,10 +367,10 @@ Error Decoder::assignSlots() {
       return unsupported(at, "by-value struct kernel parameter");
     if (Error e = checkScalar(arg.getType(), at))
       return e;
-    unsigned bits = arg.getType()->isPointerTy()
-                        ? dl_.getPointerSizeInBits(
-                              arg.getType()->getPointerAddressSpace())
-                        : unsigned(dl_.getTypeSizeInBits(arg.getType()));
+    unsigned bits =
+        arg.getType()->isPointerTy()
+            ? dl_.getPointerSizeInBits(arg.getType()->getPointerAddressSpace())
+            : unsigned(dl_.getTypeSizeInBits(arg.getType()));
     slots_[&arg] = k_.numSlots_;
     k_.args_.push_back({k_.numSlots_++, uint8_t(bits)});
   }
@@ -387,9 +383,8 @@ Error Decoder::assignSlots() {
         uint64_t align = alloca->getAlign().value();
         k_.localFrame_ = alignTo(k_.localFrame_, align);
         uint64_t offset = k_.localFrame_;
-        k_.localFrame_ +=
-            dl_.getTypeAllocSize(alloca->getAllocatedType()) *
-            size->getZExtValue();
+        k_.localFrame_ += dl_.getTypeAllocSize(alloca->getAllocatedType()) *
+                          size->getZExtValue();
         uint64_t value = alloca->getAddressSpace() == bc::kLocalAS
                              ? offset
                              : kLocalWindowBase + offset;
@@ -478,8 +473,8 @@ DecodedKernel::decode(const llvm::Function &kernel) {
   std::unique_ptr<DecodedKernel> out(new DecodedKernel());
   Decoder decoder(kernel, *out);
   if (Error e = decoder.run())
-    return std::move(e);
-  return std::move(out);
+    return e;
+  return out;
 }
 
 std::string InstInfo::where() const {

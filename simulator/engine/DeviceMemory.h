@@ -16,7 +16,7 @@ namespace kcheck::sim {
 class DeviceMemory {
 public:
   static constexpr uint64_t kPageBytes = 4096;
-  static constexpr uint64_t kAlignment = 256;   // like cudaMalloc
+  static constexpr uint64_t kAlignment = 256;    // like cudaMalloc
   static constexpr uint64_t kGapBytes = 1 << 20; // unmapped between allocations
 
   struct Allocation {

@@ -18,8 +18,8 @@ const char *toString(AccessKind kind);
 
 /// One warp executing one memory instruction.
 struct WarpAccess {
-  uint32_t instId;       // index into DecodedKernel::insts()
-  MemSpace space;        // resolved space (generic pointers are resolved)
+  uint32_t instId; // index into DecodedKernel::insts()
+  MemSpace space;  // resolved space (generic pointers are resolved)
   AccessKind kind;
   uint32_t bytesPerLane; // 1, 2, 4, 8, 16 (a <4 x float> load is 16)
   uint32_t activeMask;   // lanes that executed it

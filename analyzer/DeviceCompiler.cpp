@@ -1,0 +1,153 @@
+#include "DeviceCompiler.h"
+
+#include "CudaStubHeaders.h"
+#include "IrPipeline.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace kcheck::analyzer {
+
+namespace {
+
+// Clang's code generation plus the AST consumers that share its parse.
+class DeviceCompileAction : public clang::EmitLLVMOnlyAction {
+public:
+  DeviceCompileAction(llvm::LLVMContext &context,
+                      std::vector<SubscriptFact> &facts,
+                      const std::vector<ConsumerFactory> &extraConsumers)
+      : clang::EmitLLVMOnlyAction(&context), facts(facts),
+        extraConsumers(extraConsumers) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &compiler,
+                    llvm::StringRef inFile) override {
+    std::unique_ptr<clang::ASTConsumer> codegen =
+        clang::EmitLLVMOnlyAction::CreateASTConsumer(compiler, inFile);
+    if (!codegen)
+      return nullptr;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(makeSubscriptFactsConsumer(facts));
+    for (const ConsumerFactory &factory : extraConsumers)
+      if (std::unique_ptr<clang::ASTConsumer> consumer = factory(compiler))
+        consumers.push_back(std::move(consumer));
+    consumers.push_back(
+        std::move(codegen)); // last: it consumes the AST it is handed
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  std::vector<SubscriptFact> &facts;
+  const std::vector<ConsumerFactory> &extraConsumers;
+};
+
+} // namespace
+
+std::vector<std::string> deviceCompileArguments(const std::string &path,
+                                                const CompileOptions &options) {
+  std::vector<std::string> args = {
+      // An absolute driver path, so the driver finds the GCC installation
+      // (libstdc++
+      // for <cstdio>, <algorithm>) relative to a real directory.
+      KCHECK_CLANG_DRIVER,
+      "-x",
+      "cuda",
+      "--cuda-device-only",
+      // No CUDA installation: the stub headers replace its headers, nothing
+      // replaces
+      // libdevice (the stubs use Clang builtins instead), and without an
+      // installation
+      // Clang would assume PTX 4.2, which no sm_70+ target accepts.
+      "-nocudainc",
+      "-nocudalib",
+      "--cuda-path=/nonexistent",
+      "--cuda-feature=+ptx88",
+      "--cuda-gpu-arch=" + options.arch,
+      "-resource-dir",
+      KCHECK_CLANG_RESOURCE_DIR, // Clang's own __clang_cuda_*.h and stddef.h
+      "-isystem",
+      std::string(kCudaStubDirectory),
+      "-include",
+      std::string(kCudaShimHeader),
+      // Clang's front-end at O3 (so its IR carries O3's attributes and
+      // metadata) but no
+      // LLVM passes: runNvccLikePipeline is the optimizer.
+      "-O3",
+      "-Xclang",
+      "-disable-llvm-passes",
+      "-gline-tables-only",
+      "-Qunused-arguments",
+      "-emit-llvm",
+      "-c",
+  };
+  args.insert(args.end(), options.extraClangArgs.begin(),
+              options.extraClangArgs.end());
+  args.push_back(path);
+  return args;
+}
+
+CompiledModule
+compileDevice(const std::string &path, const CompileOptions &options,
+              const std::vector<ConsumerFactory> &extraConsumers) {
+  // Clang's code generation creates an NVPTX TargetMachine, so the target must
+  // exist.
+  initializeNvptxTarget();
+
+  CompiledModule result;
+  llvm::raw_string_ostream diagnosticStream(result.diagnostics);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      makeFileSystemWithCudaStubs();
+
+  // The driver's own diagnostics (a bad argument, an unknown architecture).
+  clang::DiagnosticOptions driverDiagnosticOptions;
+  clang::TextDiagnosticPrinter driverPrinter(diagnosticStream,
+                                             driverDiagnosticOptions);
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> driverDiagnostics =
+      clang::CompilerInstance::createDiagnostics(
+          *fileSystem, driverDiagnosticOptions, &driverPrinter,
+          /*ShouldOwnClient=*/false);
+
+  std::vector<std::string> args = deviceCompileArguments(path, options);
+  std::vector<const char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+  clang::CreateInvocationOptions invocationOptions;
+  invocationOptions.Diags = driverDiagnostics;
+  invocationOptions.VFS = fileSystem;
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(argv, invocationOptions);
+  if (!invocation || driverDiagnostics->hasErrorOccurred())
+    return result;
+
+  clang::CompilerInstance compiler(std::move(invocation));
+  compiler.setVirtualFileSystem(fileSystem);
+  compiler.createDiagnostics(
+      new clang::TextDiagnosticPrinter(diagnosticStream,
+                                       compiler.getDiagnosticOpts()),
+      /*ShouldOwnClient=*/true);
+  // "N errors generated." goes to the verbose stream, stderr unless redirected.
+  compiler.setVerboseOutputStream(diagnosticStream);
+
+  result.context = std::make_unique<llvm::LLVMContext>();
+  DeviceCompileAction action(*result.context, result.subscripts,
+                             extraConsumers);
+  bool executed = compiler.ExecuteAction(action);
+  std::unique_ptr<llvm::Module> module = action.takeModule();
+  if (!executed || !module || compiler.getDiagnostics().hasErrorOccurred())
+    return result;
+
+  runNvccLikePipeline(*module, options.arch);
+  result.module = std::move(module);
+  result.ok = true;
+  return result;
+}
+
+} // namespace kcheck::analyzer

@@ -1,0 +1,57 @@
+// Compiles the device side of a .cu file in-process with Clang (CUDA
+// device-only, no CUDA toolkit: stub headers are served from memory) to NVPTX
+// LLVM IR, runs the nvcc-like IR pipeline, and collects AST facts, all from one
+// parse.
+#pragma once
+
+#include "AstFacts.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+class CompilerInstance;
+} // namespace clang
+
+namespace kcheck::analyzer {
+
+struct CompileOptions {
+  std::string arch =
+      "sm_90"; // passed as --cuda-gpu-arch; the caller validates it
+  std::vector<std::string>
+      extraClangArgs; // e.g. -DNAME=1, -I dirs; before the file
+};
+
+// Makes an extra consumer of the same parse (e.g. host launch extraction). It
+// runs before code generation and sees the whole translation unit, host code
+// included.
+using ConsumerFactory = std::function<std::unique_ptr<clang::ASTConsumer>(
+    clang::CompilerInstance &)>;
+
+struct CompiledModule {
+  // Destroyed in reverse order: the module before its context.
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module; // after the pipeline; null on failure
+  // Clang's diagnostics as clang prints them ("file:line:col: error: ..." with
+  // the source line and caret), warnings included.
+  std::string diagnostics;
+  bool ok = false;
+  std::vector<SubscriptFact> subscripts;
+};
+
+CompiledModule
+compileDevice(const std::string &path, const CompileOptions &options,
+              const std::vector<ConsumerFactory> &extraConsumers = {});
+
+// The driver command line compileDevice uses (argv[0] is the absolute driver
+// path), for diagnostics and for reproducing a compile with the clang++ binary.
+std::vector<std::string> deviceCompileArguments(const std::string &path,
+                                                const CompileOptions &options);
+
+} // namespace kcheck::analyzer

@@ -1,0 +1,360 @@
+// HostEvaluator, part 3: calls. User functions are entered with their
+// parameters bound; the CUDA runtime and a few C/C++ library functions are
+// modelled by name; everything else is opaque (Unknown result, and whatever it
+// could write through a pointer or reference argument becomes Unknown).
+#include "analyzer/HostEvaluator.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <cmath>
+
+namespace kcheck::analyzer {
+
+using namespace clang;
+
+static std::string nameOf(const FunctionDecl *fd) {
+  return fd->getIdentifier() ? fd->getName().str() : fd->getNameAsString();
+}
+
+AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
+  if (isa<CUDAKernelCallExpr>(e)) {
+    onLaunch_(e);
+    return AbstractValue::unknown("void");
+  }
+  const FunctionDecl *fd = e->getDirectCallee();
+  if (!fd) {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    return AbstractValue::unknown("indirect call `" + text(e) + "` at " +
+                                  where(e->getExprLoc()));
+  }
+  std::string name = nameOf(fd);
+  if (std::optional<AbstractValue> v = evalCudaCall(e, name))
+    return *v;
+  const FunctionDecl *def = nullptr;
+  bool hasBody = fd->hasBody(def);
+  bool system =
+      hasBody && ctx_.getSourceManager().isInSystemHeader(def->getLocation());
+  // Library functions by name; a user's own `max` with a body is entered.
+  if (!hasBody || system || fd->isInStdNamespace())
+    if (std::optional<AbstractValue> v = evalKnownFunction(e, name))
+      return *v;
+  if (auto *md = dyn_cast<CXXMethodDecl>(fd)) {
+    if (md->getParent()->isLambda() && isa<CXXOperatorCallExpr>(e) &&
+        hasBody && !system)
+      return callFunction(fd, e, 1, true);
+    auto *op = dyn_cast<CXXOperatorCallExpr>(e);
+    if (op && op->getOperator() == OO_Equal && e->getNumArgs() == 2 &&
+        (md->isCopyAssignmentOperator() || md->isMoveAssignmentOperator()) &&
+        md->isTrivial()) { // dim3 a = ...; a = b;
+      AbstractValue v = eval(e->getArg(1));
+      storeTo(lvalueOf(e->getArg(0)), v);
+      return v;
+    }
+    if (isa<CXXConversionDecl>(md))
+      if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
+        AbstractValue v = eval(mc->getImplicitObjectArgument());
+        if (v.dim && isDim3(e->getType()))
+          return v;
+      }
+    return opaqueCall(e, fd, "member functions are not evaluated");
+  }
+  if (!hasBody)
+    return opaqueCall(e, fd, "no definition");
+  if (system)
+    return opaqueCall(e, fd, "library function");
+  return callFunction(fd, e, 0, false);
+}
+
+AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
+                                          const CallExpr *e, unsigned firstArg,
+                                          bool lambda) {
+  const FunctionDecl *def = nullptr;
+  fd->hasBody(def);
+  std::string call = "`" + text(e) + "` at " + where(e->getExprLoc());
+  if (!budgetLeft(e->getExprLoc()))
+    return opaqueCall(e, fd, "evaluation budget spent");
+  if (frames_.size() > options_.maxCallDepth)
+    return opaqueCall(e, fd, "call depth limit reached");
+  Frame f;
+  f.depth = unsigned(frames_.size());
+  f.parent = lambda ? int(frames_.size()) - 1 : -1;
+  size_t mark = store_.size();
+  // Arguments are evaluated in the caller; reference parameters alias.
+  for (unsigned i = 0; i < def->getNumParams(); ++i) {
+    const ParmVarDecl *p = def->getParamDecl(i);
+    const Expr *arg = i + firstArg < e->getNumArgs()
+                          ? e->getArg(i + firstArg)
+                          : p->getDefaultArg();
+    AbstractValue v = arg ? AbstractValue{} : AbstractValue::unknown("");
+    if (arg && p->getType()->isReferenceType()) {
+      LValue lv = lvalueOf(arg);
+      if (validSlot(lv.slot) && lv.field < 0) {
+        f.vars[p] = lv.slot;
+        continue;
+      }
+    }
+    if (arg)
+      v = eval(arg);
+    f.vars[p] = newSlot(std::move(v));
+  }
+  frames_.push_back(std::move(f));
+  Flow flow = exec(def->getBody());
+  Frame done = std::move(frames_.back());
+  frames_.pop_back();
+  if (store_.size() > mark) // the callee's locals are gone
+    store_.resize(mark);
+  AbstractValue ret = std::move(done.ret);
+  if (ret.slotRef >= 0 && ret.slotRef < kGlobalBase &&
+      size_t(ret.slotRef) >= mark)
+    ret = AbstractValue::unknown("pointer to a local of " + call);
+  if (fd->getReturnType()->isVoidType())
+    return AbstractValue::unknown("void");
+  if (flow == Flow::Exit)
+    return AbstractValue::unknown("the program exits in " + call);
+  if (flow == Flow::Unknown || done.retUncertain)
+    return AbstractValue::unknown("the result of " + call +
+                                  " depends on a condition that could not be "
+                                  "evaluated");
+  if (flow != Flow::Return)
+    return AbstractValue::unknown("no value returned by " + call);
+  return ret;
+}
+
+AbstractValue HostEvaluator::opaqueCall(const CallExpr *e,
+                                        const FunctionDecl *fd,
+                                        const std::string &reason) {
+  std::string call = "`" + text(e) + "` at " + where(e->getExprLoc());
+  std::string input;
+  unsigned shift = isa<CXXOperatorCallExpr>(e) && isa<CXXMethodDecl>(fd);
+  for (unsigned i = 0; i < e->getNumArgs(); ++i) {
+    const Expr *a = e->getArg(i);
+    AbstractValue v = eval(a);
+    if (input.empty())
+      input = v.why();
+    // What the callee could write: pointers to tracked slots, non-const refs.
+    std::string set = "set by " + call + ", which is not evaluated";
+    if (v.slotRef >= 0)
+      for (int k = 0; k < v.slotCount && validSlot(v.slotRef + k); ++k)
+        at(v.slotRef + k) = AbstractValue::unknown(set);
+    bool byRef = i >= shift && i - shift < fd->getNumParams() &&
+                 fd->getParamDecl(i - shift)->getType()->isLValueReferenceType() &&
+                 !fd->getParamDecl(i - shift)
+                      ->getType()
+                      ->getPointeeType()
+                      .isConstQualified();
+    if (byRef || (shift && i == 0 && !cast<CXXMethodDecl>(fd)->isConst()))
+      storeTo(lvalueOf(a), AbstractValue::unknown(set));
+  }
+  std::string why = "result of " + call + " (" + nameOf(fd) + ": " + reason +
+                    ")";
+  if (!input.empty())
+    why += ", from " + input;
+  return AbstractValue::unknown(why);
+}
+
+// ---------------------------------------------------------------------------
+// The CUDA runtime, by name. Every call succeeds (cudaSuccess).
+
+std::optional<AbstractValue>
+HostEvaluator::evalCudaCall(const CallExpr *e, const std::string &name) {
+  if (!llvm::StringRef(name).starts_with("cuda"))
+    return std::nullopt;
+  std::string here = where(e->getExprLoc());
+  auto arg = [&](unsigned i) -> const Expr * {
+    return i < e->getNumArgs() ? e->getArg(i) : nullptr;
+  };
+  auto success = [&]() {
+    return AbstractValue::of(normalizeInt(0, e->getType()));
+  };
+  auto setOut = [&](const AbstractValue &ptr, AbstractValue v) {
+    if (ptr.slotRef >= 0 && validSlot(ptr.slotRef))
+      at(ptr.slotRef) = std::move(v);
+  };
+  auto query = [&](const std::string &key, const std::string &what) {
+    if (options_.deviceQuery)
+      if (std::optional<int64_t> v = options_.deviceQuery(key))
+        return AbstractValue::of(HostValue::integer(*v));
+    return AbstractValue::unknown("device query " + what + " at " + here);
+  };
+  if (name == "cudaMalloc" || name == "cudaMallocManaged") {
+    if (!arg(1))
+      return std::nullopt;
+    AbstractValue target = eval(arg(0));
+    HostValue bytes = eval(arg(1)).scalar;
+    for (unsigned i = 2; i < e->getNumArgs(); ++i)
+      eval(e->getArg(i));
+    HostAllocation a;
+    a.id = int(program_.allocations.size());
+    const Expr *t = arg(0)->IgnoreParenCasts();
+    if (auto *uo = dyn_cast<UnaryOperator>(t);
+        uo && uo->getOpcode() == UO_AddrOf)
+      t = uo->getSubExpr();
+    a.name = text(t);
+    a.loc = sourceLoc(e->getExprLoc());
+    if (bytes.kind == HostValue::Kind::Int)
+      a.bytes = uint64_t(bytes.i);
+    else
+      program_.notes.push_back("size of allocation `" + a.name + "` at " + here +
+                               " is unknown: " + bytes.why);
+    if (target.slotRef >= 0)
+      setOut(target, AbstractValue::of(HostValue::devicePtr(a.id, 0)));
+    else
+      program_.notes.push_back("allocation `" + a.name + "` at " + here +
+                               " is stored where kcheck does not follow");
+    program_.allocations.push_back(std::move(a));
+    allocDepth_.push_back(unsigned(frames_.size() - 1));
+    return success();
+  }
+  if (name == "cudaMallocHost" || name == "cudaHostAlloc") {
+    setOut(eval(arg(0)), AbstractValue::of(HostValue::hostPtr()));
+    return success();
+  }
+  if (name == "cudaMemcpy" || name == "cudaMemcpyAsync") {
+    HostValue dst = eval(arg(0)).scalar, src = eval(arg(1)).scalar;
+    for (unsigned i = 2; i < e->getNumArgs(); ++i)
+      eval(e->getArg(i));
+    if (dst.kind == HostValue::Kind::DevicePtr && dst.allocation >= 0) {
+      HostAllocation &d = program_.allocations[dst.allocation];
+      if (src.kind != HostValue::Kind::DevicePtr)
+        d.hostInitialized = true;
+      else if (src.allocation >= 0)
+        d.hostInitialized |=
+            program_.allocations[src.allocation].hostInitialized;
+    }
+    return success();
+  }
+  if (name == "cudaMemset" || name == "cudaMemsetAsync") {
+    HostValue dst = eval(arg(0)).scalar, v = eval(arg(1)).scalar;
+    for (unsigned i = 2; i < e->getNumArgs(); ++i)
+      eval(e->getArg(i));
+    if (dst.kind == HostValue::Kind::DevicePtr && dst.allocation >= 0 &&
+        v.kind == HostValue::Kind::Int && v.i == 0)
+      program_.allocations[dst.allocation].zeroed = true;
+    return success();
+  }
+  if (name == "cudaGetDevice") {
+    setOut(eval(arg(0)), AbstractValue::of(HostValue::integer(0)));
+    return success();
+  }
+  if (name == "cudaGetDeviceCount") {
+    setOut(eval(arg(0)), query("cudaGetDeviceCount", "cudaGetDeviceCount"));
+    return success();
+  }
+  if (name == "cudaDeviceGetAttribute") {
+    AbstractValue out = eval(arg(0));
+    std::string attr = arg(1) ? text(arg(1)) : "?";
+    if (arg(1))
+      if (auto *dr = dyn_cast<DeclRefExpr>(arg(1)->IgnoreParenImpCasts()))
+        attr = dr->getDecl()->getNameAsString();
+    eval(arg(2));
+    setOut(out, query(attr, "cudaDeviceGetAttribute(" + attr + ")"));
+    return success();
+  }
+  if (llvm::StringRef(name).starts_with("cudaGetDeviceProperties")) {
+    AbstractValue props =
+        AbstractValue::unknown("device query " + name + " at " + here);
+    props.deviceProps = true;
+    setOut(eval(arg(0)), props);
+    eval(arg(1));
+    return success();
+  }
+  if (name == "cudaLaunchKernel" || name == "cudaLaunchCooperativeKernel") {
+    onLaunch_(e);
+    return success();
+  }
+  if (name == "cudaGetErrorString" || name == "cudaGetErrorName")
+    return AbstractValue::of(HostValue::hostPtr());
+  // Any other runtime call: succeeds; what it writes through pointers is
+  // unknown (cudaEventElapsedTime(&ms, ...), cudaStreamCreate(&s), ...).
+  const FunctionDecl *fd = e->getDirectCallee();
+  opaqueCall(e, fd, "CUDA runtime call");
+  QualType rt = e->getType().getCanonicalType();
+  if (rt->isIntegralOrEnumerationType())
+    return success();
+  return AbstractValue::unknown("result of " + name + " at " + here);
+}
+
+// ---------------------------------------------------------------------------
+// C and C++ library functions host code computes launch sizes with.
+
+std::optional<AbstractValue>
+HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
+  if (n == "exit" || n == "abort" || n == "_Exit" || n == "quick_exit" ||
+      n == "terminate") {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    exitRequested_ = true;
+    return AbstractValue::unknown("the program exits");
+  }
+  if (n == "malloc" || n == "calloc" || n == "realloc" ||
+      n == "aligned_alloc" || n == "operator new" || n == "operator new[]") {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    return AbstractValue::of(HostValue::hostPtr());
+  }
+  if (n == "free" || n == "operator delete" || n == "operator delete[]") {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    return AbstractValue::unknown("void");
+  }
+  bool minmax = n == "min" || n == "max" || n == "fmin" || n == "fmax" ||
+                n == "fminf" || n == "fmaxf" || n == "umin" || n == "umax" ||
+                n == "llmin" || n == "llmax";
+  if (minmax && nargs == 2 && rt->isArithmeticType()) {
+    HostValue a = convert(eval(e->getArg(0)).scalar,
+                          e->getArg(0)->getType(), rt);
+    HostValue b = convert(eval(e->getArg(1)).scalar,
+                          e->getArg(1)->getType(), rt);
+    if (!a.known())
+      return AbstractValue::of(a);
+    if (!b.known())
+      return AbstractValue::of(b);
+    HostValue lt = arith(BO_LT, a, b, rt, ctx_.IntTy, e->getExprLoc());
+    bool isMin = n.ends_with("min") || n.ends_with("minf");
+    return AbstractValue::of((lt.i != 0) == isMin ? a : b);
+  }
+  static const char *const math1[] = {
+      "abs",  "labs",   "llabs",  "fabs",  "fabsf", "ceil", "ceilf",
+      "floor", "floorf", "sqrt",  "sqrtf", "log2",  "log2f", "round",
+      "roundf", "trunc", "truncf", "exp2",  "exp2f"};
+  if (nargs == 1 && rt->isArithmeticType() &&
+      llvm::is_contained(math1, n)) {
+    HostValue a = eval(e->getArg(0)).scalar;
+    if (!a.known())
+      return AbstractValue::of(a);
+    bool isInt = a.kind == HostValue::Kind::Int;
+    double x = isInt ? double(a.i) : a.f;
+    if (n.contains("abs") && isInt && rt->isIntegerType())
+      return AbstractValue::of(normalizeInt(a.i < 0 ? -a.i : a.i, rt));
+    double r = n.starts_with("abs") || n.contains("fabs") ? std::fabs(x)
+               : n.starts_with("ceil")                    ? std::ceil(x)
+               : n.starts_with("floor")                   ? std::floor(x)
+               : n.starts_with("sqrt")                    ? std::sqrt(x)
+               : n.starts_with("log2")                    ? std::log2(x)
+               : n.starts_with("round")                   ? std::round(x)
+               : n.starts_with("trunc")                   ? std::trunc(x)
+                                                          : std::exp2(x);
+    return AbstractValue::of(
+        convert(HostValue::floating(r), ctx_.DoubleTy, rt));
+  }
+  if ((n == "pow" || n == "powf") && nargs == 2) {
+    HostValue a = eval(e->getArg(0)).scalar, b = eval(e->getArg(1)).scalar;
+    if (!a.known())
+      return AbstractValue::of(a);
+    if (!b.known())
+      return AbstractValue::of(b);
+    double x = a.kind == HostValue::Kind::Int ? double(a.i) : a.f;
+    double y = b.kind == HostValue::Kind::Int ? double(b.i) : b.f;
+    return AbstractValue::of(
+        convert(HostValue::floating(std::pow(x, y)), ctx_.DoubleTy, rt));
+  }
+  return std::nullopt;
+}
+
+} // namespace kcheck::analyzer

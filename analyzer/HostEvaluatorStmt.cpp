@@ -1,0 +1,615 @@
+// HostEvaluator, part 2: statements, control flow, loops, calls, and the models
+// of the CUDA runtime and of the C/C++ library functions host code uses.
+#include "analyzer/HostEvaluator.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <cmath>
+
+namespace kcheck::analyzer {
+
+using namespace clang;
+
+void HostEvaluator::runMain(const FunctionDecl *main) {
+  const FunctionDecl *def = nullptr;
+  if (!main->hasBody(def))
+    return;
+  frames_.emplace_back();
+  for (const ParmVarDecl *p : def->parameters())
+    frames_.back().vars[p] = newSlot(AbstractValue::unknown(
+        "command-line argument " + p->getNameAsString() + " of main"));
+  exec(def->getBody());
+  frames_.pop_back();
+}
+
+// ---------------------------------------------------------------------------
+// Snapshots and merging.
+
+HostEvaluator::State HostEvaluator::state() const {
+  return {store_, frames_.back(), globalStore_, globals_};
+}
+
+HostEvaluator::Snapshot HostEvaluator::snapshot() const {
+  return {state(), program_.launches.size(), program_.notes.size(),
+          program_.allocations, allocDepth_};
+}
+
+void HostEvaluator::install(State &&s) {
+  store_ = std::move(s.store);
+  frames_.back() = std::move(s.top);
+  globalStore_ = std::move(s.globalStore);
+  globals_ = std::move(s.globals);
+}
+
+void HostEvaluator::restore(Snapshot &&s) {
+  install(std::move(s.state));
+  program_.launches.resize(s.launches);
+  program_.notes.resize(s.notes);
+  program_.allocations = std::move(s.allocations);
+  allocDepth_ = std::move(s.allocDepth);
+}
+
+// Joins the two sides of an `if` whose condition is unknown.
+Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
+                                  State &&b, Flow fb, const std::string &why) {
+  auto ends = [](Flow f) { return f == Flow::Return || f == Flow::Exit; };
+  auto take = [&](State &&s, Flow f, Flow dropped) {
+    install(std::move(s));
+    store_.resize(base.store.size()); // locals of the branch are out of scope
+    frames_.back().vars = base.top.vars;
+    if (dropped == Flow::Return)
+      frames_.back().retUncertain = true;
+    return f;
+  };
+  // A side that leaves (error exit, early return) is dropped: the launches
+  // worth predicting are on the side that goes on.
+  if (ends(fa) && !ends(fb))
+    return take(std::move(b), fb, fa);
+  if (ends(fb) && !ends(fa))
+    return take(std::move(a), fa, fb);
+  if (fa == Flow::Return && fb == Flow::Exit)
+    return take(std::move(a), fa, fb);
+  if (fb == Flow::Return && fa == Flow::Exit)
+    return take(std::move(b), fb, fa);
+  auto join = [&](const AbstractValue &x, const AbstractValue &y) {
+    return x.same(y) ? x : AbstractValue::unknown(why);
+  };
+  for (size_t i = 0; i < base.store.size(); ++i)
+    a.store[i] = join(a.store[i], b.store[i]);
+  for (size_t i = 0; i < a.globalStore.size() && i < b.globalStore.size(); ++i)
+    a.globalStore[i] = join(a.globalStore[i], b.globalStore[i]);
+  if (fa == Flow::Return && fb == Flow::Return)
+    a.top.ret = join(a.top.ret, b.top.ret);
+  a.top.retUncertain |= b.top.retUncertain;
+  Flow f = fa == fb ? fa : Flow::Unknown;
+  return take(std::move(a), f, Flow::Normal);
+}
+
+// ---------------------------------------------------------------------------
+// Statements.
+
+Flow HostEvaluator::exec(const Stmt *s) {
+  if (!s)
+    return Flow::Normal;
+  tick();
+  if (auto *e = dyn_cast<Expr>(s)) {
+    eval(e);
+    return exitRequested_ ? Flow::Exit : Flow::Normal;
+  }
+  switch (s->getStmtClass()) {
+  case Stmt::CompoundStmtClass:
+    for (const Stmt *c : cast<CompoundStmt>(s)->body()) {
+      Flow f = exec(c);
+      if (f != Flow::Normal)
+        return f;
+    }
+    return Flow::Normal;
+  case Stmt::DeclStmtClass:
+    for (const Decl *d : cast<DeclStmt>(s)->decls())
+      if (auto *vd = dyn_cast<VarDecl>(d))
+        declare(vd);
+    return exitRequested_ ? Flow::Exit : Flow::Normal;
+  case Stmt::IfStmtClass:
+    return execIf(cast<IfStmt>(s));
+  case Stmt::ForStmtClass: {
+    auto *fs = cast<ForStmt>(s);
+    exec(fs->getInit());
+    return execLoop(fs, fs->getCond(), fs->getInc(), fs->getBody(), false);
+  }
+  case Stmt::WhileStmtClass: {
+    auto *ws = cast<WhileStmt>(s);
+    return execLoop(ws, ws->getCond(), nullptr, ws->getBody(), false);
+  }
+  case Stmt::DoStmtClass: {
+    auto *ds = cast<DoStmt>(s);
+    return execLoop(ds, ds->getCond(), nullptr, ds->getBody(), true);
+  }
+  case Stmt::CXXForRangeStmtClass:
+    return execRangeFor(cast<CXXForRangeStmt>(s));
+  case Stmt::SwitchStmtClass:
+    return execSwitch(cast<SwitchStmt>(s));
+  case Stmt::CaseStmtClass:
+  case Stmt::DefaultStmtClass:
+    return exec(cast<SwitchCase>(s)->getSubStmt());
+  case Stmt::LabelStmtClass:
+    return exec(cast<LabelStmt>(s)->getSubStmt());
+  case Stmt::AttributedStmtClass:
+    return exec(cast<AttributedStmt>(s)->getSubStmt());
+  case Stmt::CXXTryStmtClass:
+    return exec(cast<CXXTryStmt>(s)->getTryBlock());
+  case Stmt::ReturnStmtClass: {
+    auto *rs = cast<ReturnStmt>(s);
+    frames_.back().ret =
+        rs->getRetValue() ? eval(rs->getRetValue())
+                          : AbstractValue::unknown("no return value");
+    return exitRequested_ ? Flow::Exit : Flow::Return;
+  }
+  case Stmt::BreakStmtClass:
+    return Flow::Break;
+  case Stmt::ContinueStmtClass:
+    return Flow::Continue;
+  case Stmt::GotoStmtClass:
+  case Stmt::IndirectGotoStmtClass:
+    return Flow::Unknown;
+  default:
+    return Flow::Normal;
+  }
+}
+
+void HostEvaluator::declare(const VarDecl *vd) {
+  Frame &fr = frames_.back();
+  if (vd->isStaticLocal() || vd->hasGlobalStorage()) {
+    lookup(vd); // initialised once, on first use
+    return;
+  }
+  QualType t = vd->getType();
+  const Expr *init = vd->getInit();
+  if (t->isReferenceType()) {
+    LValue lv = init ? lvalueOf(init) : LValue{};
+    if (validSlot(lv.slot) && lv.field < 0)
+      fr.vars[vd] = lv.slot; // alias
+    else
+      frames_.back().vars[vd] = newSlot(init ? eval(init)
+                                             : AbstractValue::unknown(""));
+    return;
+  }
+  if (auto *at = ctx_.getAsConstantArrayType(t)) {
+    uint64_t n = at->getZExtSize();
+    if (n > kMaxArray || !trackedElement(at->getElementType())) {
+      frames_.back().vars[vd] = newSlot(AbstractValue::unknown(
+          "array `" + vd->getNameAsString() + "` is not tracked"));
+      return;
+    }
+    std::vector<AbstractValue> elems(
+        n, AbstractValue::unknown("uninitialised element of `" +
+                                  vd->getNameAsString() + "`"));
+    if (auto *il = dyn_cast_or_null<InitListExpr>(
+            init ? init->IgnoreImplicit() : nullptr)) {
+      for (uint64_t k = 0; k < n; ++k) {
+        if (k < il->getNumInits())
+          elems[k] = eval(il->getInit(k));
+        else if (!isDim3(at->getElementType()))
+          elems[k] = AbstractValue::of(HostValue::integer(0));
+      }
+    }
+    auto it = fr.vars.find(vd);
+    int base = it != fr.vars.end() ? it->second : int(store_.size());
+    if (base == int(store_.size()))
+      store_.resize(store_.size() + n);
+    for (uint64_t k = 0; k < n; ++k)
+      store_[base + k] = std::move(elems[k]);
+    frames_.back().vars[vd] = base;
+    return;
+  }
+  AbstractValue v =
+      init ? eval(init)
+           : AbstractValue::unknown("`" + vd->getNameAsString() +
+                                    "` is uninitialised (" +
+                                    where(vd->getLocation()) + ")");
+  nameAllocation(v, vd, vd->getLocation());
+  Frame &f = frames_.back(); // eval may have grown frames_ and moved it
+  auto it = f.vars.find(vd);
+  if (it != f.vars.end() && it->second < int(store_.size()))
+    store_[it->second] = std::move(v); // loop bodies reuse their slots
+  else
+    f.vars[vd] = newSlot(std::move(v));
+}
+
+Flow HostEvaluator::execIf(const IfStmt *s) {
+  exec(s->getInit());
+  if (const VarDecl *cv = s->getConditionVariable())
+    declare(cv);
+  HostValue c = eval(s->getCond()).scalar;
+  if (exitRequested_)
+    return Flow::Exit;
+  if (std::optional<bool> b = truth(c))
+    return exec(*b ? s->getThen() : s->getElse());
+  std::string cond = "`" + text(s->getCond()) + "` at " + where(s->getIfLoc());
+  std::string why = "depends on the condition " + cond +
+                    ", which could not be evaluated (" + c.why + ")";
+  State base = state();
+  context_.push_back("under the condition " + cond +
+                     ", which could not be evaluated (" + c.why + ")");
+  Flow fa = exec(s->getThen());
+  if (exitRequested_)
+    fa = Flow::Exit;
+  exitRequested_ = false;
+  State a = state();
+  install(State(base));
+  Flow fb = exec(s->getElse());
+  if (exitRequested_)
+    fb = Flow::Exit;
+  exitRequested_ = false;
+  State b = state();
+  context_.pop_back();
+  Flow f = mergeBranches(base, std::move(a), fa, std::move(b), fb, why);
+  exitRequested_ = f == Flow::Exit;
+  return f;
+}
+
+Flow HostEvaluator::execSwitch(const SwitchStmt *s) {
+  exec(s->getInit());
+  if (const VarDecl *cv = s->getConditionVariable())
+    declare(cv);
+  HostValue v = eval(s->getCond()).scalar;
+  auto *body = dyn_cast_or_null<CompoundStmt>(s->getBody());
+  if (v.kind != HostValue::Kind::Int || !body) {
+    loopFailed(s, s->getBody(),
+               "switch on `" + text(s->getCond()) + "` at " +
+                   where(s->getSwitchLoc()) + ", which could not be evaluated",
+               false);
+    return Flow::Normal;
+  }
+  auto matches = [&](const Stmt *c) {
+    for (;;) {
+      if (isa<DefaultStmt>(c))
+        return 2;
+      auto *cs = dyn_cast<CaseStmt>(c);
+      if (!cs)
+        return 0;
+      llvm::APSInt lo = cs->getLHS()->EvaluateKnownConstInt(ctx_);
+      llvm::APSInt hi =
+          cs->getRHS() ? cs->getRHS()->EvaluateKnownConstInt(ctx_) : lo;
+      if (lo.getExtValue() <= v.i && v.i <= hi.getExtValue())
+        return 1;
+      c = cs->getSubStmt();
+    }
+  };
+  int start = -1, dflt = -1, idx = 0;
+  for (const Stmt *c : body->body()) {
+    int m = matches(c);
+    if (m == 1 && start < 0)
+      start = idx;
+    if (m == 2 && dflt < 0)
+      dflt = idx;
+    ++idx;
+  }
+  if (start < 0)
+    start = dflt;
+  if (start < 0)
+    return Flow::Normal;
+  for (auto it = body->body_begin() + start; it != body->body_end(); ++it) {
+    Flow f = exec(*it);
+    if (f == Flow::Break)
+      return Flow::Normal;
+    if (f != Flow::Normal)
+      return f;
+  }
+  return Flow::Normal;
+}
+
+std::optional<uint64_t> HostEvaluator::staticTripCount(const ForStmt *fs) {
+  auto *cmp = dyn_cast_or_null<BinaryOperator>(
+      fs->getCond() ? fs->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!cmp || !cmp->isComparisonOp())
+    return std::nullopt;
+  auto varOf = [](const Expr *e) -> const VarDecl * {
+    auto *dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    return dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+  };
+  BinaryOperatorKind op = cmp->getOpcode();
+  const VarDecl *v = varOf(cmp->getLHS());
+  const Expr *boundE = cmp->getRHS();
+  if (!v) {
+    v = varOf(cmp->getRHS());
+    boundE = cmp->getLHS();
+    op = BinaryOperator::reverseComparisonOp(op);
+  }
+  if (!v || !fs->getInc())
+    return std::nullopt;
+  int64_t step = 0;
+  const Expr *inc = fs->getInc()->IgnoreParenImpCasts();
+  if (auto *u = dyn_cast<UnaryOperator>(inc)) {
+    if (u->isIncrementDecrementOp() && varOf(u->getSubExpr()) == v)
+      step = u->isIncrementOp() ? 1 : -1;
+  } else if (auto *ca = dyn_cast<CompoundAssignOperator>(inc)) {
+    HostValue k = eval(ca->getRHS()).scalar;
+    if (varOf(ca->getLHS()) == v && k.kind == HostValue::Kind::Int &&
+        (ca->getOpcode() == BO_AddAssign || ca->getOpcode() == BO_SubAssign))
+      step = ca->getOpcode() == BO_AddAssign ? k.i : -k.i;
+  }
+  LValue lv;
+  lv.slot = lookup(v);
+  HostValue start = load(lv).scalar;
+  HostValue bound = eval(boundE).scalar;
+  if (step == 0 || start.kind != HostValue::Kind::Int ||
+      bound.kind != HostValue::Kind::Int)
+    return std::nullopt;
+  bool uns = cmp->getLHS()->getType()->isUnsignedIntegerOrEnumerationType();
+  __int128 s = uns ? __int128(uint64_t(start.i)) : __int128(start.i);
+  __int128 b = uns ? __int128(uint64_t(bound.i)) : __int128(bound.i);
+  if (op == BO_LE)
+    b += 1, op = BO_LT;
+  if (op == BO_GE)
+    b -= 1, op = BO_GT;
+  __int128 n;
+  if (op == BO_LT && step > 0)
+    n = s >= b ? 0 : (b - s + step - 1) / step;
+  else if (op == BO_GT && step < 0)
+    n = s <= b ? 0 : (s - b - step - 1) / -step;
+  else if (op == BO_NE && (b - s) % step == 0 && (b - s) / step >= 0)
+    n = (b - s) / step;
+  else
+    return std::nullopt;
+  return uint64_t(n);
+}
+
+Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
+                             const Expr *inc, const Stmt *body, bool doWhile) {
+  // do { ... } while (0): the macro idiom, run once without a snapshot.
+  if (doWhile && cond && cond->isIntegerConstantExpr(ctx_) &&
+      cond->EvaluateKnownConstInt(ctx_) == 0) {
+    Flow f = exec(body);
+    return f == Flow::Break || f == Flow::Continue ? Flow::Normal : f;
+  }
+  bool launches = containsLaunch(loop);
+  uint64_t limit = launches ? options_.maxLaunchLoopIterations
+                            : options_.maxLoopIterations;
+  if (!budgetLeft(loop->getBeginLoc())) {
+    loopFailed(loop, body, "the evaluation budget is spent", true);
+    return Flow::Normal;
+  }
+  if (auto *fs = dyn_cast<ForStmt>(loop))
+    if (std::optional<uint64_t> n = staticTripCount(fs); n && *n > limit) {
+      loopFailed(loop, body,
+                 "it runs " + std::to_string(*n) + " times, more than " +
+                     std::to_string(limit),
+                 true);
+      return Flow::Normal;
+    }
+  Snapshot snap = snapshot();
+  std::string failure;
+  bool runtime = false;
+  for (uint64_t iter = 0;; ++iter) {
+    if (cond && !(doWhile && iter == 0)) {
+      HostValue c = eval(cond).scalar;
+      if (exitRequested_)
+        return Flow::Exit;
+      std::optional<bool> b = truth(c);
+      if (!b) {
+        failure = "its condition `" + text(cond) + "` is unknown: " + c.why;
+        runtime = true;
+        break;
+      }
+      if (!*b)
+        return Flow::Normal;
+    }
+    if (iter >= limit) {
+      failure = "more than " + std::to_string(limit) + " iterations";
+      break;
+    }
+    if (!budgetLeft(loop->getBeginLoc())) {
+      failure = "the evaluation budget was spent after " +
+                std::to_string(iter) + " iterations";
+      break;
+    }
+    Flow f = exec(body);
+    if (f == Flow::Break)
+      return Flow::Normal;
+    if (f == Flow::Return || f == Flow::Exit)
+      return f;
+    if (f == Flow::Unknown) {
+      failure = "its control flow depends on values that are unknown";
+      runtime = true;
+      break;
+    }
+    if (inc)
+      eval(inc);
+  }
+  restore(std::move(snap));
+  loopFailed(loop, body, failure, !runtime);
+  return Flow::Normal;
+}
+
+void HostEvaluator::loopFailed(const Stmt *loop, const Stmt *body,
+                               const std::string &reason, bool notUnrolled) {
+  std::string at = where(loop->getBeginLoc());
+  std::string why =
+      "changed by the loop at " + at + ", which was not followed (" + reason +
+      ")";
+  havocAssigned(loop, why);
+  if (!body || !budgetLeft(loop->getBeginLoc()))
+    return;
+  // Walk the body once, with what the loop changes unknown, so the launches and
+  // allocations inside are still listed.
+  context_.push_back(notUnrolled
+                         ? "launch inside a loop at " + at +
+                               " that was not unrolled (" + reason +
+                               "); listed once"
+                         : "launch inside a loop over runtime values at " + at +
+                               " (" + reason + "); listed once");
+  bool exitBefore = exitRequested_;
+  State before = state();
+  exec(body);
+  // Drop the body's locals, keep what it did to outer variables.
+  if (store_.size() > before.store.size())
+    store_.resize(before.store.size());
+  frames_.back().vars = std::move(before.top.vars);
+  exitRequested_ = exitBefore;
+  context_.pop_back();
+  havocAssigned(loop, why);
+}
+
+Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
+  const VarDecl *var = s->getLoopVariable();
+  const Expr *range = s->getRangeInit()->IgnoreImplicit();
+  if (auto *il = dyn_cast<CXXStdInitializerListExpr>(range))
+    range = il->getSubExpr()->IgnoreImplicit();
+  std::vector<AbstractValue> elems;
+  std::vector<int> slots;
+  if (auto *il = dyn_cast<InitListExpr>(range)) {
+    for (const Expr *i : il->inits())
+      elems.push_back(eval(i));
+  } else {
+    LValue lv = lvalueOf(range);
+    if (!validSlot(lv.slot) || lv.count <= 0) {
+      loopFailed(s, s->getBody(),
+                 "it iterates over `" + text(range) + "`, which is not tracked",
+                 false);
+      return Flow::Normal;
+    }
+    for (int k = 0; k < lv.count; ++k)
+      slots.push_back(lv.slot + k);
+  }
+  size_t n = slots.empty() ? elems.size() : slots.size();
+  for (size_t k = 0; k < n; ++k) {
+    if (!budgetLeft(s->getBeginLoc()))
+      return Flow::Normal;
+    if (!slots.empty() && var->getType()->isReferenceType())
+      frames_.back().vars[var] = slots[k];
+    else
+      frames_.back().vars[var] =
+          newSlot(slots.empty() ? elems[k] : at(slots[k]));
+    Flow f = exec(s->getBody());
+    if (f == Flow::Break)
+      break;
+    if (f == Flow::Return || f == Flow::Exit || f == Flow::Unknown)
+      return f;
+  }
+  return Flow::Normal;
+}
+
+// ---------------------------------------------------------------------------
+// What a statement may change, and whether it may launch.
+
+namespace {
+// Collects the variables a statement (and the functions it calls) may assign.
+struct AssignedVars {
+  llvm::SmallPtrSet<const VarDecl *, 16> vars;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> seen;
+  bool globalsOnly = false;
+
+  void target(const Expr *e) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *me = dyn_cast<MemberExpr>(e))
+      return target(me->getBase());
+    if (auto *as = dyn_cast<ArraySubscriptExpr>(e))
+      return target(as->getBase());
+    if (auto *dr = dyn_cast<DeclRefExpr>(e))
+      if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()))
+        if (!globalsOnly || vd->hasGlobalStorage())
+          vars.insert(vd);
+  }
+  void walk(const Stmt *s) {
+    if (!s)
+      return;
+    if (auto *bo = dyn_cast<BinaryOperator>(s)) {
+      if (bo->isAssignmentOp())
+        target(bo->getLHS());
+    } else if (auto *uo = dyn_cast<UnaryOperator>(s)) {
+      if (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf)
+        target(uo->getSubExpr());
+    } else if (auto *ce = dyn_cast<CallExpr>(s)) {
+      call(ce);
+    }
+    for (const Stmt *c : s->children())
+      walk(c);
+  }
+  void call(const CallExpr *ce) {
+    const FunctionDecl *fd = ce->getDirectCallee();
+    if (!fd)
+      return;
+    unsigned shift = 0;
+    if (auto *op = dyn_cast<CXXOperatorCallExpr>(ce)) {
+      if (isa<CXXMethodDecl>(fd)) {
+        shift = 1; // argument 0 is the object
+        if (op->isAssignmentOp())
+          target(ce->getArg(0));
+      }
+    }
+    for (unsigned i = 0; i + shift < ce->getNumArgs() &&
+                         i < fd->getNumParams();
+         ++i) {
+      QualType pt = fd->getParamDecl(i)->getType();
+      if (pt->isLValueReferenceType() &&
+          !pt->getPointeeType().isConstQualified())
+        target(ce->getArg(i + shift));
+    }
+    const FunctionDecl *def = nullptr;
+    if (fd->hasBody(def) && seen.insert(def).second) {
+      bool saved = globalsOnly;
+      globalsOnly = true; // a callee's own locals do not matter here
+      walk(def->getBody());
+      globalsOnly = saved;
+    }
+  }
+};
+} // namespace
+
+void HostEvaluator::havocAssigned(const Stmt *s, const std::string &why) {
+  AssignedVars av;
+  av.walk(s);
+  for (const VarDecl *vd : av.vars) {
+    int slot = -1;
+    for (int f = int(frames_.size()) - 1; f >= 0 && slot < 0;) {
+      auto it = frames_[f].vars.find(vd);
+      if (it != frames_[f].vars.end())
+        slot = it->second;
+      f = frames_[f].parent;
+    }
+    if (slot < 0) {
+      auto it = globals_.find(vd);
+      if (it == globals_.end())
+        continue;
+      slot = it->second;
+    }
+    int count = 1;
+    if (auto *at = ctx_.getAsConstantArrayType(vd->getType()))
+      count = int(std::min<uint64_t>(at->getZExtSize(), kMaxArray));
+    std::string msg = "`" + vd->getNameAsString() + "` is " + why;
+    for (int k = 0; k < count && validSlot(slot + k); ++k)
+      at(slot + k) = AbstractValue::unknown(msg);
+  }
+}
+
+bool HostEvaluator::containsLaunch(const Stmt *s) {
+  if (!s)
+    return false;
+  auto it = launchCache_.find(s);
+  if (it != launchCache_.end())
+    return it->second;
+  launchCache_[s] = false; // breaks recursion
+  bool found = false;
+  if (isa<CUDAKernelCallExpr>(s)) {
+    found = true;
+  } else if (auto *ce = dyn_cast<CallExpr>(s)) {
+    if (const FunctionDecl *fd = ce->getDirectCallee()) {
+      if (fd->getIdentifier() && fd->getName().starts_with("cudaLaunch"))
+        found = true;
+      const FunctionDecl *def = nullptr;
+      if (!found && fd->hasBody(def) &&
+          !ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
+        found = containsLaunch(def->getBody());
+    }
+  }
+  for (const Stmt *c : s->children())
+    if (!found)
+      found = containsLaunch(c);
+  launchCache_[s] = found;
+  return found;
+}
+
+} // namespace kcheck::analyzer

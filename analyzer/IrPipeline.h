@@ -1,0 +1,42 @@
+// The IR pipeline that makes Clang's NVPTX IR execute the memory instructions
+// nvcc's SASS executes (docs/research/parity-notes.md), plus what the
+// interpreter needs: every device function inlined into its kernels.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+#include <vector>
+
+namespace llvm {
+class CallBase;
+class Module;
+} // namespace llvm
+
+namespace kcheck::analyzer {
+
+// Registers the NVPTX target (info, target, MC) with LLVM; safe to call
+// repeatedly.
+void initializeNvptxTarget();
+
+// Runs, on a module fresh from Clang (-O3 -Xclang -disable-llvm-passes):
+//   mark defined non-kernel functions alwaysinline (nvcc inlines them; the
+//     interpreter executes no calls)
+//   -> sroa<modify-cfg>, infer-address-spaces
+//   -> default<O3>, with -unroll-threshold=800 and
+//   -simplifycfg-sink-common=false
+//   -> every addrspace(3) global aligned to at least 16 bytes (as ptxas lays
+//   them out)
+//   -> constant memcpys of 1/2/4/8/16 bytes as one load + one store of that
+//   width
+//   -> infer-address-spaces, infer-alignment, load-store-vectorizer
+// with an NVPTX TargetMachine for `arch` (e.g. "sm_90"), so the cost models are
+// NVPTX's.
+void runNvccLikePipeline(llvm::Module &module, llvm::StringRef arch);
+
+// Calls from kernels to functions defined in the module; empty after the
+// pipeline unless a device function is recursive (which the interpreter then
+// reports).
+std::vector<const llvm::CallBase *>
+callsToDefinedFunctions(const llvm::Module &module);
+
+} // namespace kcheck::analyzer

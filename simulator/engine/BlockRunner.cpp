@@ -1,0 +1,421 @@
+#include "simulator/engine/RunnerImpl.h"
+
+#include "simulator/engine/AddressWindows.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kcheck::sim {
+
+using bc::Inst;
+using bc::Op;
+
+EventSink::~EventSink() = default;
+
+const char *toString(MemSpace space) {
+  switch (space) {
+  case MemSpace::Global:
+    return "global";
+  case MemSpace::Shared:
+    return "shared";
+  case MemSpace::Local:
+    return "local";
+  case MemSpace::Constant:
+    return "constant";
+  case MemSpace::Param:
+    return "param";
+  }
+  return "?";
+}
+
+const char *toString(AccessKind kind) {
+  switch (kind) {
+  case AccessKind::Load:
+    return "load";
+  case AccessKind::Store:
+    return "store";
+  case AccessKind::Atomic:
+    return "atomic";
+  }
+  return "?";
+}
+
+BlockRunner::BlockRunner(const DecodedKernel &kernel,
+                         const core::LaunchConfig &launch,
+                         std::vector<KernelArg> args, DeviceMemory &memory,
+                         Limits limits, RunnerOptions options)
+    : impl_(std::make_unique<Impl>(kernel, launch, std::move(args), memory,
+                                   limits, options)) {}
+BlockRunner::~BlockRunner() = default;
+
+BlockResult BlockRunner::runBlock(core::Dim3 blockIdx, EventSink &sink) {
+  return impl_->runBlock(blockIdx, sink);
+}
+std::vector<std::string> BlockRunner::notes() const { return impl_->notes; }
+uint64_t BlockRunner::sharedBytes() const { return impl_->sharedBytes; }
+
+BlockRunner::Impl::Impl(const DecodedKernel &kernel,
+                        const core::LaunchConfig &launch,
+                        std::vector<KernelArg> args, DeviceMemory &memory,
+                        Limits limits, RunnerOptions options)
+    : kernel(kernel), launch(launch), args(std::move(args)), memory(memory),
+      limits(limits), options(options) {
+  sharedBytes = kernel.staticSharedBytes() + launch.dynamicSharedBytes;
+  shared.resize(sharedBytes);
+  noted.resize(kernel.code().size());
+  phiTemp.resize(size_t(kernel.maxPhiCopies()) * kWarpSize);
+  phiTaintTemp.resize(kernel.maxPhiCopies());
+
+  // Register-file template: constants (relocated to this memory's symbols)
+  // and arguments are uniform and never overwritten, so fill them once.
+  std::vector<uint64_t> symbolBase;
+  for (const bc::DeviceSymbol &sym : kernel.deviceSymbols())
+    symbolBase.push_back(memory.allocateSymbol(sym.name, sym.bytes, sym.init));
+  uint64_t threads = launch.block.count();
+  unsigned numWarps = unsigned((threads + kWarpSize - 1) / kWarpSize);
+  for (unsigned i = 0; i < numWarps; ++i) {
+    auto w = std::make_unique<WarpState>();
+    w->regs.assign(size_t(kernel.numSlots()) * kWarpSize, 0);
+    w->taint.assign(kernel.numSlots(), 0);
+    w->local.assign(kernel.localFrameBytes() * kWarpSize, 0);
+    w->stack.reserve(64);
+    w->index = i;
+    for (const bc::ConstSlot &c : kernel.constSlots()) {
+      uint64_t v = c.value + (c.symbol >= 0 ? symbolBase[c.symbol] : 0);
+      std::fill_n(w->slot(c.slot), kWarpSize, v);
+    }
+    const auto &argSlots = kernel.argSlots();
+    for (size_t a = 0; a < argSlots.size(); ++a) {
+      uint64_t v = a < this->args.size() ? this->args[a].bits : 0;
+      if (argSlots[a].bits < 64)
+        v &= (1ull << argSlots[a].bits) - 1;
+      std::fill_n(w->slot(argSlots[a].slot), kWarpSize, v);
+    }
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      uint64_t linear = uint64_t(i) * kWarpSize + lane;
+      if (linear >= threads)
+        continue;
+      w->live |= 1u << lane;
+      uint64_t bx = launch.block.x, by = launch.block.y;
+      w->tid[0][lane] = uint32_t(linear % bx);
+      w->tid[1][lane] = uint32_t(linear / bx % by);
+      w->tid[2][lane] = uint32_t(linear / (bx * by));
+    }
+    warps.push_back(std::move(w));
+  }
+}
+
+std::string BlockRunner::Impl::where(uint32_t pc) const {
+  return kernel.insts()[pc].where();
+}
+
+core::Dim3 BlockRunner::Impl::threadOf(const WarpState &w,
+                                       unsigned lane) const {
+  return {w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]};
+}
+
+void BlockRunner::Impl::noteOnce(uint32_t pc, uint8_t bit, std::string text) {
+  if (noted[pc] & bit)
+    return;
+  noted[pc] |= bit;
+  notes.push_back(std::move(text));
+}
+
+void BlockRunner::Impl::recordFault(std::string kind, std::string message,
+                                    uint32_t pc, const WarpState &w,
+                                    unsigned lane, uint64_t address) {
+  Fault f;
+  f.kind = std::move(kind);
+  f.thread = threadOf(w, lane);
+  f.block = blockIdx;
+  f.address = address;
+  f.instId = pc;
+  const auto &chain = kernel.insts()[pc].inlineChain;
+  if (!chain.empty())
+    f.loc = chain.front();
+  f.message = message + "\n    at " + where(pc) + " in " + kernel.name() +
+              "\n    by thread (" + core::toString(f.thread) + ") in block (" +
+              core::toString(f.block) + ")";
+  result.status = BlockResult::Status::Faulted;
+  result.fault = std::move(f);
+}
+
+BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
+  blockIdx = idx;
+  steps = 0;
+  result = BlockResult();
+  std::fill(shared.begin(), shared.end(), 0);
+  sharedTainted = false;
+  for (auto &w : warps) {
+    w->stack.clear();
+    w->live = 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      if (uint64_t(w->index) * kWarpSize + lane < launch.block.count())
+        w->live |= 1u << lane;
+    w->stack.push_back({kernel.entryPc(), DecodedKernel::kExitPc, w->live});
+    w->state = WarpState::State::Ready;
+    w->localTainted = false;
+  }
+  // Warps run in order until each reaches a barrier or exits; then every
+  // waiting warp is released together.
+  for (;;) {
+    for (auto &w : warps) {
+      if (w->state != WarpState::State::Ready)
+        continue;
+      WarpStop stop = runWarp(*w, sink);
+      if (stop == WarpStop::Abort) {
+        result.warpSteps = steps;
+        return result;
+      }
+      w->state = stop == WarpStop::Barrier ? WarpState::State::AtBarrier
+                                           : WarpState::State::Done;
+    }
+    unsigned waiting = 0, done = 0;
+    for (auto &w : warps) {
+      waiting += w->state == WarpState::State::AtBarrier;
+      done += w->state == WarpState::State::Done;
+    }
+    if (waiting == 0)
+      break;
+    if (done && !notedExitedBarrier) {
+      notedExitedBarrier = true;
+      notes.push_back("barrier divergence in " + kernel.name() +
+                      ": some warps exited while others waited at a "
+                      "__syncthreads(); they were released anyway");
+    }
+    for (auto &w : warps)
+      if (w->state == WarpState::State::AtBarrier)
+        w->state = WarpState::State::Ready;
+  }
+  result.warpSteps = steps;
+  return result;
+}
+
+void BlockRunner::Impl::settle(WarpState &w) {
+  while (!w.stack.empty()) {
+    const WarpState::Entry &top = w.stack.back();
+    if ((top.mask & w.live) != 0 && top.pc != top.reconvPc)
+      return;
+    w.stack.pop_back();
+  }
+}
+
+// Phis of the edge's target, as a parallel copy for the transferring lanes.
+void BlockRunner::Impl::copyPhis(WarpState &w, uint32_t edgeIndex,
+                                 uint32_t mask) {
+  const bc::Edge &edge = kernel.edges()[edgeIndex];
+  const bc::PhiCopy *copies = kernel.phiCopies().data();
+  unsigned count = edge.copyEnd - edge.copyBegin;
+  if (count == 0)
+    return;
+  for (unsigned i = 0; i < count; ++i) {
+    const bc::PhiCopy &c = copies[edge.copyBegin + i];
+    std::memcpy(&phiTemp[size_t(i) * kWarpSize], w.slot(c.src),
+                kWarpSize * sizeof(uint64_t));
+    phiTaintTemp[i] = w.taint[c.src];
+  }
+  for (unsigned i = 0; i < count; ++i) {
+    const bc::PhiCopy &c = copies[edge.copyBegin + i];
+    uint64_t *dst = w.slot(c.dst);
+    const uint64_t *src = &phiTemp[size_t(i) * kWarpSize];
+    if (mask == kFullMask) {
+      std::memcpy(dst, src, kWarpSize * sizeof(uint64_t));
+      w.taint[c.dst] = phiTaintTemp[i];
+    } else {
+      for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned lane = __builtin_ctz(m);
+        dst[lane] = src[lane];
+      }
+      w.taint[c.dst] |= phiTaintTemp[i];
+    }
+  }
+}
+
+// groups: (edge, lanes) in successor order; at least two are non-empty.
+void BlockRunner::Impl::diverge(WarpState &w, uint32_t pc,
+                                const std::pair<uint32_t, uint32_t> *groups,
+                                unsigned count) {
+  uint32_t reconv = kernel.reconvergencePc(pc);
+  for (unsigned g = 0; g < count; ++g)
+    if (groups[g].second)
+      copyPhis(w, groups[g].first, groups[g].second);
+  w.stack.back().pc = reconv; // the whole group waits at the ipdom
+  // Later successors first, so successor 0's lanes run first.
+  for (unsigned g = count; g-- > 0;) {
+    uint32_t target = kernel.edges()[groups[g].first].targetPc;
+    if (groups[g].second && target != reconv)
+      w.stack.push_back({target, reconv, groups[g].second});
+  }
+}
+
+WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
+  const Inst *code = kernel.code().data();
+  const bool instEvents = options.instructionEvents;
+  for (;;) {
+    settle(w);
+    if (w.stack.empty())
+      return WarpStop::Done;
+    WarpState::Entry &top = w.stack.back();
+    const uint32_t mask = top.mask & w.live;
+    uint32_t pc = top.pc;
+    // Straight-line code until a control transfer, barrier or fault.
+    for (;;) {
+      const Inst &in = code[pc];
+      if (++steps > limits.maxWarpSteps) {
+        result.status = BlockResult::Status::StepLimit;
+        result.message =
+            "step budget of " + std::to_string(limits.maxWarpSteps) +
+            " warp instructions exceeded at " + where(pc) + " in " +
+            kernel.name() + ", block (" + core::toString(blockIdx) +
+            "): the loop there may not terminate";
+        return WarpStop::Abort;
+      }
+      if (instEvents)
+        sink.onInstruction(pc, mask);
+      switch (in.op) {
+      case Op::Load:
+      case Op::Store:
+      case Op::AtomicRmw:
+      case Op::CmpXchg:
+        if (!execMemory(in, pc, w, mask, sink))
+          return WarpStop::Abort;
+        ++pc;
+        continue;
+      case Op::MemCpy:
+      case Op::MemSet:
+        if (!execMemIntrinsic(in, pc, w, mask))
+          return WarpStop::Abort;
+        ++pc;
+        continue;
+      case Op::Printf:
+        if (!execPrintf(in, pc, w, mask))
+          return WarpStop::Abort;
+        ++pc;
+        continue;
+      case Op::Sreg:
+        execSreg(in, w, mask);
+        ++pc;
+        continue;
+      case Op::Shfl:
+        execShfl(in, w, mask);
+        ++pc;
+        continue;
+      case Op::Vote:
+        execVote(in, w, mask);
+        ++pc;
+        continue;
+      case Op::ActiveMask: {
+        uint64_t *d = w.slot(in.dst);
+        for (uint32_t m = mask; m; m &= m - 1)
+          d[__builtin_ctz(m)] = mask;
+        w.taint[in.dst] = 0;
+        ++pc;
+        continue;
+      }
+      case Op::WarpSync:
+      case Op::Nop:
+        ++pc;
+        continue;
+      case Op::Barrier:
+        if (mask != w.live)
+          noteOnce(pc, 2,
+                   "barrier divergence at " + where(pc) +
+                       ": __syncthreads() reached by only some threads of "
+                       "a warp");
+        top.pc = pc + 1;
+        return WarpStop::Barrier;
+      case Op::Trap:
+      case Op::Unreachable: {
+        unsigned lane = __builtin_ctz(mask);
+        recordFault(in.op == Op::Trap ? "trap" : "unreachable",
+                    in.op == Op::Trap
+                        ? "Kernel trap (__trap() or a failed assert)"
+                        : "Reached an 'unreachable' instruction",
+                    pc, w, lane, 0);
+        return WarpStop::Abort;
+      }
+      case Op::Ret:
+        w.live &= ~mask;
+        top.pc = DecodedKernel::kExitPc;
+        break;
+      case Op::Br:
+        copyPhis(w, in.aux, mask);
+        top.pc = kernel.edges()[in.aux].targetPc;
+        break;
+      case Op::CondBr: {
+        const uint64_t *cond = w.slot(in.a);
+        uint32_t taken = 0;
+        for (unsigned lane = 0; lane < kWarpSize; ++lane)
+          taken |= uint32_t(cond[lane] & 1) << lane;
+        taken &= mask;
+        sink.onBranch({pc, mask, taken});
+        if (w.taint[in.a])
+          noteOnce(pc, 1,
+                   "branch at " + where(pc) +
+                       " depends on input data that kcheck did not see "
+                       "(deterministic zero fill assumed)");
+        if (taken == mask || taken == 0) {
+          uint32_t edge = in.aux + (taken ? 0 : 1);
+          copyPhis(w, edge, mask);
+          top.pc = kernel.edges()[edge].targetPc;
+        } else {
+          std::pair<uint32_t, uint32_t> groups[2] = {
+              {in.aux, taken}, {in.aux + 1, mask & ~taken}};
+          diverge(w, pc, groups, 2);
+        }
+        break;
+      }
+      case Op::Switch: {
+        // Groups by edge; edges are numbered in successor order (default
+        // first), so sorting by edge keeps successor 0 first.
+        std::pair<uint32_t, uint32_t> groups[kWarpSize];
+        unsigned count = 0;
+        const uint64_t *value = w.slot(in.a);
+        const bc::SwitchCase *cases = kernel.switchCases().data() + in.aux;
+        for (uint32_t m = mask; m; m &= m - 1) {
+          unsigned lane = __builtin_ctz(m);
+          uint32_t edge = in.b;
+          for (uint32_t i = 0; i < in.c; ++i)
+            if (cases[i].value == value[lane]) {
+              edge = cases[i].edge;
+              break;
+            }
+          unsigned g = 0;
+          while (g < count && groups[g].first != edge)
+            ++g;
+          if (g == count)
+            groups[count++] = {edge, 0};
+          groups[g].second |= 1u << lane;
+        }
+        std::sort(groups, groups + count);
+        uint32_t toDefault = groups[0].first == in.b ? groups[0].second : 0;
+        sink.onBranch({pc, mask, toDefault});
+        if (w.taint[in.a])
+          noteOnce(pc, 1,
+                   "branch at " + where(pc) +
+                       " depends on input data that kcheck did not see "
+                       "(deterministic zero fill assumed)");
+        if (count == 1) {
+          copyPhis(w, groups[0].first, mask);
+          top.pc = kernel.edges()[groups[0].first].targetPc;
+        } else {
+          diverge(w, pc, groups, count);
+        }
+        break;
+      }
+      default: {
+        execAlu(in, kernel, w, mask);
+        unsigned n = resultSlots(in, kernel);
+        uint8_t t = operandTaint(in, kernel, w);
+        for (unsigned e = 0; e < n; ++e)
+          w.taint[in.dst + e] = t;
+        ++pc;
+        continue;
+      }
+      }
+      break; // control transfer: re-read the stack
+    }
+  }
+}
+
+} // namespace kcheck::sim

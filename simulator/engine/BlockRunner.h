@@ -1,0 +1,83 @@
+// Runs the blocks of one launch of a DecodedKernel, warp by warp, against an
+// EventSink. Assumes one BlockRunner per driver thread (it owns the warps'
+// register files and the block's shared memory) and that the DeviceMemory it
+// is given is not mutated concurrently. Warps of a block run in order, each
+// until it reaches a barrier or exits; divergent branches reconverge at the
+// immediate post-dominator.
+#pragma once
+
+#include "core/Launch.h"
+#include "core/SourceLoc.h"
+#include "simulator/engine/DecodedKernel.h"
+#include "simulator/engine/DeviceMemory.h"
+#include "simulator/engine/Events.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcheck::sim {
+
+/// Scalar bits (zero-extended; floats as their IEEE bits) or a device pointer.
+struct KernelArg {
+  uint64_t bits;
+};
+
+struct Limits {
+  uint64_t maxWarpSteps = 2'000'000'000; // executed warp instructions per block
+};
+
+struct RunnerOptions {
+  std::ostream *printfOut =
+      nullptr;                    // device printf goes here (dropped if null)
+  bool instructionEvents = false; // call EventSink::onInstruction
+};
+
+/// A memory error, reported like compute-sanitizer does.
+struct Fault {
+  std::string kind; // "out-of-bounds shared write", "misaligned global read"...
+  std::string message;
+  core::SourceLoc loc;
+  core::Dim3 thread, block;
+  uint64_t address = 0;
+  uint32_t instId = 0;
+};
+
+struct BlockResult {
+  enum class Status { Completed, Faulted, StepLimit, Error };
+  Status status = Status::Completed;
+  std::optional<Fault> fault; // when Faulted
+  std::string message;        // StepLimit / Error: what and where
+  uint64_t warpSteps = 0;
+  bool ok() const { return status == Status::Completed; }
+};
+
+class BlockRunner {
+public:
+  BlockRunner(const DecodedKernel &kernel, const core::LaunchConfig &launch,
+              std::vector<KernelArg> args, DeviceMemory &memory,
+              Limits limits = {}, RunnerOptions options = {});
+  ~BlockRunner();
+  BlockRunner(const BlockRunner &) = delete;
+  BlockRunner &operator=(const BlockRunner &) = delete;
+
+  /// Runs one whole block (all its warps, barriers included).
+  BlockResult runBlock(core::Dim3 blockIdx, EventSink &sink);
+
+  /// Things worth telling the user, each once (tainted branches, barrier
+  /// divergence), in the order first seen.
+  std::vector<std::string> notes() const;
+
+  /// Bytes of the block's shared window (static + dynamic).
+  uint64_t sharedBytes() const;
+
+  struct Impl; // RunnerImpl.h
+
+private:
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace kcheck::sim

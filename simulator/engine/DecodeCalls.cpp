@@ -1,0 +1,446 @@
+// Decoding of calls: NVVM special registers, barriers, warp primitives,
+// math intrinsics (generic, NVVM and libdevice __nv_*), memory intrinsics
+// and vprintf. Intrinsics are matched by name because NVVM names change
+// between LLVM versions (barrier0 vs barrier.cta.sync.aligned.all).
+#include "simulator/engine/Decoder.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+#include <optional>
+
+namespace kcheck::sim {
+
+using namespace llvm;
+using bc::FloatFnKind;
+using bc::Inst;
+using bc::IntFnKind;
+using bc::Op;
+
+namespace {
+
+std::optional<bc::SregKind> sregOf(StringRef reg) {
+  using S = bc::SregKind;
+  int kind = StringSwitch<int>(reg)
+                 .Case("tid.x", int(S::TidX))
+                 .Case("tid.y", int(S::TidY))
+                 .Case("tid.z", int(S::TidZ))
+                 .Case("ntid.x", int(S::NtidX))
+                 .Case("ntid.y", int(S::NtidY))
+                 .Case("ntid.z", int(S::NtidZ))
+                 .Case("ctaid.x", int(S::CtaidX))
+                 .Case("ctaid.y", int(S::CtaidY))
+                 .Case("ctaid.z", int(S::CtaidZ))
+                 .Case("nctaid.x", int(S::NctaidX))
+                 .Case("nctaid.y", int(S::NctaidY))
+                 .Case("nctaid.z", int(S::NctaidZ))
+                 .Case("laneid", int(S::LaneId))
+                 .Case("warpid", int(S::WarpId))
+                 .Case("nwarpid", int(S::NWarpId))
+                 .Case("warpsize", int(S::WarpSize))
+                 .Case("lanemask.eq", int(S::LaneMaskEq))
+                 .Case("lanemask.lt", int(S::LaneMaskLt))
+                 .Case("lanemask.le", int(S::LaneMaskLe))
+                 .Case("lanemask.gt", int(S::LaneMaskGt))
+                 .Case("lanemask.ge", int(S::LaneMaskGe))
+                 .Cases({"clock", "clock64", "globaltimer"}, int(S::Clock))
+                 .Default(-1);
+  if (kind < 0)
+    return std::nullopt;
+  return S(kind);
+}
+
+struct MathFn {
+  bool isFloat;
+  uint8_t kind;
+};
+
+// StringSwitch results are encoded as ints: 0x100 | kind for float
+// functions, kind for integer ones, -1 for none.
+constexpr int floatCode(FloatFnKind k) { return 0x100 | int(k); }
+constexpr int intCode(IntFnKind k) { return int(k); }
+std::optional<MathFn> decodeCode(int code) {
+  if (code < 0)
+    return std::nullopt;
+  return MathFn{(code & 0x100) != 0, uint8_t(code & 0xff)};
+}
+std::optional<MathFn> floatFn(FloatFnKind k) {
+  return decodeCode(floatCode(k));
+}
+std::optional<MathFn> intFn(IntFnKind k) { return decodeCode(intCode(k)); }
+
+std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
+  switch (id) {
+  case Intrinsic::umin:
+    return intFn(IntFnKind::UMin);
+  case Intrinsic::umax:
+    return intFn(IntFnKind::UMax);
+  case Intrinsic::smin:
+    return intFn(IntFnKind::SMin);
+  case Intrinsic::smax:
+    return intFn(IntFnKind::SMax);
+  case Intrinsic::abs:
+    return intFn(IntFnKind::Abs);
+  case Intrinsic::ctpop:
+    return intFn(IntFnKind::Ctpop);
+  case Intrinsic::ctlz:
+    return intFn(IntFnKind::Ctlz);
+  case Intrinsic::cttz:
+    return intFn(IntFnKind::Cttz);
+  case Intrinsic::fshl:
+    return intFn(IntFnKind::Fshl);
+  case Intrinsic::fshr:
+    return intFn(IntFnKind::Fshr);
+  case Intrinsic::bswap:
+    return intFn(IntFnKind::Bswap);
+  case Intrinsic::bitreverse:
+    return intFn(IntFnKind::Bitreverse);
+  case Intrinsic::sqrt:
+    return floatFn(FloatFnKind::Sqrt);
+  case Intrinsic::fabs:
+    return floatFn(FloatFnKind::Fabs);
+  case Intrinsic::exp:
+    return floatFn(FloatFnKind::Exp);
+  case Intrinsic::exp2:
+    return floatFn(FloatFnKind::Exp2);
+  case Intrinsic::exp10:
+    return floatFn(FloatFnKind::Exp10);
+  case Intrinsic::log:
+    return floatFn(FloatFnKind::Log);
+  case Intrinsic::log2:
+    return floatFn(FloatFnKind::Log2);
+  case Intrinsic::log10:
+    return floatFn(FloatFnKind::Log10);
+  case Intrinsic::sin:
+    return floatFn(FloatFnKind::Sin);
+  case Intrinsic::cos:
+    return floatFn(FloatFnKind::Cos);
+  case Intrinsic::tan:
+    return floatFn(FloatFnKind::Tan);
+  case Intrinsic::tanh:
+    return floatFn(FloatFnKind::Tanh);
+  case Intrinsic::floor:
+    return floatFn(FloatFnKind::Floor);
+  case Intrinsic::ceil:
+    return floatFn(FloatFnKind::Ceil);
+  case Intrinsic::trunc:
+    return floatFn(FloatFnKind::Trunc);
+  case Intrinsic::round:
+    return floatFn(FloatFnKind::Round);
+  case Intrinsic::rint:
+  case Intrinsic::nearbyint:
+  case Intrinsic::roundeven:
+    return floatFn(FloatFnKind::Rint);
+  case Intrinsic::minnum:
+    return floatFn(FloatFnKind::MinNum);
+  case Intrinsic::maxnum:
+    return floatFn(FloatFnKind::MaxNum);
+  case Intrinsic::minimum:
+    return floatFn(FloatFnKind::Minimum);
+  case Intrinsic::maximum:
+    return floatFn(FloatFnKind::Maximum);
+  case Intrinsic::copysign:
+    return floatFn(FloatFnKind::CopySign);
+  case Intrinsic::pow:
+    return floatFn(FloatFnKind::Pow);
+  case Intrinsic::fma:
+  case Intrinsic::fmuladd:
+    return floatFn(FloatFnKind::Fma);
+  default:
+    return std::nullopt;
+  }
+}
+
+// llvm.nvvm.<fn>[.approx|.rn|.ftz|...].<type>: the first component decides.
+std::optional<MathFn> nvvmMath(StringRef rest) {
+  StringRef fn = rest.split('.').first;
+  if (rest.starts_with("div.approx") || rest.starts_with("div.rn") ||
+      rest.starts_with("div.full") || rest.starts_with("div.rz") ||
+      rest.starts_with("div.rm") || rest.starts_with("div.rp"))
+    return floatFn(FloatFnKind::Div);
+  return decodeCode(
+      StringSwitch<int>(fn)
+          .Case("fmax", floatCode(FloatFnKind::MaxNum))
+          .Case("fmin", floatCode(FloatFnKind::MinNum))
+          .Case("ex2", floatCode(FloatFnKind::Exp2))
+          .Case("lg2", floatCode(FloatFnKind::Log2))
+          .Case("rsqrt", floatCode(FloatFnKind::Rsqrt))
+          .Case("sqrt", floatCode(FloatFnKind::Sqrt))
+          .Case("rcp", floatCode(FloatFnKind::Rcp))
+          .Case("sin", floatCode(FloatFnKind::Sin))
+          .Case("cos", floatCode(FloatFnKind::Cos))
+          .Case("fabs", floatCode(FloatFnKind::Fabs))
+          .Case("saturate", floatCode(FloatFnKind::Saturate))
+          .Case("fma", floatCode(FloatFnKind::Fma))
+          .Case("mulhi", rest.contains(".ui") || rest.contains(".ull")
+                             ? intCode(IntFnKind::MulHiU)
+                             : intCode(IntFnKind::MulHiS))
+          .Case("mul24", rest.contains(".ui") ? intCode(IntFnKind::Mul24U)
+                                              : intCode(IntFnKind::Mul24S))
+          .Default(-1));
+}
+
+// libdevice (__nv_*) functions the CUDA math headers call.
+std::optional<MathFn> libdevice(StringRef name) {
+  if (!name.consume_front("__nv_"))
+    return std::nullopt;
+  name.consume_front("fast_");
+  if (name.size() > 1 && name.ends_with("f") && name != "erf" &&
+      name != "modf" && name != "fdividef")
+    name = name.drop_back(); // float flavour; the type comes from the call
+  return decodeCode(
+      StringSwitch<int>(name)
+          .Case("sqrt", floatCode(FloatFnKind::Sqrt))
+          .Case("rsqrt", floatCode(FloatFnKind::Rsqrt))
+          .Case("fabs", floatCode(FloatFnKind::Fabs))
+          .Case("exp", floatCode(FloatFnKind::Exp))
+          .Case("exp2", floatCode(FloatFnKind::Exp2))
+          .Case("exp10", floatCode(FloatFnKind::Exp10))
+          .Case("log", floatCode(FloatFnKind::Log))
+          .Case("log2", floatCode(FloatFnKind::Log2))
+          .Case("log10", floatCode(FloatFnKind::Log10))
+          .Case("sin", floatCode(FloatFnKind::Sin))
+          .Case("cos", floatCode(FloatFnKind::Cos))
+          .Case("tan", floatCode(FloatFnKind::Tan))
+          .Case("tanh", floatCode(FloatFnKind::Tanh))
+          .Case("floor", floatCode(FloatFnKind::Floor))
+          .Case("ceil", floatCode(FloatFnKind::Ceil))
+          .Case("trunc", floatCode(FloatFnKind::Trunc))
+          .Case("round", floatCode(FloatFnKind::Round))
+          .Case("rint", floatCode(FloatFnKind::Rint))
+          .Case("nearbyint", floatCode(FloatFnKind::Rint))
+          .Case("fmin", floatCode(FloatFnKind::MinNum))
+          .Case("fmax", floatCode(FloatFnKind::MaxNum))
+          .Case("copysign", floatCode(FloatFnKind::CopySign))
+          .Case("pow", floatCode(FloatFnKind::Pow))
+          .Case("fmod", floatCode(FloatFnKind::Fmod))
+          .Case("atan2", floatCode(FloatFnKind::Atan2))
+          .Case("erf", floatCode(FloatFnKind::Erf))
+          .Case("fma", floatCode(FloatFnKind::Fma))
+          .Case("fdividef", floatCode(FloatFnKind::Div))
+          .Case("fdivide", floatCode(FloatFnKind::Div))
+          .Case("saturate", floatCode(FloatFnKind::Saturate))
+          .Cases({"min", "llmin"}, intCode(IntFnKind::SMin))
+          .Cases({"max", "llmax"}, intCode(IntFnKind::SMax))
+          .Cases({"umin", "ullmin"}, intCode(IntFnKind::UMin))
+          .Cases({"umax", "ullmax"}, intCode(IntFnKind::UMax))
+          .Cases({"abs", "llabs"}, intCode(IntFnKind::Abs))
+          .Cases({"popc", "popcll"}, intCode(IntFnKind::Ctpop))
+          .Cases({"clz", "clzll"}, intCode(IntFnKind::Ctlz))
+          .Cases({"brev", "brevll"}, intCode(IntFnKind::Bitreverse))
+          .Cases({"mulhi", "mul64hi"}, intCode(IntFnKind::MulHiS))
+          .Cases({"umulhi", "umul64hi"}, intCode(IntFnKind::MulHiU))
+          .Case("mul24", intCode(IntFnKind::Mul24S))
+          .Case("umul24", intCode(IntFnKind::Mul24U))
+          .Default(-1));
+}
+
+bool ignoredIntrinsic(Intrinsic::ID id) {
+  switch (id) {
+  case Intrinsic::assume:
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::dbg_declare:
+  case Intrinsic::dbg_value:
+  case Intrinsic::dbg_label:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::prefetch:
+  case Intrinsic::donothing:
+  case Intrinsic::sideeffect:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::var_annotation:
+  case Intrinsic::codeview_annotation:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const GlobalVariable *stringGlobal(const Value *v) {
+  return dyn_cast<GlobalVariable>(getUnderlyingObject(v, 16));
+}
+
+} // namespace
+
+#define TRY_SLOT(var, value)                                                   \
+  auto var##OrErr = slotOf(value);                                             \
+  if (!var##OrErr)                                                             \
+    return var##OrErr.takeError();                                             \
+  uint32_t var = *var##OrErr;
+
+Error Decoder::decodeCall(const CallInst &call) {
+  const Function *callee = call.getCalledFunction();
+  if (!callee)
+    return unsupported(call, "indirect call or inline assembly");
+  StringRef name = callee->getName();
+  std::string opcode = ("call " + name).str();
+  Inst in;
+  in.dst = resultSlot(call);
+  Type *retType = call.getType();
+  in.n = retType->isVectorTy()
+             ? uint16_t(cast<FixedVectorType>(retType)->getNumElements())
+             : 1;
+  auto operandSlots = [&]() -> Error {
+    uint32_t *fields[3] = {&in.a, &in.b, &in.c};
+    for (unsigned i = 0; i < call.arg_size() && i < 3; ++i) {
+      auto s = slotOf(call.getArgOperand(i));
+      if (!s)
+        return s.takeError();
+      *fields[i] = *s;
+    }
+    return Error::success();
+  };
+  auto emitMath = [&](MathFn fn) -> Error {
+    if (Error e = operandSlots())
+      return e;
+    Type *scalar = retType->getScalarType();
+    if (fn.isFloat && !scalar->isFloatTy() && !scalar->isDoubleTy())
+      return unsupported(call, "type of " + name);
+    in.op = fn.isFloat ? Op::FloatFn : Op::IntFn;
+    in.sub = fn.kind;
+    in.bits = uint8_t(scalar->getPrimitiveSizeInBits().getFixedValue());
+    if (auto n = slotCount(retType, call); !n)
+      return n.takeError();
+    emit(in, call, opcode);
+    return Error::success();
+  };
+
+  if (callee->isIntrinsic()) {
+    Intrinsic::ID id = callee->getIntrinsicID();
+    if (ignoredIntrinsic(id))
+      return Error::success();
+    if (auto fn = genericIntrinsic(id))
+      return emitMath(*fn);
+    switch (id) {
+    case Intrinsic::memcpy:
+    case Intrinsic::memcpy_inline:
+    case Intrinsic::memmove:
+    case Intrinsic::memset:
+    case Intrinsic::memset_inline:
+      if (Error e = operandSlots())
+        return e;
+      in.op = (id == Intrinsic::memset || id == Intrinsic::memset_inline)
+                  ? Op::MemSet
+                  : Op::MemCpy;
+      in.sub =
+          uint8_t(call.getArgOperand(0)->getType()->getPointerAddressSpace());
+      in.sub2 =
+          in.op == Op::MemCpy
+              ? uint8_t(
+                    call.getArgOperand(1)->getType()->getPointerAddressSpace())
+              : 0;
+      emit(in, call, opcode);
+      return Error::success();
+    case Intrinsic::trap:
+    case Intrinsic::debugtrap:
+    case Intrinsic::ubsantrap:
+      in.op = Op::Trap;
+      emit(in, call, opcode);
+      return Error::success();
+    default:
+      break;
+    }
+  }
+
+  if (name.consume_front("llvm.nvvm.")) {
+    if (name.consume_front("read.ptx.sreg.")) {
+      auto reg = sregOf(name);
+      if (!reg)
+        return unsupported(call, "special register " + name);
+      in.op = Op::Sreg;
+      in.sub = uint8_t(*reg);
+      in.bits = uint8_t(retType->getIntegerBitWidth());
+      emit(in, call, opcode);
+      return Error::success();
+    }
+    if (name.starts_with("membar") || name.starts_with("fence"))
+      return Error::success(); // one block runs at a time: fences are no-ops
+    if (name == "barrier0" || name == "barrier.sync" || name == "bar.sync" ||
+        name.starts_with("barrier.cta.sync")) {
+      if (!retType->isVoidTy())
+        return unsupported(call, "barrier with a result: " + name);
+      in.op = Op::Barrier;
+      emit(in, call, opcode);
+      return Error::success();
+    }
+    if (name == "bar.warp.sync") {
+      in.op = Op::WarpSync;
+      emit(in, call, opcode);
+      return Error::success();
+    }
+    if (name == "activemask") {
+      in.op = Op::ActiveMask;
+      emit(in, call, opcode);
+      return Error::success();
+    }
+    if (name.consume_front("shfl.")) {
+      bool sync = name.consume_front("sync.");
+      auto [modeText, type] = name.split('.');
+      auto mode = StringSwitch<std::optional<bc::ShflMode>>(modeText)
+                      .Case("up", bc::ShflMode::Up)
+                      .Case("down", bc::ShflMode::Down)
+                      .Case("bfly", bc::ShflMode::Bfly)
+                      .Case("idx", bc::ShflMode::Idx)
+                      .Default(std::nullopt);
+      if (!mode ||
+          !(type == "i32" || type == "f32" || type == "i32p" || type == "f32p"))
+        return unsupported(call, "shuffle " + callee->getName());
+      unsigned first = sync ? 1 : 0; // skip the member mask
+      TRY_SLOT(value, call.getArgOperand(first));
+      TRY_SLOT(lane, call.getArgOperand(first + 1));
+      TRY_SLOT(clamp, call.getArgOperand(first + 2));
+      in.op = Op::Shfl, in.sub = uint8_t(*mode);
+      in.a = value, in.b = lane, in.c = clamp;
+      in.flags = type.ends_with("p"); // returns {value, in-range}
+      emit(in, call, opcode);
+      return Error::success();
+    }
+    if (name.consume_front("vote.")) {
+      bool sync = name.ends_with(".sync");
+      StringRef kindText = name.split('.').first;
+      auto kind = StringSwitch<std::optional<bc::VoteKind>>(kindText)
+                      .Case("ballot", bc::VoteKind::Ballot)
+                      .Case("any", bc::VoteKind::Any)
+                      .Case("all", bc::VoteKind::All)
+                      .Case("uni", bc::VoteKind::Uni)
+                      .Default(std::nullopt);
+      if (!kind)
+        return unsupported(call, "vote " + callee->getName());
+      TRY_SLOT(pred, call.getArgOperand(sync ? 1 : 0));
+      in.op = Op::Vote, in.sub = uint8_t(*kind), in.a = pred;
+      emit(in, call, opcode);
+      return Error::success();
+    }
+    if (auto fn = nvvmMath(name))
+      return emitMath(*fn);
+    return unsupported(call, "intrinsic " + callee->getName());
+  }
+
+  if (auto fn = libdevice(name))
+    return emitMath(*fn);
+
+  if (name == "vprintf") {
+    const GlobalVariable *format = stringGlobal(call.getArgOperand(0));
+    auto *data =
+        format && format->hasInitializer()
+            ? dyn_cast<ConstantDataSequential>(format->getInitializer())
+            : nullptr;
+    if (!data || !data->isString())
+      return unsupported(call, "printf with a non-constant format");
+    TRY_SLOT(buffer, call.getArgOperand(1));
+    in.op = Op::Printf, in.b = buffer;
+    in.aux = uint32_t(k_.formats_.size());
+    k_.formats_.push_back({data->getAsString().str()});
+    emit(in, call, opcode);
+    return Error::success();
+  }
+  if (!callee->isDeclaration())
+    return unsupported(call, "call to non-inlined function " + name);
+  return unsupported(call, "call to external function " + name);
+}
+
+} // namespace kcheck::sim

@@ -1,0 +1,358 @@
+// Loads, stores, atomics and memory intrinsics: address resolution, fault
+// checks (compute-sanitizer style), WarpAccess events and the data movement.
+// Assumes shared offsets are relative to the block's shared window and local
+// offsets to the lane's own frame; generic pointers are resolved by window.
+#include "simulator/engine/RunnerImpl.h"
+
+#include "simulator/engine/AddressWindows.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ostream>
+
+namespace kcheck::sim {
+
+using bc::Inst;
+using bc::Op;
+
+namespace {
+
+const char *cudaSpaceName(MemSpace space) {
+  switch (space) {
+  case MemSpace::Shared:
+    return "__shared__";
+  case MemSpace::Local:
+    return "__local__";
+  case MemSpace::Constant:
+    return "__constant__";
+  default:
+    return "__global__";
+  }
+}
+
+std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  return buf;
+}
+
+uint64_t maskTo(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+int64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64)
+    return int64_t(v);
+  return int64_t(v << (64 - bits)) >> (64 - bits);
+}
+
+uint64_t rmw(bc::RmwOp op, uint64_t old, uint64_t v, unsigned bits) {
+  using O = bc::RmwOp;
+  auto f32 = [](uint64_t x) { return std::bit_cast<float>(uint32_t(x)); };
+  auto f64 = [](uint64_t x) { return std::bit_cast<double>(x); };
+  auto fl = [&](auto fn) -> uint64_t {
+    if (bits == 32)
+      return std::bit_cast<uint32_t>(float(fn(f32(old), f32(v))));
+    return std::bit_cast<uint64_t>(double(fn(f64(old), f64(v))));
+  };
+  switch (op) {
+  case O::Xchg:
+    return v;
+  case O::Add:
+    return maskTo(old + v, bits);
+  case O::Sub:
+    return maskTo(old - v, bits);
+  case O::And:
+    return old & v;
+  case O::Or:
+    return old | v;
+  case O::Xor:
+    return old ^ v;
+  case O::Max:
+    return sext(old, bits) > sext(v, bits) ? old : v;
+  case O::Min:
+    return sext(old, bits) < sext(v, bits) ? old : v;
+  case O::UMax:
+    return old > v ? old : v;
+  case O::UMin:
+    return old < v ? old : v;
+  case O::FAdd:
+    return fl([](auto a, auto b) { return a + b; });
+  case O::FSub:
+    return fl([](auto a, auto b) { return a - b; });
+  case O::FMax:
+    return fl([](auto a, auto b) { return std::fmax(a, b); });
+  case O::FMin:
+    return fl([](auto a, auto b) { return std::fmin(a, b); });
+  case O::UIncWrap:
+    return old >= v ? 0 : old + 1;
+  case O::UDecWrap:
+    return (old == 0 || old > v) ? v : old - 1;
+  }
+  return v;
+}
+
+} // namespace
+
+bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
+                                bool isWrite, bool atomic, uint32_t pc,
+                                const WarpState &w, unsigned lane,
+                                MemSpace &space, uint64_t &addr) {
+  switch (as) {
+  case bc::kSharedAS:
+    space = MemSpace::Shared, addr = raw;
+    break;
+  case bc::kLocalAS:
+    space = MemSpace::Local, addr = raw;
+    break;
+  case bc::kConstAS:
+    space = MemSpace::Constant, addr = raw;
+    break;
+  case bc::kGlobalAS:
+    space = MemSpace::Global, addr = raw;
+    break;
+  default:
+    if (inSharedWindow(raw))
+      space = MemSpace::Shared, addr = raw - kSharedWindowBase;
+    else if (inLocalWindow(raw))
+      space = MemSpace::Local, addr = raw - kLocalWindowBase;
+    else
+      space = MemSpace::Global, addr = raw;
+  }
+  const char *op = atomic ? "atomic" : isWrite ? "write" : "read";
+  auto fail = [&](const char *what) {
+    std::string spaceWord = toString(space);
+    recordFault(std::string(what) + " " + spaceWord + " " + op,
+                std::string("Invalid ") + cudaSpaceName(space) + " " + op +
+                    " of size " + std::to_string(bytes) + " bytes: Address " +
+                    hex(addr) +
+                    (std::string(what) == "misaligned" ? " is misaligned"
+                                                       : " is out of bounds"),
+                pc, w, lane, addr);
+    return false;
+  };
+  if (bytes > 1 && (bytes & (bytes - 1)) == 0 && addr % bytes)
+    return fail("misaligned");
+  switch (space) {
+  case MemSpace::Shared:
+    if (bytes > sharedBytes || addr > sharedBytes - bytes)
+      return fail("out-of-bounds");
+    return true;
+  case MemSpace::Local:
+    if (bytes > kernel.localFrameBytes() ||
+        addr > kernel.localFrameBytes() - bytes)
+      return fail("out-of-bounds");
+    return true;
+  default:
+    if (!memory.find(addr, bytes))
+      return fail("out-of-bounds");
+    return true;
+  }
+}
+
+bool BlockRunner::Impl::readBytes(MemSpace space, uint64_t addr, void *dst,
+                                  uint64_t n, WarpState &w, unsigned lane) {
+  switch (space) {
+  case MemSpace::Shared:
+    std::memcpy(dst, shared.data() + addr, n);
+    return sharedTainted;
+  case MemSpace::Local:
+    std::memcpy(dst, w.local.data() + lane * kernel.localFrameBytes() + addr,
+                n);
+    return w.localTainted;
+  default:
+    return memory.load(addr, dst, n);
+  }
+}
+
+void BlockRunner::Impl::writeBytes(MemSpace space, uint64_t addr,
+                                   const void *src, uint64_t n, bool tainted,
+                                   WarpState &w, unsigned lane) {
+  switch (space) {
+  case MemSpace::Shared:
+    std::memcpy(shared.data() + addr, src, n);
+    sharedTainted |= tainted; // coarse: one flag for the whole block
+    return;
+  case MemSpace::Local:
+    std::memcpy(w.local.data() + lane * kernel.localFrameBytes() + addr, src,
+                n);
+    w.localTainted |= tainted;
+    return;
+  default:
+    memory.store(addr, src, n, tainted);
+  }
+}
+
+bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
+                                   uint32_t mask, EventSink &sink) {
+  const uint64_t *ptr = w.slot(in.a);
+  const uint32_t bytes = uint32_t(in.imm), elemBytes = in.bits;
+  const bool isWrite = in.op == Op::Store;
+  const bool atomic = in.op == Op::AtomicRmw || in.op == Op::CmpXchg;
+  const AccessKind kind = atomic    ? AccessKind::Atomic
+                          : isWrite ? AccessKind::Store
+                                    : AccessKind::Load;
+  uint64_t addrs[kWarpSize] = {};
+  MemSpace spaces[kWarpSize];
+  uint32_t spaceMask[5] = {};
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    if (!resolve(in.sub, ptr[lane], bytes, isWrite, atomic, pc, w, lane,
+                 spaces[lane], addrs[lane]))
+      return false;
+    spaceMask[unsigned(spaces[lane])] |= 1u << lane;
+  }
+  // One event per resolved space (generic pointers rarely mix spaces).
+  for (unsigned s = 0; s < 5; ++s) {
+    if (!spaceMask[s])
+      continue;
+    if (spaceMask[s] == mask) {
+      sink.onAccess({pc, MemSpace(s), kind, bytes, mask, addrs});
+    } else {
+      uint64_t part[kWarpSize] = {};
+      for (uint32_t m = spaceMask[s]; m; m &= m - 1)
+        part[std::countr_zero(m)] = addrs[std::countr_zero(m)];
+      sink.onAccess({pc, MemSpace(s), kind, bytes, spaceMask[s], part});
+    }
+  }
+
+  uint8_t buffer[256];
+  if (in.op == Op::Load) {
+    bool tainted = w.taint[in.a];
+    for (uint32_t m = mask; m; m &= m - 1) {
+      unsigned lane = std::countr_zero(m);
+      tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
+      for (unsigned e = 0; e < in.n; ++e) {
+        uint64_t v = 0;
+        std::memcpy(&v, buffer + e * elemBytes, elemBytes);
+        w.slot(in.dst + e)[lane] = maskTo(v, in.bits2);
+      }
+    }
+    for (unsigned e = 0; e < in.n; ++e)
+      w.taint[in.dst + e] = tainted;
+    return true;
+  }
+  if (in.op == Op::Store) {
+    bool tainted = false;
+    for (unsigned e = 0; e < in.n; ++e)
+      tainted |= w.taint[in.b + e];
+    for (uint32_t m = mask; m; m &= m - 1) {
+      unsigned lane = std::countr_zero(m);
+      for (unsigned e = 0; e < in.n; ++e) {
+        uint64_t v = w.slot(in.b + e)[lane];
+        std::memcpy(buffer + e * elemBytes, &v, elemBytes);
+      }
+      writeBytes(spaces[lane], addrs[lane], buffer, bytes, tainted, w, lane);
+    }
+    return true;
+  }
+  // Atomics: lanes serialized in lane order.
+  bool tainted = w.taint[in.b] || w.taint[in.c];
+  bool resultTainted = tainted;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    uint64_t old = 0;
+    bool oldTainted =
+        readBytes(spaces[lane], addrs[lane], &old, bytes, w, lane);
+    resultTainted |= oldTainted;
+    uint64_t updated;
+    bool write = true;
+    if (in.op == Op::AtomicRmw) {
+      updated = rmw(bc::RmwOp(in.sub2), old, w.slot(in.b)[lane], in.bits2);
+      w.slot(in.dst)[lane] = old;
+    } else {
+      bool success = old == w.slot(in.b)[lane];
+      updated = w.slot(in.c)[lane];
+      write = success;
+      w.slot(in.dst)[lane] = old;
+      w.slot(in.dst + 1)[lane] = success;
+    }
+    if (write)
+      writeBytes(spaces[lane], addrs[lane], &updated, bytes,
+                 tainted || oldTainted, w, lane);
+  }
+  w.taint[in.dst] = resultTainted;
+  if (in.op == Op::CmpXchg)
+    w.taint[in.dst + 1] = resultTainted;
+  return true;
+}
+
+// memcpy/memmove/memset: executed per lane, no events (the front end expands
+// the small ones into loads and stores that do produce events).
+bool BlockRunner::Impl::execMemIntrinsic(const Inst &in, uint32_t pc,
+                                         WarpState &w, uint32_t mask) {
+  std::vector<uint8_t> scratch;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    uint64_t length = w.slot(in.c)[lane];
+    if (length == 0)
+      continue;
+    MemSpace dstSpace, srcSpace;
+    uint64_t dst, src;
+    if (!resolve(in.sub, w.slot(in.a)[lane], uint32_t(length), true, false, pc,
+                 w, lane, dstSpace, dst))
+      return false;
+    scratch.resize(length);
+    bool tainted;
+    if (in.op == Op::MemSet) {
+      std::memset(scratch.data(), int(w.slot(in.b)[lane] & 0xff), length);
+      tainted = w.taint[in.b];
+    } else {
+      if (!resolve(in.sub2, w.slot(in.b)[lane], uint32_t(length), false, false,
+                   pc, w, lane, srcSpace, src))
+        return false;
+      tainted = readBytes(srcSpace, src, scratch.data(), length, w, lane);
+    }
+    writeBytes(dstSpace, dst, scratch.data(), length, tainted, w, lane);
+  }
+  return true;
+}
+
+bool BlockRunner::Impl::execPrintf(const Inst &in, uint32_t, WarpState &w,
+                                   uint32_t mask) {
+  const std::string &format = kernel.printfFormats()[in.aux].text;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    w.slot(in.dst)[lane] = 0;
+    if (!options.printfOut)
+      continue;
+    uint64_t buffer = w.slot(in.b)[lane];
+    auto readGeneric = [&](uint64_t generic, void *dst, unsigned n) {
+      std::memset(dst, 0, n);
+      MemSpace space;
+      uint64_t addr;
+      if (inSharedWindow(generic))
+        space = MemSpace::Shared, addr = generic - kSharedWindowBase;
+      else if (inLocalWindow(generic))
+        space = MemSpace::Local, addr = generic - kLocalWindowBase;
+      else
+        space = MemSpace::Global, addr = generic;
+      bool valid = space == MemSpace::Shared ? addr + n <= sharedBytes
+                   : space == MemSpace::Local
+                       ? addr + n <= kernel.localFrameBytes()
+                       : memory.find(addr, n) != nullptr;
+      if (valid)
+        readBytes(space, addr, dst, n, w, lane);
+      return valid;
+    };
+    std::string text = formatDevicePrintf(
+        format,
+        [&](uint64_t offset, void *dst, unsigned n) {
+          readGeneric(buffer + offset, dst, n);
+        },
+        [&](uint64_t address) {
+          std::string s;
+          char c;
+          while (s.size() < 4096 && readGeneric(address + s.size(), &c, 1) && c)
+            s += c;
+          return s;
+        });
+    *options.printfOut << text;
+  }
+  w.taint[in.dst] = 0;
+  return true;
+}
+
+} // namespace kcheck::sim

@@ -1,0 +1,159 @@
+// Special registers, shuffles and votes. Shuffles follow the PTX ISA's
+// shfl.sync pseudo-code: c = ((32 - width) << 8) | clamp; a source lane that
+// is out of the segment reads the lane's own value. Inactive source lanes
+// give whatever their register holds (undefined on hardware).
+#include "simulator/engine/RunnerImpl.h"
+
+#include <bit>
+
+namespace kcheck::sim {
+
+using bc::Inst;
+
+void BlockRunner::Impl::execSreg(const Inst &in, WarpState &w, uint32_t mask) {
+  using S = bc::SregKind;
+  uint64_t *d = w.slot(in.dst);
+  const core::Dim3 &block = launch.block, &grid = launch.grid;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    uint64_t below = (1ull << lane) - 1, self = 1ull << lane;
+    uint64_t v = 0;
+    switch (S(in.sub)) {
+    case S::TidX:
+      v = w.tid[0][lane];
+      break;
+    case S::TidY:
+      v = w.tid[1][lane];
+      break;
+    case S::TidZ:
+      v = w.tid[2][lane];
+      break;
+    case S::NtidX:
+      v = block.x;
+      break;
+    case S::NtidY:
+      v = block.y;
+      break;
+    case S::NtidZ:
+      v = block.z;
+      break;
+    case S::CtaidX:
+      v = blockIdx.x;
+      break;
+    case S::CtaidY:
+      v = blockIdx.y;
+      break;
+    case S::CtaidZ:
+      v = blockIdx.z;
+      break;
+    case S::NctaidX:
+      v = grid.x;
+      break;
+    case S::NctaidY:
+      v = grid.y;
+      break;
+    case S::NctaidZ:
+      v = grid.z;
+      break;
+    case S::LaneId:
+      v = lane;
+      break;
+    case S::WarpId:
+      v = w.index;
+      break;
+    case S::NWarpId:
+      v = warps.size();
+      break;
+    case S::WarpSize:
+      v = kWarpSize;
+      break;
+    case S::LaneMaskEq:
+      v = self;
+      break;
+    case S::LaneMaskLt:
+      v = below;
+      break;
+    case S::LaneMaskLe:
+      v = below | self;
+      break;
+    case S::LaneMaskGt:
+      v = ~(below | self) & kFullMask;
+      break;
+    case S::LaneMaskGe:
+      v = ~below & kFullMask;
+      break;
+    case S::Clock:
+      v = steps;
+      break; // deterministic stand-in
+    }
+    d[lane] = in.bits >= 64 ? v : v & ((1ull << in.bits) - 1);
+  }
+  w.taint[in.dst] = 0;
+}
+
+void BlockRunner::Impl::execShfl(const Inst &in, WarpState &w, uint32_t mask) {
+  const uint64_t *src = w.slot(in.a), *b = w.slot(in.b), *c = w.slot(in.c);
+  uint64_t *d = w.slot(in.dst);
+  uint64_t *inRange = (in.flags & 1) ? w.slot(in.dst + 1) : nullptr;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    int lane = std::countr_zero(m);
+    int bval = int(b[lane] & 0x1f), cval = int(c[lane] & 0x1f);
+    int segmask = int((c[lane] >> 8) & 0x1f);
+    int maxLane = (lane & segmask) | (cval & ~segmask);
+    int minLane = lane & segmask;
+    int j = lane;
+    bool pval = false;
+    switch (bc::ShflMode(in.sub)) {
+    case bc::ShflMode::Up:
+      j = lane - bval, pval = j >= maxLane;
+      break;
+    case bc::ShflMode::Down:
+      j = lane + bval, pval = j <= maxLane;
+      break;
+    case bc::ShflMode::Bfly:
+      j = lane ^ bval, pval = j <= maxLane;
+      break;
+    case bc::ShflMode::Idx:
+      j = minLane | (bval & ~segmask), pval = j <= maxLane;
+      break;
+    }
+    if (!pval || j < 0 || j >= int(kWarpSize))
+      j = lane;
+    d[lane] = src[j];
+    if (inRange)
+      inRange[lane] = pval;
+  }
+  w.taint[in.dst] = w.taint[in.a] | w.taint[in.b];
+  if (inRange)
+    w.taint[in.dst + 1] = w.taint[in.b];
+}
+
+void BlockRunner::Impl::execVote(const Inst &in, WarpState &w, uint32_t mask) {
+  const uint64_t *pred = w.slot(in.a);
+  uint32_t ballot = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    ballot |= uint32_t(pred[lane] & 1) << lane;
+  }
+  uint64_t v = 0;
+  switch (bc::VoteKind(in.sub)) {
+  case bc::VoteKind::Ballot:
+    v = ballot;
+    break;
+  case bc::VoteKind::Any:
+    v = ballot != 0;
+    break;
+  case bc::VoteKind::All:
+    v = ballot == mask;
+    break;
+  case bc::VoteKind::Uni:
+    v = ballot == 0 || ballot == mask;
+    break;
+  }
+  uint64_t *d = w.slot(in.dst);
+  for (uint32_t m = mask; m; m &= m - 1)
+    d[std::countr_zero(m)] = v;
+  w.taint[in.dst] = w.taint[in.a];
+}
+
+} // namespace kcheck::sim

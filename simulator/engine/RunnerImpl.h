@@ -1,0 +1,118 @@
+// Internal state of a BlockRunner: warps (register files, reconvergence
+// stacks), the block's shared memory, and the executor's helpers. Assumes the
+// DecodedKernel's slot 0 is a constant zero (unused operands point at it).
+#pragma once
+
+#include "simulator/engine/BlockRunner.h"
+
+#include <array>
+#include <functional>
+
+namespace kcheck::sim {
+
+struct WarpState {
+  struct Entry {
+    uint32_t pc;       // next instruction for this lane group
+    uint32_t reconvPc; // pop when pc reaches it
+    uint32_t mask;
+  };
+  enum class State : uint8_t { Ready, AtBarrier, Done };
+
+  std::vector<uint64_t> regs; // slot-major: slot * 32 + lane
+  std::vector<uint8_t> taint; // per slot, warp-wide
+  std::vector<uint8_t> local; // lane l's frame at l * frameBytes
+  std::vector<Entry> stack;
+  uint32_t live = 0; // lanes that exist and have not exited
+  uint32_t index = 0;
+  State state = State::Ready;
+  bool localTainted = false;
+  std::array<std::array<uint32_t, kWarpSize>, 3> tid{};
+
+  uint64_t *slot(uint32_t s) { return regs.data() + size_t(s) * kWarpSize; }
+};
+
+/// How runWarp stopped.
+enum class WarpStop : uint8_t { Barrier, Done, Abort };
+
+struct BlockRunner::Impl {
+  Impl(const DecodedKernel &kernel, const core::LaunchConfig &launch,
+       std::vector<KernelArg> args, DeviceMemory &memory, Limits limits,
+       RunnerOptions options);
+
+  BlockResult runBlock(core::Dim3 blockIdx, EventSink &sink);
+  WarpStop runWarp(WarpState &w, EventSink &sink);
+
+  // Control flow (BlockRunner.cpp).
+  void copyPhis(WarpState &w, uint32_t edge, uint32_t mask);
+  void diverge(WarpState &w, uint32_t pc,
+               const std::pair<uint32_t, uint32_t> *groups, unsigned count);
+  static void settle(WarpState &w);
+
+  // Memory (ExecMemory.cpp). Return false after recording a fault.
+  bool execMemory(const bc::Inst &in, uint32_t pc, WarpState &w, uint32_t mask,
+                  EventSink &sink);
+  bool execMemIntrinsic(const bc::Inst &in, uint32_t pc, WarpState &w,
+                        uint32_t mask);
+  bool execPrintf(const bc::Inst &in, uint32_t pc, WarpState &w, uint32_t mask);
+  // Resolves lane `lane`'s pointer of IR address space `as`. Returns false
+  // (and records a fault) if [addr, addr+bytes) is not valid memory.
+  bool resolve(unsigned as, uint64_t raw, uint32_t bytes, bool isWrite,
+               bool atomic, uint32_t pc, const WarpState &w, unsigned lane,
+               MemSpace &space, uint64_t &addr);
+  uint8_t *hostPointer(MemSpace space, uint64_t addr, WarpState &w,
+                       unsigned lane);
+  bool readBytes(MemSpace space, uint64_t addr, void *dst, uint64_t n,
+                 WarpState &w, unsigned lane);
+  void writeBytes(MemSpace space, uint64_t addr, const void *src, uint64_t n,
+                  bool tainted, WarpState &w, unsigned lane);
+
+  // Warp-level intrinsics and special registers (ExecWarp.cpp).
+  void execSreg(const bc::Inst &in, WarpState &w, uint32_t mask);
+  void execShfl(const bc::Inst &in, WarpState &w, uint32_t mask);
+  void execVote(const bc::Inst &in, WarpState &w, uint32_t mask);
+
+  void recordFault(std::string kind, std::string message, uint32_t pc,
+                   const WarpState &w, unsigned lane, uint64_t address);
+  core::Dim3 threadOf(const WarpState &w, unsigned lane) const;
+  void noteOnce(uint32_t pc, uint8_t bit, std::string text);
+  std::string where(uint32_t pc) const;
+
+  const DecodedKernel &kernel;
+  core::LaunchConfig launch;
+  std::vector<KernelArg> args;
+  DeviceMemory &memory;
+  Limits limits;
+  RunnerOptions options;
+  uint64_t sharedBytes = 0;
+  std::vector<uint8_t> shared;
+  bool sharedTainted = false;
+  std::vector<std::unique_ptr<WarpState>> warps;
+  std::vector<uint64_t> phiTemp;
+  std::vector<uint8_t> phiTaintTemp;
+  std::vector<std::string> notes;
+  std::vector<uint8_t> noted; // per pc: bit 0 taint note, bit 1 barrier note
+  bool notedExitedBarrier = false;
+  // Per block run.
+  core::Dim3 blockIdx;
+  uint64_t steps = 0;
+  BlockResult result;
+};
+
+/// ALU, casts, vector shuffles and math (ExecAlu.cpp). Computes the active
+/// lanes of in.dst; inactive lanes keep their previous values.
+void execAlu(const bc::Inst &in, const DecodedKernel &kernel, WarpState &w,
+             uint32_t mask);
+/// Number of slots an instruction writes.
+unsigned resultSlots(const bc::Inst &in, const DecodedKernel &kernel);
+/// Warp-wide taint of an instruction's register operands.
+bool operandTaint(const bc::Inst &in, const DecodedKernel &kernel,
+                  const WarpState &w);
+
+/// Formats one lane's device printf (Printf.cpp). `readArg` copies bytes of
+/// the argument buffer; `readString` returns the C string at a device address.
+std::string formatDevicePrintf(
+    const std::string &format,
+    const std::function<void(uint64_t offset, void *dst, unsigned n)> &readArg,
+    const std::function<std::string(uint64_t address)> &readString);
+
+} // namespace kcheck::sim

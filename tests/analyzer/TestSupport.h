@@ -1,0 +1,37 @@
+// Helpers shared by the analyzer tests.
+#pragma once
+
+#include "analyzer/DeviceCompiler.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace kcheck::analyzer::testing {
+
+inline std::filesystem::path corpusDir() { return KCHECK_CORPUS_DIR; }
+
+inline std::vector<std::filesystem::path> seedFiles() {
+  std::vector<std::filesystem::path> files;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(corpusDir() / "seed"))
+    if (entry.path().extension() == ".cu")
+      files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Writes `source` to a fresh file in the test's temporary directory.
+inline std::string writeSource(const std::string &name,
+                               const std::string &source) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "kcheck_analyzer_tests";
+  std::filesystem::create_directories(dir);
+  std::filesystem::path path = dir / name;
+  std::ofstream(path) << source;
+  return path.string();
+}
+
+} // namespace kcheck::analyzer::testing

@@ -1,0 +1,264 @@
+// Memory semantics and failure reporting: faults like compute-sanitizer,
+// the step budget, decode errors, shared layout, atomics, memcpy.
+#include "EngineTestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace kcheck::sim::test {
+namespace {
+
+core::LaunchConfig blockOf(uint32_t threads, uint64_t dynamicShared = 0) {
+  core::LaunchConfig cfg;
+  cfg.block = {threads, 1, 1};
+  cfg.dynamicSharedBytes = dynamicShared;
+  return cfg;
+}
+
+TEST(EngineMemory, OutOfBoundsSharedStoreFaults) {
+  const char *ir = R"IR(
+@_ZZ3oobPfE4tile = internal addrspace(3) global [32 x float] undef, align 4
+define ptx_kernel void @k(ptr addrspace(1) %in) !dbg !3 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t1 = add i32 %t, 1
+  %i = zext i32 %t1 to i64
+  %p = getelementptr float, ptr addrspace(3) @_ZZ3oobPfE4tile, i64 %i
+  store float 1.0, ptr addrspace(3) %p, align 4, !dbg !12
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  EXPECT_EQ(
+      p.kernel->insts()[instsWithOpcode(*p.kernel, "store")[0]].objectName,
+      "tile");
+  DeviceMemory mem;
+  BlockRunner runner(*p.kernel, blockOf(32), {{0}}, mem);
+  RecordingSink sink;
+  BlockResult r = runner.runBlock({3, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::Faulted);
+  ASSERT_TRUE(r.fault);
+  EXPECT_EQ(r.fault->kind, "out-of-bounds shared write");
+  EXPECT_EQ(r.fault->thread, (core::Dim3{31, 0, 0}));
+  EXPECT_EQ(r.fault->block, (core::Dim3{3, 0, 0}));
+  EXPECT_EQ(r.fault->address, 128u);
+  EXPECT_EQ(r.fault->loc.line, 12u);
+  const std::string &m = r.fault->message;
+  EXPECT_NE(m.find("Invalid __shared__ write of size 4 bytes"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("0x80 is out of bounds"), std::string::npos) << m;
+  EXPECT_NE(m.find("by thread (31,0,0) in block (3,0,0)"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("k.cu:12"), std::string::npos) << m;
+  EXPECT_TRUE(sink.accesses.empty()); // the faulting access is not counted
+}
+
+TEST(EngineMemory, GlobalOutOfBoundsAndMisaligned) {
+  const char *ir = R"IR(
+define ptx_kernel void @k(ptr addrspace(1) %in, i64 %off) !dbg !3 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %p = getelementptr float, ptr addrspace(1) %in, i64 %i
+  %q = getelementptr i8, ptr addrspace(1) %p, i64 %off
+  %v = load float, ptr addrspace(1) %q, align 4, !dbg !15
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem;
+  uint64_t in = mem.allocate(16 * 4, "in"); // only 16 floats
+  RecordingSink sink;
+  BlockRunner oob(*p.kernel, blockOf(32), {{in}, {0}}, mem);
+  BlockResult r = oob.runBlock({0, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::Faulted);
+  EXPECT_EQ(r.fault->kind, "out-of-bounds global read");
+  EXPECT_EQ(r.fault->thread.x, 16u);
+  EXPECT_EQ(r.fault->address, in + 64);
+
+  BlockRunner misaligned(*p.kernel, blockOf(8), {{in}, {2}}, mem);
+  r = misaligned.runBlock({0, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::Faulted);
+  EXPECT_EQ(r.fault->kind, "misaligned global read");
+  EXPECT_EQ(r.fault->thread.x, 0u);
+  EXPECT_NE(r.fault->message.find("is misaligned"), std::string::npos);
+}
+
+TEST(EngineMemory, InfiniteLoopHitsStepBudget) {
+  const char *ir = R"IR(
+define ptx_kernel void @k(ptr addrspace(1) %out) !dbg !3 {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %n, %loop ]
+  %n = add i32 %i, 1, !dbg !17
+  store volatile i32 %n, ptr addrspace(1) %out, align 4, !dbg !17
+  br label %loop, !dbg !17
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem;
+  uint64_t out = mem.allocate(4, "out");
+  Limits limits;
+  limits.maxWarpSteps = 10'000;
+  BlockRunner runner(*p.kernel, blockOf(64), {{out}}, mem, limits);
+  RecordingSink sink;
+  BlockResult r = runner.runBlock({0, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::StepLimit);
+  EXPECT_NE(r.message.find("k.cu:17"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("10000"), std::string::npos) << r.message;
+}
+
+TEST(EngineMemory, UnsupportedConstructsNameThemselvesAndTheirLine) {
+  const char *intrinsic = R"IR(
+declare i32 @llvm.nvvm.match.any.sync.i32(i32, i32)
+define ptx_kernel void @k(ptr addrspace(1) %out) !dbg !3 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %m = call i32 @llvm.nvvm.match.any.sync.i32(i32 -1, i32 %t), !dbg !23
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(intrinsic, "k");
+  ASSERT_FALSE(p.kernel);
+  EXPECT_NE(p.error.find("llvm.nvvm.match.any.sync.i32"), std::string::npos)
+      << p.error;
+  EXPECT_NE(p.error.find("k.cu:23"), std::string::npos) << p.error;
+
+  const char *call = R"IR(
+define void @helper() {
+  ret void
+}
+define ptx_kernel void @k() !dbg !3 {
+  call void @helper(), !dbg !24
+  ret void
+}
+)IR";
+  ParsedKernel c = parseKernel(call, "k");
+  ASSERT_FALSE(c.kernel);
+  EXPECT_NE(c.error.find("non-inlined function helper"), std::string::npos)
+      << c.error;
+  EXPECT_NE(c.error.find("k.cu:24"), std::string::npos) << c.error;
+
+  const char *half = R"IR(
+define ptx_kernel void @k(ptr addrspace(1) %p) !dbg !3 {
+  %h = load half, ptr addrspace(1) %p, !dbg !25
+  ret void
+}
+)IR";
+  ParsedKernel h = parseKernel(half, "k");
+  ASSERT_FALSE(h.kernel);
+  EXPECT_NE(h.error.find("type 'half'"), std::string::npos) << h.error;
+  EXPECT_NE(h.error.find("k.cu:25"), std::string::npos) << h.error;
+}
+
+TEST(EngineMemory, SharedLayoutDynamicSharedAndGenericPointers) {
+  const char *ir = R"IR(
+@a = internal addrspace(3) global [3 x i32] undef, align 4
+@b = internal addrspace(3) global [2 x double] undef, align 8
+@dyn = external addrspace(3) global [0 x i32], align 4
+define ptx_kernel void @k(ptr addrspace(1) %out) !dbg !3 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %gen = addrspacecast ptr addrspace(3) @dyn to ptr
+  %p = getelementptr i32, ptr %gen, i64 %i
+  store i32 %t, ptr %p, align 4, !dbg !30
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %j = xor i64 %i, 1
+  %q = getelementptr i32, ptr %gen, i64 %j
+  %v = load i32, ptr %q, align 4, !dbg !31
+  store i32 %v, ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @b, i64 4), align 4, !dbg !32
+  %o = getelementptr i32, ptr addrspace(1) %out, i64 %i
+  store i32 %v, ptr addrspace(1) %o, align 4
+  store i32 %v, ptr addrspace(3) @a, align 4
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  // Only variables the kernel references get a place, in module order.
+  const auto &vars = p.kernel->sharedVariables();
+  ASSERT_EQ(vars.size(), 3u);
+  EXPECT_EQ(vars[0].offset, 0u);
+  EXPECT_EQ(vars[1].offset, 16u); // each static variable 16-aligned
+  EXPECT_EQ(vars[2].offset, 32u);
+  EXPECT_TRUE(vars[2].dynamic);
+  EXPECT_EQ(p.kernel->staticSharedBytes(), 32u);
+
+  DeviceMemory mem;
+  uint64_t out = mem.allocate(64 * 4, "out");
+  BlockRunner runner(*p.kernel, blockOf(64, 256), {{out}}, mem);
+  EXPECT_EQ(runner.sharedBytes(), 32u + 256u);
+  RecordingSink sink;
+  BlockResult r = runner.runBlock({0, 0, 0}, sink);
+  ASSERT_TRUE(r.ok()) << r.message;
+  auto got = readInts(mem, out, 64);
+  for (int t = 0; t < 64; ++t)
+    EXPECT_EQ(got[t], t ^ 1);
+  // The generic store resolves to shared, offset 32 + 4 * tid.
+  ASSERT_GE(sink.accesses.size(), 1u);
+  EXPECT_EQ(sink.accesses[0].space, MemSpace::Shared);
+  EXPECT_EQ(sink.accesses[0].addrs[5], 32u + 20u);
+  // A too-small dynamic allocation faults on the dynamic array.
+  BlockRunner small(*p.kernel, blockOf(64, 128), {{out}}, mem);
+  r = small.runBlock({0, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::Faulted);
+  EXPECT_EQ(r.fault->thread.x, 32u);
+}
+
+TEST(EngineMemory, SharedAtomicsCmpXchgAndMemcpy) {
+  const char *ir = R"IR(
+@s = internal addrspace(3) global [4 x i32] undef, align 4
+declare void @llvm.memcpy.p1.p3.i64(ptr addrspace(1), ptr addrspace(3), i64, i1)
+define ptx_kernel void @k(ptr addrspace(1) %out) !dbg !3 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %old = atomicrmw add ptr addrspace(3) @s, i32 1 seq_cst, align 4, !dbg !40
+  %mx = atomicrmw max ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @s, i64 4), i32 %t seq_cst, align 4
+  %f = atomicrmw fadd ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @s, i64 8), float 0.5 seq_cst, align 4
+  %cx = cmpxchg ptr addrspace(3) getelementptr (i8, ptr addrspace(3) @s, i64 12), i32 %t, i32 100 seq_cst seq_cst, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %copy, label %done
+copy:
+  call void @llvm.memcpy.p1.p3.i64(ptr addrspace(1) %out, ptr addrspace(3) @s, i64 16, i1 false)
+  br label %done
+done:
+  %won = extractvalue { i32, i1 } %cx, 1
+  %w = zext i1 %won to i32
+  %i = zext i32 %t to i64
+  %o = getelementptr i32, ptr addrspace(1) %out, i64 %i
+  %o4 = getelementptr i8, ptr addrspace(1) %o, i64 16
+  %sum = add i32 %old, %w
+  store i32 %sum, ptr addrspace(1) %o4, align 4
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem;
+  uint64_t out = mem.allocate(4 * 4 + 40 * 4, "out");
+  BlockRunner runner(*p.kernel, blockOf(40), {{out}}, mem);
+  RecordingSink sink;
+  BlockResult r = runner.runBlock({0, 0, 0}, sink);
+  ASSERT_TRUE(r.ok()) << r.message;
+  auto got = readInts(mem, out, 4 + 40);
+  // memcpy ran in warp 0 after the barrier, so it saw all 40 threads' updates.
+  EXPECT_EQ(got[0], 40);
+  EXPECT_EQ(got[1], 39);
+  float fsum;
+  std::memcpy(&fsum, &got[2], 4);
+  EXPECT_EQ(fsum, 20.0f);
+  EXPECT_EQ(got[3], 100); // thread 0 swapped 0 -> 100
+  for (int t = 0; t < 40; ++t)
+    EXPECT_EQ(got[4 + t], t + (t == 0 ? 1 : 0)) << t; // lane order
+  auto atomics = sink.of(instsWithOpcode(*p.kernel, "atomicrmw")[0]);
+  ASSERT_EQ(atomics.size(), 2u);
+  EXPECT_EQ(atomics[0].kind, AccessKind::Atomic);
+  EXPECT_EQ(atomics[1].activeMask, 0xffu);
+}
+
+} // namespace
+} // namespace kcheck::sim::test
