@@ -16,7 +16,8 @@ using namespace clang;
 
 bool AbstractValue::same(const AbstractValue &o) const {
   if (slotRef != o.slotRef || slotCount != o.slotCount ||
-      deviceProps != o.deviceProps || dim.has_value() != o.dim.has_value())
+      deviceProps != o.deviceProps || function != o.function ||
+      dim.has_value() != o.dim.has_value())
     return false;
   if (dim)
     for (int k = 0; k < 3; ++k)
@@ -32,7 +33,7 @@ std::string AbstractValue::why() const {
         return c.why;
     return "";
   }
-  if (slotRef >= 0 || scalar.known())
+  if (slotRef >= 0 || scalar.known() || function)
     return "";
   return scalar.why;
 }
@@ -91,6 +92,14 @@ std::string HostEvaluator::text(const Stmt *s) const {
   if (out.size() > 80)
     out = out.substr(0, 77) + "...";
   return out.empty() ? "<expression>" : out;
+}
+
+std::string HostEvaluator::describe(const Stmt *s, SourceLocation l) const {
+  std::string out = "`"; // appended, not `"`" + ...`: GCC 12 -Wrestrict
+  out += text(s);
+  out += "` at ";
+  out += where(l);
+  return out;
 }
 
 bool HostEvaluator::budgetLeft(SourceLocation l) {
@@ -470,8 +479,7 @@ AbstractValue HostEvaluator::eval(const Expr *e) {
   tick();
   if (e->isValueDependent() || e->isTypeDependent() ||
       e->containsErrors())
-    return AbstractValue::unknown("`" + text(e) + "` at " +
-                                  where(e->getExprLoc()) +
+    return AbstractValue::unknown(describe(e, e->getExprLoc()) +
                                   " is not instantiated or has errors");
   // Clang's constant evaluator first: it knows constexpr, sizeof, templates.
   QualType t = e->getType();
@@ -493,8 +501,7 @@ AbstractValue HostEvaluator::eval(const Expr *e) {
 
 AbstractValue HostEvaluator::evalUncached(const Expr *e) {
   auto unknownHere = [&](const std::string &what) {
-    return AbstractValue::unknown("`" + text(e) + "` at " +
-                                  where(e->getExprLoc()) + ": " + what);
+    return AbstractValue::unknown(describe(e, e->getExprLoc()) + ": " + what);
   };
   switch (e->getStmtClass()) {
   case Stmt::ParenExprClass:
@@ -546,6 +553,11 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
     if (auto *ec = dyn_cast<EnumConstantDecl>(d))
       return AbstractValue::of(
           HostValue::integer(ec->getInitVal().getExtValue()));
+    if (auto *fd = dyn_cast<FunctionDecl>(d)) {
+      AbstractValue f;
+      f.function = fd;
+      return f;
+    }
     auto *vd = dyn_cast<VarDecl>(d);
     if (!vd)
       return unknownHere("not a variable");
@@ -586,6 +598,8 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
   case Stmt::CXXConstructExprClass:
   case Stmt::CXXTemporaryObjectExprClass:
     return evalConstruct(cast<CXXConstructExpr>(e));
+  case Stmt::CXXThisExprClass:
+    return unknownHere("members of objects are not tracked");
   case Stmt::InitListExprClass:
     return evalInitList(cast<InitListExpr>(e));
   case Stmt::MemberExprClass:
@@ -655,8 +669,6 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
     }
     return AbstractValue::of(HostValue::hostPtr());
   }
-  case CK_FunctionToPointerDecay:
-    return AbstractValue::unknown("function pointer");
   case CK_ToVoid:
     eval(sub);
     return AbstractValue::unknown("void");
@@ -678,10 +690,12 @@ AbstractValue HostEvaluator::evalUnary(const UnaryOperator *e) {
         return AbstractValue::of(k);
       return addToPointer(base, k.i, as->getBase()->getType());
     }
+    if (auto *dr = dyn_cast<DeclRefExpr>(s); dr && isa<FunctionDecl>(dr->getDecl()))
+      return eval(s); // &function
     LValue lv = lvalueOf(s);
     if (!validSlot(lv.slot) || lv.field >= 0)
-      return AbstractValue::unknown("address of `" + text(sub) + "` at " +
-                                    where(e->getExprLoc()));
+      return AbstractValue::unknown("address of " +
+                                    describe(sub, e->getExprLoc()));
     AbstractValue p;
     p.slotRef = lv.slot;
     p.slotCount = lv.count > 0 ? lv.count : 1;
@@ -695,7 +709,7 @@ AbstractValue HostEvaluator::evalUnary(const UnaryOperator *e) {
     std::string why = p.why();
     return AbstractValue::unknown(
         !why.empty() ? why
-                     : "`" + text(e) + "` at " + where(e->getExprLoc()) +
+                     : describe(e, e->getExprLoc()) +
                            ": memory contents are not evaluated");
   }
   case UO_Plus:
@@ -743,7 +757,7 @@ AbstractValue HostEvaluator::evalUnary(const UnaryOperator *e) {
     return e->isPrefix() ? next : cur;
   }
   default:
-    return AbstractValue::unknown("`" + text(e) + "` is not modelled");
+    return AbstractValue::unknown(describe(e, e->getExprLoc()) + " is not modelled");
   }
 }
 

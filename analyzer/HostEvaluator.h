@@ -41,6 +41,7 @@ struct AbstractValue {
   int slotRef = -1;   // pointer to store slot(s): `&x`, an array's elements
   int slotCount = 0;  // slots from slotRef to the end of the array
   bool deviceProps = false; // a cudaDeviceProp filled by the device query
+  const clang::FunctionDecl *function = nullptr; // a function (pointer)
 
   static AbstractValue of(HostValue v) {
     AbstractValue a;
@@ -88,6 +89,8 @@ public:
 
   std::string text(const clang::Stmt *s) const;       // source text, short
   std::string where(clang::SourceLocation l) const;    // "file.cu:12"
+  // "`text` at file.cu:12"
+  std::string describe(const clang::Stmt *s, clang::SourceLocation l) const;
   core::SourceLoc sourceLoc(clang::SourceLocation l) const;
   clang::ASTContext &astContext() const { return ctx_; }
 

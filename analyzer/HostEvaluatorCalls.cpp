@@ -24,11 +24,13 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
     return AbstractValue::unknown("void");
   }
   const FunctionDecl *fd = e->getDirectCallee();
+  if (!fd) // through a function pointer the evaluator may know
+    fd = eval(e->getCallee()).function;
   if (!fd) {
     for (const Expr *a : e->arguments())
       eval(a);
-    return AbstractValue::unknown("indirect call `" + text(e) + "` at " +
-                                  where(e->getExprLoc()));
+    return AbstractValue::unknown("indirect call " +
+                                  describe(e, e->getExprLoc()));
   }
   std::string name = nameOf(fd);
   if (std::optional<AbstractValue> v = evalCudaCall(e, name))
@@ -41,10 +43,8 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
   if (!hasBody || system || fd->isInStdNamespace())
     if (std::optional<AbstractValue> v = evalKnownFunction(e, name))
       return *v;
-  if (auto *md = dyn_cast<CXXMethodDecl>(fd)) {
-    if (md->getParent()->isLambda() && isa<CXXOperatorCallExpr>(e) &&
-        hasBody && !system)
-      return callFunction(fd, e, 1, true);
+  auto *md = dyn_cast<CXXMethodDecl>(fd);
+  if (md && !md->isStatic()) {
     auto *op = dyn_cast<CXXOperatorCallExpr>(e);
     if (op && op->getOperator() == OO_Equal && e->getNumArgs() == 2 &&
         (md->isCopyAssignmentOperator() || md->isMoveAssignmentOperator()) &&
@@ -59,7 +59,11 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
         if (v.dim && isDim3(e->getType()))
           return v;
       }
-    return opaqueCall(e, fd, "member functions are not evaluated");
+    // Entered with the object untracked: its launches are still found. A
+    // lambda's body sees the caller's variables (its captures).
+    if (hasBody && !system && (op || isa<CXXMemberCallExpr>(e)))
+      return callFunction(fd, e, op ? 1 : 0, md->getParent()->isLambda());
+    return opaqueCall(e, fd, "member function not evaluated");
   }
   if (!hasBody)
     return opaqueCall(e, fd, "no definition");
@@ -73,7 +77,7 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
                                           bool lambda) {
   const FunctionDecl *def = nullptr;
   fd->hasBody(def);
-  std::string call = "`" + text(e) + "` at " + where(e->getExprLoc());
+  std::string call = describe(e, e->getExprLoc());
   if (!budgetLeft(e->getExprLoc()))
     return opaqueCall(e, fd, "evaluation budget spent");
   if (frames_.size() > options_.maxCallDepth)
@@ -126,7 +130,7 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
 AbstractValue HostEvaluator::opaqueCall(const CallExpr *e,
                                         const FunctionDecl *fd,
                                         const std::string &reason) {
-  std::string call = "`" + text(e) + "` at " + where(e->getExprLoc());
+  std::string call = describe(e, e->getExprLoc());
   std::string input;
   unsigned shift = isa<CXXOperatorCallExpr>(e) && isa<CXXMethodDecl>(fd);
   for (unsigned i = 0; i < e->getNumArgs(); ++i) {

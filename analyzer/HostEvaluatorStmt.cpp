@@ -206,7 +206,7 @@ void HostEvaluator::declare(const VarDecl *vd) {
   }
   AbstractValue v =
       init ? eval(init)
-           : AbstractValue::unknown("`" + vd->getNameAsString() +
+           : AbstractValue::unknown(std::string("`") + vd->getNameAsString() +
                                     "` is uninitialised (" +
                                     where(vd->getLocation()) + ")");
   nameAllocation(v, vd, vd->getLocation());
@@ -227,7 +227,7 @@ Flow HostEvaluator::execIf(const IfStmt *s) {
     return Flow::Exit;
   if (std::optional<bool> b = truth(c))
     return exec(*b ? s->getThen() : s->getElse());
-  std::string cond = "`" + text(s->getCond()) + "` at " + where(s->getIfLoc());
+  std::string cond = describe(s->getCond(), s->getIfLoc());
   std::string why = "depends on the condition " + cond +
                     ", which could not be evaluated (" + c.why + ")";
   State base = state();
@@ -579,7 +579,7 @@ void HostEvaluator::havocAssigned(const Stmt *s, const std::string &why) {
     int count = 1;
     if (auto *at = ctx_.getAsConstantArrayType(vd->getType()))
       count = int(std::min<uint64_t>(at->getZExtSize(), kMaxArray));
-    std::string msg = "`" + vd->getNameAsString() + "` is " + why;
+    std::string msg = std::string("`") + vd->getNameAsString() + "` is " + why;
     for (int k = 0; k < count && validSlot(slot + k); ++k)
       at(slot + k) = AbstractValue::unknown(msg);
   }

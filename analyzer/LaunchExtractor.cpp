@@ -151,7 +151,8 @@ private:
     s += kernelName(fd) + "(";
     const auto *proto = fd->getType()->getAs<FunctionProtoType>();
     for (unsigned i = 0; proto && i < proto->getNumParams(); ++i)
-      s += (i ? ", " : "") + typeName(proto->getParamType(i));
+      s += (i ? ", " : "") + // top-level const/restrict are not mangled
+           typeName(proto->getParamType(i).getCanonicalType().getUnqualifiedType());
     return s + ")";
   }
 
@@ -224,7 +225,10 @@ private:
   }
 
   void recordLaunch(HostEvaluator &ev, const CUDAKernelCallExpr *e) {
-    HostLaunch l = start(ev, e, e->getDirectCallee(), e->getCallee());
+    const FunctionDecl *fd = e->getDirectCallee();
+    if (!fd) // a kernel passed as a (template) parameter
+      fd = ev.eval(e->getCallee()).function;
+    HostLaunch l = start(ev, e, fd, e->getCallee());
     const CallExpr *config = e->getConfig();
     if (config && config->getNumArgs() >= 2)
       geometry(ev, l, config->getArg(0), config->getArg(1),
@@ -239,13 +243,8 @@ private:
   void recordApiLaunch(HostEvaluator &ev, const CallExpr *e) {
     if (e->getNumArgs() < 4)
       return;
-    const Expr *callee = e->getArg(0)->IgnoreParenCasts();
-    if (auto *uo = dyn_cast<UnaryOperator>(callee);
-        uo && uo->getOpcode() == UO_AddrOf)
-      callee = uo->getSubExpr()->IgnoreParenCasts();
-    const FunctionDecl *fd = nullptr;
-    if (auto *dr = dyn_cast<DeclRefExpr>(callee))
-      fd = dyn_cast<FunctionDecl>(dr->getDecl());
+    const Expr *callee = e->getArg(0);
+    const FunctionDecl *fd = ev.eval(callee).function;
     HostLaunch l = start(ev, e, fd, callee);
     geometry(ev, l, e->getArg(1), e->getArg(2),
              e->getNumArgs() > 4 ? e->getArg(4) : nullptr);

@@ -5,6 +5,8 @@
 #include "core/ArchSpec.h"
 #include "simulator/engine/DecodedKernel.h"
 
+#include "clang/AST/ASTConsumer.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"

@@ -79,16 +79,13 @@ public:
     }
   }
 
-  void setWarp(unsigned warp) { warp_ = warp; }
-
 private:
-  unsigned currentWarp(const WarpAccess &) const { return warp_; }
+  static unsigned currentWarp(const WarpAccess &a) { return a.warp; }
 
   SharedBankModel banks_;
   GlobalSectorModel sectors_;
   LaunchResult &out_;
   core::Dim3 block_;
-  unsigned warp_ = 0;
   bool recordIterations_ = false;
   std::map<std::pair<uint32_t, unsigned>, unsigned> ordinals_;
 };
@@ -121,7 +118,7 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
         BlockResult r = runner.runBlock(b, sink);
         result.blocksSimulated++;
         if (!r.ok()) {
-          result.error = r.message();
+          result.error = r.fault ? r.fault->message : r.message;
           result.notes = runner.notes();
           return result;
         }

@@ -10,7 +10,7 @@
 #include "core/Report.h"
 #include "simulator/engine/DecodedKernel.h"
 #include "simulator/engine/DeviceMemory.h"
-#include "simulator/engine/Runner.h"
+#include "simulator/engine/BlockRunner.h"
 
 #include <array>
 #include <optional>

@@ -27,6 +27,7 @@ struct WarpAccess {
   // block's shared window; Global/Constant: device virtual address; Local:
   // byte offset in the lane's own local frame.
   const uint64_t *addrs;
+  uint32_t warp = 0; // warp index within the block
 };
 
 struct BranchEvent {

@@ -209,12 +209,13 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
     if (!spaceMask[s])
       continue;
     if (spaceMask[s] == mask) {
-      sink.onAccess({pc, MemSpace(s), kind, bytes, mask, addrs});
+      sink.onAccess({pc, MemSpace(s), kind, bytes, mask, addrs, w.index});
     } else {
       uint64_t part[kWarpSize] = {};
       for (uint32_t m = spaceMask[s]; m; m &= m - 1)
         part[std::countr_zero(m)] = addrs[std::countr_zero(m)];
-      sink.onAccess({pc, MemSpace(s), kind, bytes, spaceMask[s], part});
+      sink.onAccess(
+          {pc, MemSpace(s), kind, bytes, spaceMask[s], part, w.index});
     }
   }
 

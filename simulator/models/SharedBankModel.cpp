@@ -34,14 +34,39 @@ SharedCost SharedBankModel::phaseCost(const WarpAddresses &access,
   return c;
 }
 
+bool SharedBankModel::singleAddress(const WarpAddresses &access,
+                                    unsigned firstLane, unsigned lanes) {
+  bool seen = false;
+  uint64_t addr = 0;
+  for (unsigned lane = firstLane; lane < firstLane + lanes; ++lane) {
+    if (!access.active(lane))
+      continue;
+    if (seen && access.addrs[lane] != addr)
+      return false;
+    seen = true;
+    addr = access.addrs[lane];
+  }
+  return seen;
+}
+
 SharedCost SharedBankModel::cost(const WarpAddresses &access) const {
   if (access.bytesPerLane <= bankWidth_)
     return phaseCost(access, 0, kWarpLanes);
+  const unsigned half = kWarpLanes / 2;
+  const bool quarters = access.bytesPerLane > 2 * bankWidth_;
   SharedCost total;
-  for (unsigned first = 0; first < kWarpLanes; first += kWarpLanes / 2) {
-    SharedCost c = phaseCost(access, first, kWarpLanes / 2);
-    total.wavefronts += c.wavefronts;
-    total.ideal += c.ideal;
+  for (unsigned first = 0; first < kWarpLanes; first += half) {
+    if (quarters && singleAddress(access, first, half)) {
+      total.wavefronts += 1;
+      total.ideal += 1;
+      continue;
+    }
+    const unsigned phase = quarters ? half / 2 : half;
+    for (unsigned p = first; p < first + half; p += phase) {
+      SharedCost c = phaseCost(access, p, phase);
+      total.wavefronts += c.wavefronts;
+      total.ideal += c.ideal;
+    }
   }
   return total;
 }

@@ -11,11 +11,16 @@
 //   256-thread block, ../shared/corpus/h100/seed_exact.csv).
 // - Accesses of 1, 2 or 4 bytes are served for the whole warp at once: the
 //   wavefronts are the largest number of distinct words any one bank holds.
-// - 8- and 16-byte accesses are served one half-warp (lanes 0-15, 16-31) at a
-//   time; within a half-warp the same bank rule applies to every word each
-//   lane touches. Measured on the H100: a full warp of 8-byte accesses costs 2
-//   wavefronts, of 16-byte accesses 4; MatMulTiled's LDS.128 of `Mds[ty][k]`
-//   (two distinct 16-byte addresses, one per half-warp) costs 2, not 1.
+// - 8-byte accesses are served one half-warp (lanes 0-15, 16-31) at a time,
+//   16-byte accesses one quarter-warp (8 lanes) at a time; within a phase the
+//   same bank rule applies to every word each lane touches. Measured on the
+//   H100: a full warp of 8-byte accesses costs 2 wavefronts, of 16-byte
+//   accesses 4; sgemm_warp_tiling's LDS.128 where lane l reads chunk l % 4
+//   (64 contiguous bytes) costs 4; sgemm_vectorize's LDS.128 of chunk
+//   8 * (l % 16) costs 8 (2 per quarter: chunks j and j+4 share banks).
+// - Exception, 16-byte: a half-warp whose active lanes all read one address
+//   costs a single wavefront (MatMulTiled's LDS.128 of `Mds[ty][k]`, one row
+//   per half-warp: 2 wavefronts per warp, not 4).
 // - The ideal (conflict-free) cost of a phase is the number of 128-byte
 //   wavefronts its distinct words need, at least 1; Nsight Compute's
 //   "L1 Wavefronts Shared Ideal" counts the same for the seed corpus.
@@ -50,6 +55,8 @@ public:
 private:
   SharedCost phaseCost(const WarpAddresses &access, unsigned firstLane,
                        unsigned lanes) const;
+  static bool singleAddress(const WarpAddresses &access, unsigned firstLane,
+                            unsigned lanes);
   unsigned banks_;
   unsigned bankWidth_;
 };

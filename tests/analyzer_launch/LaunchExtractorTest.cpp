@@ -704,6 +704,43 @@ int main() {
             std::vector<std::string>{"_Z11unreachablev"});
 }
 
+TEST(LaunchExtractor, KernelPointersMethodsAndNsightTypeNames) {
+  HostProgram p = extract(R"cuda(
+__global__ void k2(const float *__restrict__ a, float4 *b, bool c,
+                   long long d, unsigned char e, int64_t f) {}
+__global__ void k(int n) {}
+typedef void (*Kernel)(int);
+template <typename F> void launch(F kernel, int n) { kernel<<<n, 32>>>(n); }
+void launchPtr(Kernel kernel, int n) { kernel<<<n, 64>>>(n); }
+int twice(int n) { return 2 * n; }
+struct Runner {
+  int blocks;
+  static int threads() { return 128; }
+  void go(int n) { k<<<n, threads()>>>(blocks); }
+};
+int main() {
+  launch(k, 3);
+  launchPtr(&k, 4);
+  int (*f)(int) = twice;
+  Runner r;
+  r.go(f(5));
+  k2<<<1, 1>>>(nullptr, nullptr, true, 1, 2, 3);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 4u);
+  EXPECT_EQ(p.launches[0].mangledName, "_Z1ki");
+  EXPECT_EQ(p.launches[0].grid, d3(3));
+  EXPECT_EQ(p.launches[1].mangledName, "_Z1ki");
+  EXPECT_EQ(p.launches[1].block, d3(64));
+  const HostLaunch &m = p.launches[2];
+  EXPECT_EQ(m.grid, d3(10));
+  EXPECT_EQ(m.block, d3(128));
+  EXPECT_FALSE(m.args[0].value.known()); // a member: objects are not tracked
+  EXPECT_EQ(p.launches[3].signature,
+            "k2(const float *, float4 *, bool, long long, unsigned char, "
+            "long)");
+}
+
 // The seed programs, as measured on the H100: same launches, same order, same
 // geometry and Nsight names; mangled names equal the device IR's kernels.
 TEST(LaunchExtractor, SeedCorpus) {

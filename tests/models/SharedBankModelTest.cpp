@@ -40,16 +40,15 @@ Warp make(std::function<int64_t(unsigned)> addrOfLane, unsigned bytes = 4,
 // Brute force: for each phase, for each bank, count distinct words by
 // comparing every pair of touched words.
 SharedCost reference(const Warp &w) {
-  unsigned phaseLanes = w.bytes > 4 ? 16 : 32;
   SharedCost total;
-  for (unsigned p = 0; p < 32; p += phaseLanes) {
+  auto phase = [&](unsigned first, unsigned lanes) {
     std::vector<uint64_t> words;
-    for (unsigned l = p; l < p + phaseLanes; ++l)
+    for (unsigned l = first; l < first + lanes; ++l)
       if ((w.mask >> l) & 1u)
         for (unsigned k = 0; k < std::max(1u, w.bytes / 4); ++k)
           words.push_back(w.addrs[l] / 4 + k);
     if (words.empty())
-      continue;
+      return;
     std::set<uint64_t> distinct(words.begin(), words.end());
     uint32_t worst = 0;
     for (unsigned bank = 0; bank < 32; ++bank) {
@@ -60,6 +59,26 @@ SharedCost reference(const Warp &w) {
     }
     total.wavefronts += worst;
     total.ideal += std::max<uint32_t>(1, (uint32_t(distinct.size()) + 31) / 32);
+  };
+  if (w.bytes <= 4) {
+    phase(0, 32);
+  } else if (w.bytes == 8) {
+    phase(0, 16);
+    phase(16, 16);
+  } else {
+    for (unsigned half = 0; half < 32; half += 16) {
+      std::set<uint64_t> addrs;
+      for (unsigned l = half; l < half + 16; ++l)
+        if ((w.mask >> l) & 1u)
+          addrs.insert(w.addrs[l]);
+      if (addrs.size() == 1) {
+        total.wavefronts += 1;
+        total.ideal += 1;
+        continue;
+      }
+      phase(half, 8);
+      phase(half + 8, 8);
+    }
   }
   return total;
 }
@@ -135,6 +154,16 @@ TEST(SharedBankModelTest, WideAccessesUseHalfWarpPhases) {
       m.cost(make([](unsigned l) { return 64 * (l / 16) + 16; }, 16).view());
   EXPECT_EQ(mds.wavefronts, 2u);
   EXPECT_EQ(mds.ideal, 2u);
+  // sgemm_warp_tiling reg_b: lane l reads chunk l % 4 (H100: 4, ideal 4).
+  SharedCost tiling =
+      m.cost(make([](unsigned l) { return 16 * (l % 4); }, 16).view());
+  EXPECT_EQ(tiling.wavefronts, 4u);
+  EXPECT_EQ(tiling.ideal, 4u);
+  // sgemm_vectorize reg_b: lane l reads words 8 * (l % 16) (H100: 8, ideal 4).
+  SharedCost vec =
+      m.cost(make([](unsigned l) { return 32 * (l % 16); }, 16).view());
+  EXPECT_EQ(vec.wavefronts, 8u);
+  EXPECT_EQ(vec.ideal, 4u);
 }
 
 TEST(SharedBankModelTest, InactiveWarpCostsNothing) {
