@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -17,7 +18,6 @@ struct Group {
   uint32_t minDegree = 0, maxDegree = 0;
   uint64_t wavefronts = 0, ideal = 0, executions = 0, conflicted = 0;
   const sim::SharedAccessStats *worst = nullptr;
-  unsigned worstBytes = 4;
   std::vector<uint32_t> byIteration;
   std::set<std::string> launches;
 };
@@ -28,15 +28,49 @@ std::string degreeText(uint32_t lo, uint32_t hi) {
   return fmt::format("{}-way to {}-way", lo, hi);
 }
 
-// "bank 0: lanes 0, 8, 16, 24 (words 0, 64, 128, 192)" for the banks that
-// hold the most distinct words in the worst warp.
-std::vector<std::string> worstWarpLines(const sim::WorstWarp &w,
-                                        unsigned bytes) {
+// "0-7, 12, 16-31": runs of consecutive numbers.
+std::string rangesText(const std::vector<uint64_t> &v) {
+  std::string s;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1)
+      ++j;
+    if (!s.empty())
+      s += ",";
+    s += j > i + 1 ? fmt::format("{}-{}", v[i], v[j])
+                   : j == i + 1 ? fmt::format("{},{}", v[i], v[j])
+                                : fmt::format("{}", v[i]);
+    i = j + 1;
+  }
+  return s;
+}
+
+// "0, 32, ..., 992 (every 32)" for an arithmetic progression, else a list.
+std::string progressionText(const std::vector<uint64_t> &v) {
+  if (v.size() > 3) {
+    uint64_t step = v[1] - v[0];
+    bool arithmetic = true;
+    for (size_t i = 2; i < v.size(); ++i)
+      arithmetic &= v[i] - v[i - 1] == step;
+    if (arithmetic)
+      return fmt::format("{}, {}, ..., {} (every {})", v[0], v[1], v.back(),
+                         step);
+  }
+  std::string s;
+  for (uint64_t x : v)
+    s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+// "bank 0: lanes 0-31 read 32 distinct words (byte offsets 0, 128, ...)" for
+// the banks holding the most distinct words in the worst warp.
+std::vector<std::string> worstWarpLines(const sim::WorstWarp &w) {
   sim::SharedBankModel model;
-  std::map<unsigned, std::map<uint64_t, std::vector<unsigned>>> banks;
+  std::map<unsigned, std::map<uint64_t, std::vector<uint64_t>>> banks;
   for (unsigned lane = 0; lane < 32; ++lane)
     if ((w.activeMask >> lane) & 1u)
-      banks[model.bankOf(w.addrs[lane])][w.addrs[lane] / 4].push_back(lane);
+      banks[model.bankOf(w.addrs[lane])][w.addrs[lane] / 4 * 4].push_back(
+          lane);
   size_t most = 0;
   for (auto &[b, words] : banks)
     most = std::max(most, words.size());
@@ -44,19 +78,17 @@ std::vector<std::string> worstWarpLines(const sim::WorstWarp &w,
   for (auto &[bank, words] : banks) {
     if (words.size() != most || out.size() >= 2)
       continue;
-    std::string lanes, wordList;
-    for (auto &[word, ls] : words) {
-      if (!wordList.empty())
-        wordList += ", ";
-      wordList += std::to_string(word);
-      for (unsigned l : ls)
-        lanes += (lanes.empty() ? "" : ",") + std::to_string(l);
+    std::vector<uint64_t> lanes, offsets;
+    for (auto &[offset, ls] : words) {
+      offsets.push_back(offset);
+      lanes.insert(lanes.end(), ls.begin(), ls.end());
     }
-    out.push_back(fmt::format("bank {}: lanes {} -> {} distinct words "
-                              "(word offsets {})",
-                              bank, lanes, words.size(), wordList));
+    std::sort(lanes.begin(), lanes.end());
+    out.push_back(fmt::format(
+        "bank {}: lanes {} touch {} distinct 4-byte words (shared byte "
+        "offsets {})",
+        bank, rangesText(lanes), words.size(), progressionText(offsets)));
   }
-  (void)bytes;
   return out;
 }
 
@@ -103,7 +135,6 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
       if (!g.worst || st.worst.wavefronts * g.worst->worst.ideal >
                           g.worst->worst.wavefronts * st.worst.ideal) {
         g.worst = &st;
-        g.worstBytes = info.bytesPerLane;
       }
       if (st.degreeByExecution.size() > g.byIteration.size())
         g.byIteration.resize(st.degreeByExecution.size(), 0);
@@ -136,7 +167,7 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
     note(fmt::format("worst warp: block ({}) warp {}, {} wavefronts where {} "
                      "would do",
                      core::toString(w.block), w.warp, w.wavefronts, w.ideal));
-    for (const std::string &line : worstWarpLines(w, g.worstBytes))
+    for (const std::string &line : worstWarpLines(w))
       note(line);
     if (g.byIteration.size() > 1)
       note("degree by execution in a block (loop iterations): " +
