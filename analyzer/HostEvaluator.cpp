@@ -1,5 +1,6 @@
-// HostEvaluator, part 1: values, storage and expressions. Statements, loops and
-// the library/CUDA-runtime models are in HostEvaluatorStmt.cpp.
+// HostEvaluator, part 1: values, storage and expression dispatch. Arithmetic
+// and operators are in HostEvaluatorArith.cpp, statements and loops in
+// HostEvaluatorStmt.cpp, calls and the CUDA runtime in HostEvaluatorCalls.cpp.
 #include "analyzer/HostEvaluator.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -61,8 +62,7 @@ std::string HostEvaluator::where(SourceLocation l) const {
   core::SourceLoc s = sourceLoc(l);
   if (!s.valid())
     return "<unknown location>";
-  return llvm::sys::path::filename(s.file).str() + ":" +
-         std::to_string(s.line);
+  return llvm::sys::path::filename(s.file).str() + ":" + std::to_string(s.line);
 }
 
 std::string HostEvaluator::text(const Stmt *s) const {
@@ -160,6 +160,22 @@ void HostEvaluator::storeTo(const LValue &lv, AbstractValue v) {
   }
 }
 
+static HostValue fromAPValue(const APValue &v) {
+  if (v.isInt()) {
+    const llvm::APSInt &i = v.getInt();
+    return HostValue::integer(i.isUnsigned() ? int64_t(i.getZExtValue())
+                                             : i.getSExtValue());
+  }
+  if (v.isFloat()) {
+    llvm::APFloat f = v.getFloat();
+    bool lost = false;
+    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return HostValue::floating(f.convertToDouble());
+  }
+  return HostValue::unknown("constant of unsupported kind");
+}
+
 int HostEvaluator::lookup(const VarDecl *vd) {
   for (int f = int(frames_.size()) - 1; f >= 0;) {
     auto it = frames_[f].vars.find(vd);
@@ -167,28 +183,58 @@ int HostEvaluator::lookup(const VarDecl *vd) {
       return it->second;
     f = frames_[f].parent;
   }
+  if (!vd->hasGlobalStorage())
+    return -1;
+  vd = vd->getCanonicalDecl(); // `extern int n;` and `int n = 4;` are one
   auto it = globals_.find(vd);
   if (it != globals_.end())
     return it->second;
-  if (!vd->hasGlobalStorage())
-    return -1;
-  // A global (or a static local not reached yet): its initial value.
-  AbstractValue v = AbstractValue::unknown("global `" + vd->getNameAsString() +
-                                           "` is not evaluated");
-  if (const APValue *ap = vd->evaluateValue()) {
-    if (ap->isInt())
-      v = AbstractValue::of(normalizeInt(ap->getInt().getExtValue(),
-                                         vd->getType()));
-    else if (ap->isFloat())
-      v = AbstractValue::of(
-          HostValue::floating(ap->getFloat().convertToDouble()));
-  } else if (vd->getInit() && !vd->getType()->isArrayType()) {
-    v = eval(vd->getInit());
+  // A global (or a static local reached the first time): its initial value.
+  const VarDecl *withInit = nullptr;
+  const Expr *init = vd->getAnyInitializer(withInit);
+  std::vector<AbstractValue> values;
+  if (auto *at = ctx_.getAsConstantArrayType(vd->getType())) {
+    values = arrayElements(vd, at, init);
+  } else if (!init && vd->getDefinition() && vd->getType()->isScalarType()) {
+    values.push_back(AbstractValue::of(HostValue::integer(0))); // zeroed
+  } else if (const APValue *ap = init ? withInit->evaluateValue() : nullptr;
+             ap && (ap->isInt() || ap->isFloat())) {
+    values.push_back(AbstractValue::of(
+        ap->isInt() ? normalizeInt(fromAPValue(*ap).i, vd->getType())
+                    : fromAPValue(*ap)));
+  } else {
+    values.push_back(init ? eval(init) // dynamic initialisation, before main
+                          : AbstractValue::unknown(std::string("global `") +
+                                                   vd->getNameAsString() +
+                                                   "` is not evaluated"));
   }
-  globalStore_.push_back(std::move(v));
-  int slot = kGlobalBase + int(globalStore_.size() - 1);
+  int slot = kGlobalBase + int(globalStore_.size());
+  for (AbstractValue &v : values)
+    globalStore_.push_back(std::move(v));
   globals_[vd] = slot;
   return slot;
+}
+
+std::vector<AbstractValue>
+HostEvaluator::arrayElements(const VarDecl *vd, const ConstantArrayType *at,
+                             const Expr *init) {
+  uint64_t n = at->getZExtSize();
+  if (n > kMaxArray || !trackedElement(at->getElementType()))
+    return {AbstractValue::unknown(std::string("array `") +
+                                   vd->getNameAsString() + "` is not tracked")};
+  std::vector<AbstractValue> elems(
+      n, AbstractValue::unknown(std::string("uninitialised element of `") +
+                                vd->getNameAsString() + "`"));
+  auto *il =
+      dyn_cast_or_null<InitListExpr>(init ? init->IgnoreImplicit() : nullptr);
+  bool zeroFill = il || vd->hasGlobalStorage();
+  for (uint64_t k = 0; k < n; ++k) {
+    if (il && k < il->getNumInits())
+      elems[k] = eval(il->getInit(k));
+    else if (zeroFill && !isDim3(at->getElementType()))
+      elems[k] = AbstractValue::of(HostValue::integer(0));
+  }
+  return elems;
 }
 
 void HostEvaluator::nameAllocation(const AbstractValue &v, const VarDecl *vd,
@@ -274,211 +320,16 @@ bool HostEvaluator::isDim3(QualType t) const {
 }
 
 // ---------------------------------------------------------------------------
-// Arithmetic.
-
-HostValue HostEvaluator::normalizeInt(int64_t v, QualType t) const {
-  t = t.getCanonicalType();
-  if (t->isBooleanType())
-    return HostValue::integer(v != 0);
-  if (!t->isIntegralOrEnumerationType())
-    return HostValue::integer(v);
-  unsigned width = ctx_.getIntWidth(t);
-  if (width >= 64)
-    return HostValue::integer(v);
-  uint64_t mask = (uint64_t(1) << width) - 1;
-  uint64_t u = uint64_t(v) & mask;
-  if (t->isSignedIntegerOrEnumerationType() && (u >> (width - 1)) & 1)
-    u |= ~mask; // sign-extend
-  return HostValue::integer(int64_t(u));
-}
-
-std::optional<bool> HostEvaluator::truth(const HostValue &v) const {
-  switch (v.kind) {
-  case HostValue::Kind::Int:
-    return v.i != 0;
-  case HostValue::Kind::Float:
-    return v.f != 0;
-  case HostValue::Kind::DevicePtr:
-  case HostValue::Kind::HostPtr:
-    return true; // allocations succeed
-  default:
-    return std::nullopt;
-  }
-}
-
-static bool isUnsignedType(QualType t) {
-  return t.getCanonicalType()->isUnsignedIntegerOrEnumerationType();
-}
-
-HostValue HostEvaluator::convert(const HostValue &v, QualType from,
-                                 QualType to) const {
-  if (!v.known())
-    return v;
-  to = to.getCanonicalType();
-  if (to->isBooleanType()) {
-    std::optional<bool> b = truth(v);
-    return b ? HostValue::integer(*b) : HostValue::unknown("not a boolean");
-  }
-  if (to->isIntegralOrEnumerationType()) {
-    if (v.kind == HostValue::Kind::Int)
-      return normalizeInt(v.i, to);
-    if (v.kind == HostValue::Kind::Float) {
-      double t = std::trunc(v.f);
-      if (!(std::fabs(t) < 9.2e18))
-        return HostValue::unknown("floating value out of integer range");
-      return normalizeInt(int64_t(t), to);
-    }
-    return HostValue::unknown("pointer value used as an integer");
-  }
-  if (to->isRealFloatingType()) {
-    double d = v.f;
-    if (v.kind == HostValue::Kind::Int)
-      d = isUnsignedType(from) ? double(uint64_t(v.i)) : double(v.i);
-    else if (v.kind != HostValue::Kind::Float)
-      return HostValue::unknown("pointer value used as a number");
-    if (ctx_.getTypeSize(to) == 32)
-      d = double(float(d));
-    return HostValue::floating(d);
-  }
-  return v;
-}
-
-uint64_t HostEvaluator::pointeeSize(QualType ptr) const {
-  QualType p = ptr->getPointeeType();
-  if (p.isNull() || p->isVoidType() || p->isIncompleteType() ||
-      p->isFunctionType())
-    return 1;
-  return ctx_.getTypeSizeInChars(p).getQuantity();
-}
-
-AbstractValue HostEvaluator::addToPointer(const AbstractValue &p, int64_t k,
-                                          QualType ptrType) const {
-  if (p.slotRef >= 0) {
-    if (k < 0 || k > p.slotCount)
-      return AbstractValue::unknown("pointer moved out of its array");
-    AbstractValue r = p;
-    r.slotRef += int(k);
-    r.slotCount -= int(k);
-    return r;
-  }
-  HostValue v = p.scalar;
-  if (v.kind == HostValue::Kind::DevicePtr)
-    v.offset += k * int64_t(pointeeSize(ptrType));
-  else if (v.kind == HostValue::Kind::Int)
-    v = HostValue::unknown("arithmetic on a null pointer");
-  return AbstractValue::of(v);
-}
-
-HostValue HostEvaluator::arith(BinaryOperatorKind op, const HostValue &l,
-                               const HostValue &r, QualType operandType,
-                               QualType resultType, SourceLocation loc) {
-  if (!l.known())
-    return l;
-  if (!r.known())
-    return r;
-  bool isCmp = BinaryOperator::isComparisonOp(op);
-  if (l.kind == HostValue::Kind::Float || r.kind == HostValue::Kind::Float) {
-    double a = l.kind == HostValue::Kind::Float ? l.f : double(l.i);
-    double b = r.kind == HostValue::Kind::Float ? r.f : double(r.i);
-    double res;
-    switch (op) {
-    case BO_Mul: res = a * b; break;
-    case BO_Div: res = a / b; break;
-    case BO_Add: res = a + b; break;
-    case BO_Sub: res = a - b; break;
-    case BO_LT: return HostValue::integer(a < b);
-    case BO_GT: return HostValue::integer(a > b);
-    case BO_LE: return HostValue::integer(a <= b);
-    case BO_GE: return HostValue::integer(a >= b);
-    case BO_EQ: return HostValue::integer(a == b);
-    case BO_NE: return HostValue::integer(a != b);
-    default:
-      return HostValue::unknown("unsupported floating operation at " +
-                                where(loc));
-    }
-    return convert(HostValue::floating(res), resultType, resultType);
-  }
-  if (l.kind != HostValue::Kind::Int || r.kind != HostValue::Kind::Int)
-    return HostValue::unknown("pointer arithmetic not modelled at " +
-                              where(loc));
-  bool uns = isUnsignedType(operandType);
-  uint64_t ua = uint64_t(l.i), ub = uint64_t(r.i);
-  int64_t a = l.i, b = r.i;
-  if (isCmp) {
-    bool res = false;
-    switch (op) {
-    case BO_LT: res = uns ? ua < ub : a < b; break;
-    case BO_GT: res = uns ? ua > ub : a > b; break;
-    case BO_LE: res = uns ? ua <= ub : a <= b; break;
-    case BO_GE: res = uns ? ua >= ub : a >= b; break;
-    case BO_EQ: res = a == b; break;
-    case BO_NE: res = a != b; break;
-    default: break;
-    }
-    return HostValue::integer(res);
-  }
-  uint64_t res = 0;
-  switch (op) {
-  case BO_Mul: res = ua * ub; break;
-  case BO_Add: res = ua + ub; break;
-  case BO_Sub: res = ua - ub; break;
-  case BO_And: res = ua & ub; break;
-  case BO_Or: res = ua | ub; break;
-  case BO_Xor: res = ua ^ ub; break;
-  case BO_Div:
-  case BO_Rem:
-    if (b == 0)
-      return HostValue::unknown("division by zero at " + where(loc));
-    if (uns)
-      res = op == BO_Div ? ua / ub : ua % ub;
-    else if (a == std::numeric_limits<int64_t>::min() && b == -1)
-      return HostValue::unknown("division overflow at " + where(loc));
-    else
-      res = uint64_t(op == BO_Div ? a / b : a % b);
-    break;
-  case BO_Shl:
-  case BO_Shr: {
-    unsigned width = ctx_.getIntWidth(resultType.getCanonicalType());
-    if (b < 0 || uint64_t(b) >= width)
-      return HostValue::unknown("shift by " + std::to_string(b) +
-                                " out of range at " + where(loc));
-    if (op == BO_Shl)
-      res = ua << b;
-    else
-      res = uns ? ua >> b : uint64_t(a >> b);
-    break;
-  }
-  default:
-    return HostValue::unknown("unsupported operation at " + where(loc));
-  }
-  return normalizeInt(int64_t(res), resultType);
-}
-
-// ---------------------------------------------------------------------------
 // Expressions.
-
-static HostValue fromAPValue(const APValue &v) {
-  if (v.isInt()) {
-    const llvm::APSInt &i = v.getInt();
-    return HostValue::integer(i.isUnsigned() ? int64_t(i.getZExtValue())
-                                             : i.getSExtValue());
-  }
-  if (v.isFloat()) {
-    llvm::APFloat f = v.getFloat();
-    bool lost = false;
-    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-              &lost);
-    return HostValue::floating(f.convertToDouble());
-  }
-  return HostValue::unknown("constant of unsupported kind");
-}
 
 AbstractValue HostEvaluator::eval(const Expr *e) {
   if (!e)
     return AbstractValue::unknown("missing expression");
   tick();
-  if (e->isValueDependent() || e->isTypeDependent() ||
-      e->containsErrors())
+  if (stackLow())
+    return AbstractValue::unknown("host code nested too deeply at " +
+                                  where(e->getExprLoc()));
+  if (e->isValueDependent() || e->isTypeDependent() || e->containsErrors())
     return AbstractValue::unknown(describe(e, e->getExprLoc()) +
                                   " is not instantiated or has errors");
   // Clang's constant evaluator first: it knows constexpr, sizeof, templates.
@@ -581,14 +432,20 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
     return evalBinary(cast<BinaryOperator>(e));
   case Stmt::ConditionalOperatorClass: {
     auto *co = cast<ConditionalOperator>(e);
-    std::optional<bool> c = truth(eval(co->getCond()).scalar);
-    if (c)
+    HostValue cond = eval(co->getCond()).scalar;
+    if (std::optional<bool> c = truth(cond))
       return eval(*c ? co->getTrueExpr() : co->getFalseExpr());
-    AbstractValue a = eval(co->getTrueExpr()), b = eval(co->getFalseExpr());
+    // Both arms; the program exits only if both do (`ok ? x : abort()`).
+    bool exitBefore = exitRequested_;
+    AbstractValue a = eval(co->getTrueExpr());
+    bool exitA = exitRequested_;
+    exitRequested_ = exitBefore;
+    AbstractValue b = eval(co->getFalseExpr());
+    exitRequested_ = exitBefore || (exitA && exitRequested_);
     if (a.same(b))
       return a;
-    return unknownHere("its condition could not be evaluated (" +
-                       eval(co->getCond()).why() + ")");
+    return unknownHere("its condition could not be evaluated (" + cond.why +
+                       ")");
   }
   case Stmt::CallExprClass:
   case Stmt::CUDAKernelCallExprClass:
@@ -598,6 +455,10 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
   case Stmt::CXXConstructExprClass:
   case Stmt::CXXTemporaryObjectExprClass:
     return evalConstruct(cast<CXXConstructExpr>(e));
+  case Stmt::CXXThrowExprClass: // not caught: kcheck does not model handlers
+    eval(cast<CXXThrowExpr>(e)->getSubExpr());
+    exitRequested_ = true;
+    return unknownHere("throws");
   case Stmt::CXXThisExprClass:
     return unknownHere("members of objects are not tracked");
   case Stmt::InitListExprClass:
@@ -677,191 +538,6 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
   }
 }
 
-AbstractValue HostEvaluator::evalUnary(const UnaryOperator *e) {
-  const Expr *sub = e->getSubExpr();
-  QualType t = e->getType();
-  switch (e->getOpcode()) {
-  case UO_AddrOf: {
-    const Expr *s = sub->IgnoreParens();
-    if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) { // &p[k] == p + k
-      AbstractValue base = eval(as->getBase());
-      HostValue k = eval(as->getIdx()).scalar;
-      if (k.kind != HostValue::Kind::Int)
-        return AbstractValue::of(k);
-      return addToPointer(base, k.i, as->getBase()->getType());
-    }
-    if (auto *dr = dyn_cast<DeclRefExpr>(s); dr && isa<FunctionDecl>(dr->getDecl()))
-      return eval(s); // &function
-    LValue lv = lvalueOf(s);
-    if (!validSlot(lv.slot) || lv.field >= 0)
-      return AbstractValue::unknown("address of " +
-                                    describe(sub, e->getExprLoc()));
-    AbstractValue p;
-    p.slotRef = lv.slot;
-    p.slotCount = lv.count > 0 ? lv.count : 1;
-    return p;
-  }
-  case UO_Deref: {
-    LValue lv = lvalueOf(e);
-    if (validSlot(lv.slot))
-      return load(lv);
-    AbstractValue p = eval(sub);
-    std::string why = p.why();
-    return AbstractValue::unknown(
-        !why.empty() ? why
-                     : describe(e, e->getExprLoc()) +
-                           ": memory contents are not evaluated");
-  }
-  case UO_Plus:
-  case UO_Extension:
-  case UO_Real:
-    return eval(sub);
-  case UO_Minus: {
-    HostValue v = eval(sub).scalar;
-    if (v.kind == HostValue::Kind::Float)
-      return AbstractValue::of(convert(HostValue::floating(-v.f), t, t));
-    if (v.kind == HostValue::Kind::Int)
-      return AbstractValue::of(normalizeInt(int64_t(0 - uint64_t(v.i)), t));
-    return AbstractValue::of(v);
-  }
-  case UO_Not: {
-    HostValue v = eval(sub).scalar;
-    if (v.kind == HostValue::Kind::Int)
-      return AbstractValue::of(normalizeInt(~v.i, t));
-    return AbstractValue::of(v);
-  }
-  case UO_LNot: {
-    HostValue v = eval(sub).scalar;
-    std::optional<bool> b = truth(v);
-    return AbstractValue::of(b ? HostValue::integer(!*b) : v);
-  }
-  case UO_PreInc:
-  case UO_PreDec:
-  case UO_PostInc:
-  case UO_PostDec: {
-    LValue lv = lvalueOf(sub);
-    AbstractValue cur = validSlot(lv.slot) ? load(lv) : eval(sub);
-    int64_t d = e->isIncrementOp() ? 1 : -1;
-    QualType st = sub->getType();
-    AbstractValue next;
-    if (st->isPointerType())
-      next = addToPointer(cur, d, st);
-    else if (cur.scalar.kind == HostValue::Kind::Float)
-      next = AbstractValue::of(
-          convert(HostValue::floating(cur.scalar.f + double(d)), st, st));
-    else if (cur.scalar.kind == HostValue::Kind::Int)
-      next = AbstractValue::of(normalizeInt(cur.scalar.i + d, st));
-    else
-      next = cur;
-    storeTo(lv, next);
-    return e->isPrefix() ? next : cur;
-  }
-  default:
-    return AbstractValue::unknown(describe(e, e->getExprLoc()) + " is not modelled");
-  }
-}
-
-AbstractValue HostEvaluator::evalBinary(const BinaryOperator *e) {
-  BinaryOperatorKind op = e->getOpcode();
-  const Expr *lhs = e->getLHS(), *rhs = e->getRHS();
-  if (op == BO_Comma) {
-    eval(lhs);
-    return eval(rhs);
-  }
-  if (op == BO_LAnd || op == BO_LOr) {
-    bool shortValue = op == BO_LOr; // the value that decides alone
-    HostValue l = eval(lhs).scalar;
-    std::optional<bool> lb = truth(l);
-    if (lb && *lb == shortValue)
-      return AbstractValue::of(HostValue::integer(shortValue));
-    HostValue r = eval(rhs).scalar;
-    std::optional<bool> rb = truth(r);
-    if (rb && (lb || *rb == shortValue))
-      return AbstractValue::of(HostValue::integer(*rb));
-    return AbstractValue::of(lb ? r : l);
-  }
-  if (op == BO_Assign) {
-    AbstractValue v = eval(rhs);
-    LValue lv = lvalueOf(lhs);
-    storeTo(lv, v);
-    if (auto *dr = dyn_cast<DeclRefExpr>(lhs->IgnoreParens()))
-      if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()))
-        nameAllocation(v, vd, e->getExprLoc());
-    return v;
-  }
-  if (auto *ca = dyn_cast<CompoundAssignOperator>(e)) {
-    AbstractValue r = eval(rhs);
-    LValue lv = lvalueOf(lhs);
-    AbstractValue cur = validSlot(lv.slot) ? load(lv) : eval(lhs);
-    QualType lt = lhs->getType();
-    BinaryOperatorKind bop = BinaryOperator::getOpForCompoundAssignment(op);
-    AbstractValue res;
-    if (lt->isPointerType()) {
-      if (r.scalar.kind != HostValue::Kind::Int)
-        res = AbstractValue::of(r.scalar);
-      else
-        res = addToPointer(cur, bop == BO_Add ? r.scalar.i : -r.scalar.i, lt);
-    } else {
-      QualType ct = ca->getComputationLHSType();
-      QualType rt = ca->getComputationResultType();
-      HostValue v = arith(bop, convert(cur.scalar, lt, ct), r.scalar, ct, rt,
-                          e->getExprLoc());
-      res = AbstractValue::of(convert(v, rt, lt));
-    }
-    storeTo(lv, res);
-    return res;
-  }
-  QualType lt = lhs->getType(), rt = rhs->getType();
-  if (lt->isPointerType() || rt->isPointerType()) {
-    AbstractValue l = eval(lhs), r = eval(rhs);
-    if ((op == BO_Add || op == BO_Sub) && lt->isPointerType() &&
-        !rt->isPointerType()) {
-      if (r.scalar.kind != HostValue::Kind::Int)
-        return AbstractValue::of(r.scalar);
-      return addToPointer(l, op == BO_Add ? r.scalar.i : -r.scalar.i, lt);
-    }
-    if (op == BO_Add && rt->isPointerType()) {
-      if (l.scalar.kind != HostValue::Kind::Int)
-        return AbstractValue::of(l.scalar);
-      return addToPointer(r, l.scalar.i, rt);
-    }
-    const HostValue &a = l.scalar, &b = r.scalar;
-    bool bothDev = a.kind == HostValue::Kind::DevicePtr &&
-                   b.kind == HostValue::Kind::DevicePtr &&
-                   a.allocation == b.allocation;
-    if (op == BO_Sub && bothDev)
-      return AbstractValue::of(HostValue::integer(
-          (a.offset - b.offset) / int64_t(pointeeSize(lt))));
-    if (op == BO_EQ || op == BO_NE) {
-      bool aNull = a.kind == HostValue::Kind::Int && a.i == 0 && l.slotRef < 0;
-      bool bNull = b.kind == HostValue::Kind::Int && b.i == 0 && r.slotRef < 0;
-      std::optional<bool> eq;
-      if (bothDev)
-        eq = a.offset == b.offset;
-      else if (aNull && bNull)
-        eq = true;
-      else if ((aNull && (truth(b) || r.slotRef >= 0)) ||
-               (bNull && (truth(a) || l.slotRef >= 0)))
-        eq = false; // a successful allocation is never null
-      else if (l.slotRef >= 0 && r.slotRef >= 0)
-        eq = l.slotRef == r.slotRef;
-      if (eq)
-        return AbstractValue::of(HostValue::integer(*eq == (op == BO_EQ)));
-    }
-    if (bothDev && BinaryOperator::isRelationalOp(op))
-      return AbstractValue::of(arith(op, HostValue::integer(a.offset),
-                                     HostValue::integer(b.offset),
-                                     ctx_.LongLongTy, e->getType(),
-                                     e->getExprLoc()));
-    return AbstractValue::unknown("pointer comparison `" + text(e) +
-                                  "` at " + where(e->getExprLoc()));
-  }
-  HostValue l = eval(lhs).scalar;
-  HostValue r = eval(rhs).scalar;
-  return AbstractValue::of(
-      arith(op, l, r, lhs->getType(), e->getType(), e->getExprLoc()));
-}
-
 AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
   const CXXConstructorDecl *ctor = e->getConstructor();
   if (ctor->isCopyOrMoveConstructor() && e->getNumArgs() >= 1)
@@ -869,10 +545,9 @@ AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
   if (!isDim3(e->getType())) {
     for (const Expr *a : e->arguments())
       eval(a);
-    return AbstractValue::unknown("object of type `" +
-                                  e->getType().getAsString() +
-                                  "` is not tracked (" +
-                                  where(e->getExprLoc()) + ")");
+    return AbstractValue::unknown(
+        "object of type `" + e->getType().getAsString() + "` is not tracked (" +
+        where(e->getExprLoc()) + ")");
   }
   std::array<HostValue, 3> d = {HostValue::integer(1), HostValue::integer(1),
                                 HostValue::integer(1)};
@@ -912,6 +587,8 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
   if (validSlot(lv.slot))
     return load(lv);
   AbstractValue base = eval(e->getBase());
+  if (e->isArrow() && validSlot(base.slotRef))
+    base = at(base.slotRef); // p->field with p == &object
   std::string field = e->getMemberDecl()->getNameAsString();
   if (base.dim) {
     int k = field == "x" ? 0 : field == "y" ? 1 : field == "z" ? 2 : -1;

@@ -6,7 +6,8 @@
 // called functions that have a body outside system headers, and models the
 // CUDA runtime calls by name. Values it cannot know are HostValue::Unknown with
 // a reason. Assumptions and limits:
-// - integers are at most 64 bits; arithmetic follows the expression's Clang type
+// - integers are at most 64 bits; arithmetic follows the expression's Clang
+// type
 //   (width, signedness, wraparound); floats are double, rounded for `float`;
 // - records other than dim3/uint3 are opaque (Unknown), arrays are tracked only
 //   when one-dimensional and small; host heap memory has unknown contents;
@@ -27,6 +28,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -38,8 +40,8 @@ namespace kcheck::analyzer {
 struct AbstractValue {
   HostValue scalar;
   std::optional<std::array<HostValue, 3>> dim; // dim3 / uint3 objects
-  int slotRef = -1;   // pointer to store slot(s): `&x`, an array's elements
-  int slotCount = 0;  // slots from slotRef to the end of the array
+  int slotRef = -1;  // pointer to store slot(s): `&x`, an array's elements
+  int slotCount = 0; // slots from slotRef to the end of the array
   bool deviceProps = false; // a cudaDeviceProp filled by the device query
   const clang::FunctionDecl *function = nullptr; // a function (pointer)
 
@@ -87,8 +89,8 @@ public:
   // Conditions the current code runs under (unknown `if`, runtime loop).
   const std::vector<std::string> &context() const { return context_; }
 
-  std::string text(const clang::Stmt *s) const;       // source text, short
-  std::string where(clang::SourceLocation l) const;    // "file.cu:12"
+  std::string text(const clang::Stmt *s) const;     // source text, short
+  std::string where(clang::SourceLocation l) const; // "file.cu:12"
   // "`text` at file.cu:12"
   std::string describe(const clang::Stmt *s, clang::SourceLocation l) const;
   core::SourceLoc sourceLoc(clang::SourceLocation l) const;
@@ -118,6 +120,7 @@ private:
   };
   static constexpr int kGlobalBase = 1 << 30; // slot ids of globals
   static constexpr uint64_t kMaxArray = 4096; // larger arrays are not tracked
+  static constexpr uintptr_t kMaxStackBytes = 2 << 20;
 
   // Statements (HostEvaluatorStmt.cpp).
   Flow exec(const clang::Stmt *s);
@@ -142,11 +145,13 @@ private:
   // Expressions (HostEvaluator.cpp).
   AbstractValue evalUncached(const clang::Expr *e);
   AbstractValue evalCast(const clang::CastExpr *e);
-  AbstractValue evalUnary(const clang::UnaryOperator *e);
-  AbstractValue evalBinary(const clang::BinaryOperator *e);
   AbstractValue evalConstruct(const clang::CXXConstructExpr *e);
   AbstractValue evalInitList(const clang::InitListExpr *e);
   AbstractValue evalMember(const clang::MemberExpr *e);
+
+  // Operators and arithmetic (HostEvaluatorArith.cpp).
+  AbstractValue evalUnary(const clang::UnaryOperator *e);
+  AbstractValue evalBinary(const clang::BinaryOperator *e);
   HostValue arith(clang::BinaryOperatorKind op, const HostValue &l,
                   const HostValue &r, clang::QualType operandType,
                   clang::QualType resultType, clang::SourceLocation loc);
@@ -163,6 +168,7 @@ private:
   // Calls (HostEvaluatorCalls.cpp).
   AbstractValue evalCall(const clang::CallExpr *e);
   std::optional<AbstractValue> evalCudaCall(const clang::CallExpr *e,
+                                            const clang::FunctionDecl *fd,
                                             const std::string &name);
   std::optional<AbstractValue> evalKnownFunction(const clang::CallExpr *e,
                                                  const std::string &name);
@@ -182,10 +188,20 @@ private:
   bool validSlot(int slot) const;
   AbstractValue load(const LValue &lv) const;
   void storeTo(const LValue &lv, AbstractValue v);
+  // Element values of an array variable (one Unknown if it is not tracked).
+  std::vector<AbstractValue> arrayElements(const clang::VarDecl *vd,
+                                           const clang::ConstantArrayType *at,
+                                           const clang::Expr *init);
   void nameAllocation(const AbstractValue &v, const clang::VarDecl *vd,
                       clang::SourceLocation loc);
 
   void tick() { ++steps_; }
+  // True when this evaluator has used kMaxStackBytes of the thread's stack:
+  // deep recursion in host code (or in an ASan build) must not overflow it.
+  bool stackLow() const {
+    auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    return stackBase_ > here && stackBase_ - here > kMaxStackBytes;
+  }
   bool exhausted() const { return steps_ > options_.maxSteps; }
   // False once the budget is spent (noted once, at `l`).
   bool budgetLeft(clang::SourceLocation l);
@@ -205,8 +221,10 @@ private:
   llvm::DenseMap<const clang::Expr *, std::optional<HostValue>> constCache_;
   llvm::DenseMap<const clang::Stmt *, bool> launchCache_;
   uint64_t steps_ = 0;
+  uintptr_t stackBase_ = 0; // frame address at runMain
   bool budgetNoted_ = false;
   bool exitRequested_ = false;
+  unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop
 };
 
 } // namespace kcheck::analyzer

@@ -1,4 +1,4 @@
-// HostEvaluator, part 3: calls. User functions are entered with their
+// HostEvaluator, part 4: calls. User functions are entered with their
 // parameters bound; the CUDA runtime and a few C/C++ library functions are
 // modelled by name; everything else is opaque (Unknown result, and whatever it
 // could write through a pointer or reference argument becomes Unknown).
@@ -33,7 +33,7 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
                                   describe(e, e->getExprLoc()));
   }
   std::string name = nameOf(fd);
-  if (std::optional<AbstractValue> v = evalCudaCall(e, name))
+  if (std::optional<AbstractValue> v = evalCudaCall(e, fd, name))
     return *v;
   const FunctionDecl *def = nullptr;
   bool hasBody = fd->hasBody(def);
@@ -65,8 +65,12 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
       return callFunction(fd, e, op ? 1 : 0, md->getParent()->isLambda());
     return opaqueCall(e, fd, "member function not evaluated");
   }
-  if (!hasBody)
-    return opaqueCall(e, fd, "no definition");
+  if (!hasBody) {
+    AbstractValue v = opaqueCall(e, fd, "no definition");
+    if (fd->isNoReturn()) // abort(), __assert_fail(), ...
+      exitRequested_ = true;
+    return v;
+  }
   if (system)
     return opaqueCall(e, fd, "library function");
   return callFunction(fd, e, 0, false);
@@ -77,10 +81,9 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
                                           bool lambda) {
   const FunctionDecl *def = nullptr;
   fd->hasBody(def);
-  std::string call = describe(e, e->getExprLoc());
   if (!budgetLeft(e->getExprLoc()))
     return opaqueCall(e, fd, "evaluation budget spent");
-  if (frames_.size() > options_.maxCallDepth)
+  if (frames_.size() > options_.maxCallDepth || stackLow())
     return opaqueCall(e, fd, "call depth limit reached");
   Frame f;
   f.depth = unsigned(frames_.size());
@@ -89,9 +92,8 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   // Arguments are evaluated in the caller; reference parameters alias.
   for (unsigned i = 0; i < def->getNumParams(); ++i) {
     const ParmVarDecl *p = def->getParamDecl(i);
-    const Expr *arg = i + firstArg < e->getNumArgs()
-                          ? e->getArg(i + firstArg)
-                          : p->getDefaultArg();
+    const Expr *arg = i + firstArg < e->getNumArgs() ? e->getArg(i + firstArg)
+                                                     : p->getDefaultArg();
     AbstractValue v = arg ? AbstractValue{} : AbstractValue::unknown("");
     if (arg && p->getType()->isReferenceType()) {
       LValue lv = lvalueOf(arg);
@@ -111,19 +113,20 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   if (store_.size() > mark) // the callee's locals are gone
     store_.resize(mark);
   AbstractValue ret = std::move(done.ret);
+  auto call = [&] { return describe(e, e->getExprLoc()); };
   if (ret.slotRef >= 0 && ret.slotRef < kGlobalBase &&
       size_t(ret.slotRef) >= mark)
-    ret = AbstractValue::unknown("pointer to a local of " + call);
+    ret = AbstractValue::unknown("pointer to a local of " + call());
   if (fd->getReturnType()->isVoidType())
     return AbstractValue::unknown("void");
   if (flow == Flow::Exit)
-    return AbstractValue::unknown("the program exits in " + call);
+    return AbstractValue::unknown("the program exits in " + call());
   if (flow == Flow::Unknown || done.retUncertain)
-    return AbstractValue::unknown("the result of " + call +
+    return AbstractValue::unknown("the result of " + call() +
                                   " depends on a condition that could not be "
                                   "evaluated");
   if (flow != Flow::Return)
-    return AbstractValue::unknown("no value returned by " + call);
+    return AbstractValue::unknown("no value returned by " + call());
   return ret;
 }
 
@@ -143,17 +146,18 @@ AbstractValue HostEvaluator::opaqueCall(const CallExpr *e,
     if (v.slotRef >= 0)
       for (int k = 0; k < v.slotCount && validSlot(v.slotRef + k); ++k)
         at(v.slotRef + k) = AbstractValue::unknown(set);
-    bool byRef = i >= shift && i - shift < fd->getNumParams() &&
-                 fd->getParamDecl(i - shift)->getType()->isLValueReferenceType() &&
-                 !fd->getParamDecl(i - shift)
-                      ->getType()
-                      ->getPointeeType()
-                      .isConstQualified();
+    bool byRef =
+        i >= shift && i - shift < fd->getNumParams() &&
+        fd->getParamDecl(i - shift)->getType()->isLValueReferenceType() &&
+        !fd->getParamDecl(i - shift)
+             ->getType()
+             ->getPointeeType()
+             .isConstQualified();
     if (byRef || (shift && i == 0 && !cast<CXXMethodDecl>(fd)->isConst()))
       storeTo(lvalueOf(a), AbstractValue::unknown(set));
   }
-  std::string why = "result of " + call + " (" + nameOf(fd) + ": " + reason +
-                    ")";
+  std::string why =
+      "result of " + call + " (" + nameOf(fd) + ": " + reason + ")";
   if (!input.empty())
     why += ", from " + input;
   return AbstractValue::unknown(why);
@@ -163,7 +167,8 @@ AbstractValue HostEvaluator::opaqueCall(const CallExpr *e,
 // The CUDA runtime, by name. Every call succeeds (cudaSuccess).
 
 std::optional<AbstractValue>
-HostEvaluator::evalCudaCall(const CallExpr *e, const std::string &name) {
+HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
+                            const std::string &name) {
   if (!llvm::StringRef(name).starts_with("cuda"))
     return std::nullopt;
   std::string here = where(e->getExprLoc());
@@ -201,8 +206,8 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const std::string &name) {
     if (bytes.kind == HostValue::Kind::Int)
       a.bytes = uint64_t(bytes.i);
     else
-      program_.notes.push_back("size of allocation `" + a.name + "` at " + here +
-                               " is unknown: " + bytes.why);
+      program_.notes.push_back("size of allocation `" + a.name + "` at " +
+                               here + " is unknown: " + bytes.why);
     if (target.slotRef >= 0)
       setOut(target, AbstractValue::of(HostValue::devicePtr(a.id, 0)));
     else
@@ -271,9 +276,11 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const std::string &name) {
   }
   if (name == "cudaGetErrorString" || name == "cudaGetErrorName")
     return AbstractValue::of(HostValue::hostPtr());
-  // Any other runtime call: succeeds; what it writes through pointers is
-  // unknown (cudaEventElapsedTime(&ms, ...), cudaStreamCreate(&s), ...).
-  const FunctionDecl *fd = e->getDirectCallee();
+  // Any other runtime call (no body: a user's own cudaCheck() is entered)
+  // succeeds; what it writes through pointers is unknown
+  // (cudaEventElapsedTime(&ms, ...), cudaStreamCreate(&s), ...).
+  if (fd->hasBody())
+    return std::nullopt;
   opaqueCall(e, fd, "CUDA runtime call");
   QualType rt = e->getType().getCanonicalType();
   if (rt->isIntegralOrEnumerationType())
@@ -311,10 +318,10 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
                 n == "fminf" || n == "fmaxf" || n == "umin" || n == "umax" ||
                 n == "llmin" || n == "llmax";
   if (minmax && nargs == 2 && rt->isArithmeticType()) {
-    HostValue a = convert(eval(e->getArg(0)).scalar,
-                          e->getArg(0)->getType(), rt);
-    HostValue b = convert(eval(e->getArg(1)).scalar,
-                          e->getArg(1)->getType(), rt);
+    HostValue a =
+        convert(eval(e->getArg(0)).scalar, e->getArg(0)->getType(), rt);
+    HostValue b =
+        convert(eval(e->getArg(1)).scalar, e->getArg(1)->getType(), rt);
     if (!a.known())
       return AbstractValue::of(a);
     if (!b.known())
@@ -324,11 +331,10 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return AbstractValue::of((lt.i != 0) == isMin ? a : b);
   }
   static const char *const math1[] = {
-      "abs",  "labs",   "llabs",  "fabs",  "fabsf", "ceil", "ceilf",
-      "floor", "floorf", "sqrt",  "sqrtf", "log2",  "log2f", "round",
-      "roundf", "trunc", "truncf", "exp2",  "exp2f"};
-  if (nargs == 1 && rt->isArithmeticType() &&
-      llvm::is_contained(math1, n)) {
+      "abs",    "labs",   "llabs",  "fabs",  "fabsf", "ceil",  "ceilf",
+      "floor",  "floorf", "sqrt",   "sqrtf", "log2",  "log2f", "round",
+      "roundf", "trunc",  "truncf", "exp2",  "exp2f"};
+  if (nargs == 1 && rt->isArithmeticType() && llvm::is_contained(math1, n)) {
     HostValue a = eval(e->getArg(0)).scalar;
     if (!a.known())
       return AbstractValue::of(a);

@@ -1,5 +1,6 @@
-// HostEvaluator, part 2: statements, control flow, loops, calls, and the models
-// of the CUDA runtime and of the C/C++ library functions host code uses.
+// HostEvaluator, part 3: statements, control flow (unknown conditions fork and
+// join), loops (run, or havocked and walked once), and what a statement may
+// assign or launch.
 #include "analyzer/HostEvaluator.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -17,11 +18,19 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
   const FunctionDecl *def = nullptr;
   if (!main->hasBody(def))
     return;
+  stackBase_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   frames_.emplace_back();
-  for (const ParmVarDecl *p : def->parameters())
-    frames_.back().vars[p] = newSlot(AbstractValue::unknown(
-        "command-line argument " + p->getNameAsString() + " of main"));
-  exec(def->getBody());
+  for (const ParmVarDecl *p : def->parameters()) {
+    AbstractValue v = AbstractValue::unknown("command-line argument " +
+                                             p->getNameAsString() + " of main");
+    if (options_.argc && p == def->getParamDecl(0)) // as if run that way
+      v = AbstractValue::of(HostValue::integer(*options_.argc));
+    int slot = newSlot(std::move(v));
+    frames_.back().vars[p] = slot;
+  }
+  if (exec(def->getBody()) == Flow::Unknown)
+    program_.notes.push_back("control flow in main (a goto) could not be "
+                             "followed: later launches may be missing");
   frames_.pop_back();
 }
 
@@ -95,6 +104,8 @@ Flow HostEvaluator::exec(const Stmt *s) {
   if (!s)
     return Flow::Normal;
   tick();
+  if (stackLow())
+    return Flow::Unknown;
   if (auto *e = dyn_cast<Expr>(s)) {
     eval(e);
     return exitRequested_ ? Flow::Exit : Flow::Normal;
@@ -142,9 +153,9 @@ Flow HostEvaluator::exec(const Stmt *s) {
     return exec(cast<CXXTryStmt>(s)->getTryBlock());
   case Stmt::ReturnStmtClass: {
     auto *rs = cast<ReturnStmt>(s);
-    frames_.back().ret =
-        rs->getRetValue() ? eval(rs->getRetValue())
-                          : AbstractValue::unknown("no return value");
+    frames_.back().ret = rs->getRetValue()
+                             ? eval(rs->getRetValue())
+                             : AbstractValue::unknown("no return value");
     return exitRequested_ ? Flow::Exit : Flow::Return;
   }
   case Stmt::BreakStmtClass:
@@ -160,48 +171,31 @@ Flow HostEvaluator::exec(const Stmt *s) {
 }
 
 void HostEvaluator::declare(const VarDecl *vd) {
-  Frame &fr = frames_.back();
   if (vd->isStaticLocal() || vd->hasGlobalStorage()) {
     lookup(vd); // initialised once, on first use
     return;
   }
+  // No Frame& is held across eval(): a call inside may grow frames_.
   QualType t = vd->getType();
   const Expr *init = vd->getInit();
   if (t->isReferenceType()) {
     LValue lv = init ? lvalueOf(init) : LValue{};
-    if (validSlot(lv.slot) && lv.field < 0)
-      fr.vars[vd] = lv.slot; // alias
-    else
-      frames_.back().vars[vd] = newSlot(init ? eval(init)
-                                             : AbstractValue::unknown(""));
+    int slot = lv.slot;
+    if (!validSlot(slot) || lv.field >= 0) // a temporary: own slot
+      slot = newSlot(init ? eval(init) : AbstractValue::unknown(""));
+    frames_.back().vars[vd] = slot; // else an alias
     return;
   }
   if (auto *at = ctx_.getAsConstantArrayType(t)) {
-    uint64_t n = at->getZExtSize();
-    if (n > kMaxArray || !trackedElement(at->getElementType())) {
-      frames_.back().vars[vd] = newSlot(AbstractValue::unknown(
-          "array `" + vd->getNameAsString() + "` is not tracked"));
-      return;
-    }
-    std::vector<AbstractValue> elems(
-        n, AbstractValue::unknown("uninitialised element of `" +
-                                  vd->getNameAsString() + "`"));
-    if (auto *il = dyn_cast_or_null<InitListExpr>(
-            init ? init->IgnoreImplicit() : nullptr)) {
-      for (uint64_t k = 0; k < n; ++k) {
-        if (k < il->getNumInits())
-          elems[k] = eval(il->getInit(k));
-        else if (!isDim3(at->getElementType()))
-          elems[k] = AbstractValue::of(HostValue::integer(0));
-      }
-    }
-    auto it = fr.vars.find(vd);
-    int base = it != fr.vars.end() ? it->second : int(store_.size());
+    std::vector<AbstractValue> elems = arrayElements(vd, at, init);
+    auto &vars = frames_.back().vars;
+    auto it = vars.find(vd);
+    int base = it != vars.end() ? it->second : int(store_.size());
     if (base == int(store_.size()))
-      store_.resize(store_.size() + n);
-    for (uint64_t k = 0; k < n; ++k)
+      store_.resize(store_.size() + elems.size());
+    for (size_t k = 0; k < elems.size(); ++k)
       store_[base + k] = std::move(elems[k]);
-    frames_.back().vars[vd] = base;
+    vars[vd] = base;
     return;
   }
   AbstractValue v =
@@ -210,12 +204,12 @@ void HostEvaluator::declare(const VarDecl *vd) {
                                     "` is uninitialised (" +
                                     where(vd->getLocation()) + ")");
   nameAllocation(v, vd, vd->getLocation());
-  Frame &f = frames_.back(); // eval may have grown frames_ and moved it
-  auto it = f.vars.find(vd);
-  if (it != f.vars.end() && it->second < int(store_.size()))
+  auto &vars = frames_.back().vars;
+  auto it = vars.find(vd);
+  if (it != vars.end() && it->second < int(store_.size()))
     store_[it->second] = std::move(v); // loop bodies reuse their slots
   else
-    f.vars[vd] = newSlot(std::move(v));
+    vars[vd] = newSlot(std::move(v));
 }
 
 Flow HostEvaluator::execIf(const IfStmt *s) {
@@ -366,10 +360,14 @@ Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
     return f == Flow::Break || f == Flow::Continue ? Flow::Normal : f;
   }
   bool launches = containsLaunch(loop);
-  uint64_t limit = launches ? options_.maxLaunchLoopIterations
-                            : options_.maxLoopIterations;
+  uint64_t limit =
+      launches ? options_.maxLaunchLoopIterations : options_.maxLoopIterations;
   if (!budgetLeft(loop->getBeginLoc())) {
     loopFailed(loop, body, "the evaluation budget is spent", true);
+    return Flow::Normal;
+  }
+  if (walkingOnce_ && !launches) { // its outer loop's values are unknown anyway
+    loopFailed(loop, body, "it is inside a loop that was not followed", true);
     return Flow::Normal;
   }
   if (auto *fs = dyn_cast<ForStmt>(loop))
@@ -383,6 +381,9 @@ Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
   Snapshot snap = snapshot();
   std::string failure;
   bool runtime = false;
+  // A loop without launches gets a share of the budget, so a CPU reference
+  // computation cannot starve the launches after it.
+  uint64_t stepLimit = launches ? ~uint64_t(0) : steps_ + options_.maxLoopSteps;
   for (uint64_t iter = 0;; ++iter) {
     if (cond && !(doWhile && iter == 0)) {
       HostValue c = eval(cond).scalar;
@@ -406,6 +407,11 @@ Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
                 std::to_string(iter) + " iterations";
       break;
     }
+    if (steps_ > stepLimit) {
+      failure = "more than " + std::to_string(options_.maxLoopSteps) +
+                " evaluation steps";
+      break;
+    }
     Flow f = exec(body);
     if (f == Flow::Break)
       return Flow::Normal;
@@ -427,27 +433,28 @@ Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
 void HostEvaluator::loopFailed(const Stmt *loop, const Stmt *body,
                                const std::string &reason, bool notUnrolled) {
   std::string at = where(loop->getBeginLoc());
-  std::string why =
-      "changed by the loop at " + at + ", which was not followed (" + reason +
-      ")";
+  std::string why = "changed by the loop at " + at +
+                    ", which was not followed (" + reason + ")";
   havocAssigned(loop, why);
   if (!body || !budgetLeft(loop->getBeginLoc()))
     return;
   // Walk the body once, with what the loop changes unknown, so the launches and
   // allocations inside are still listed.
-  context_.push_back(notUnrolled
-                         ? "launch inside a loop at " + at +
-                               " that was not unrolled (" + reason +
-                               "); listed once"
-                         : "launch inside a loop over runtime values at " + at +
-                               " (" + reason + "); listed once");
+  context_.push_back(
+      notUnrolled ? "launch inside a loop at " + at +
+                        " that was not unrolled (" + reason + "); listed once"
+                  : "launch inside a loop over runtime values at " + at + " (" +
+                        reason + "); listed once");
   bool exitBefore = exitRequested_;
-  State before = state();
+  size_t size = store_.size();
+  auto vars = frames_.back().vars;
+  ++walkingOnce_;
   exec(body);
+  --walkingOnce_;
   // Drop the body's locals, keep what it did to outer variables.
-  if (store_.size() > before.store.size())
-    store_.resize(before.store.size());
-  frames_.back().vars = std::move(before.top.vars);
+  if (store_.size() > size)
+    store_.resize(size);
+  frames_.back().vars = std::move(vars);
   exitRequested_ = exitBefore;
   context_.pop_back();
   havocAssigned(loop, why);
@@ -466,6 +473,9 @@ Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
   } else {
     LValue lv = lvalueOf(range);
     if (!validSlot(lv.slot) || lv.count <= 0) {
+      int slot = newSlot(AbstractValue::unknown(
+          "element of " + describe(range, s->getBeginLoc())));
+      frames_.back().vars[var] = slot;
       loopFailed(s, s->getBody(),
                  "it iterates over `" + text(range) + "`, which is not tracked",
                  false);
@@ -478,11 +488,10 @@ Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
   for (size_t k = 0; k < n; ++k) {
     if (!budgetLeft(s->getBeginLoc()))
       return Flow::Normal;
-    if (!slots.empty() && var->getType()->isReferenceType())
-      frames_.back().vars[var] = slots[k];
-    else
-      frames_.back().vars[var] =
-          newSlot(slots.empty() ? elems[k] : at(slots[k]));
+    int slot = !slots.empty() && var->getType()->isReferenceType()
+                   ? slots[k]
+                   : newSlot(slots.empty() ? elems[k] : at(slots[k]));
+    frames_.back().vars[var] = slot;
     Flow f = exec(s->getBody());
     if (f == Flow::Break)
       break;
@@ -540,8 +549,7 @@ struct AssignedVars {
           target(ce->getArg(0));
       }
     }
-    for (unsigned i = 0; i + shift < ce->getNumArgs() &&
-                         i < fd->getNumParams();
+    for (unsigned i = 0; i + shift < ce->getNumArgs() && i < fd->getNumParams();
          ++i) {
       QualType pt = fd->getParamDecl(i)->getType();
       if (pt->isLValueReferenceType() &&
@@ -571,7 +579,7 @@ void HostEvaluator::havocAssigned(const Stmt *s, const std::string &why) {
       f = frames_[f].parent;
     }
     if (slot < 0) {
-      auto it = globals_.find(vd);
+      auto it = globals_.find(vd->getCanonicalDecl());
       if (it == globals_.end())
         continue;
       slot = it->second;

@@ -131,7 +131,8 @@ private:
   // "reduce_v5<256>": qualified name plus template arguments.
   std::string kernelName(const FunctionDecl *fd) const {
     std::string name = fd->getQualifiedNameAsString();
-    if (const TemplateArgumentList *args = fd->getTemplateSpecializationArgs()) {
+    if (const TemplateArgumentList *args =
+            fd->getTemplateSpecializationArgs()) {
       std::string list;
       for (const TemplateArgument &a : args->asArray()) {
         std::string s = templateArg(a);
@@ -152,12 +153,13 @@ private:
     const auto *proto = fd->getType()->getAs<FunctionProtoType>();
     for (unsigned i = 0; proto && i < proto->getNumParams(); ++i)
       s += (i ? ", " : "") + // top-level const/restrict are not mangled
-           typeName(proto->getParamType(i).getCanonicalType().getUnqualifiedType());
+           typeName(
+               proto->getParamType(i).getCanonicalType().getUnqualifiedType());
     return s + ")";
   }
 
-  HostLaunch start(HostEvaluator &ev, const CallExpr *e,
-                   const FunctionDecl *fd, const Expr *callee) {
+  HostLaunch start(HostEvaluator &ev, const CallExpr *e, const FunctionDecl *fd,
+                   const Expr *callee) {
     HostLaunch l;
     l.loc = ev.sourceLoc(e->getBeginLoc());
     if (fd) {
@@ -175,7 +177,8 @@ private:
 
   void geometry(HostEvaluator &ev, HostLaunch &l, const Expr *grid,
                 const Expr *block, const Expr *shmem) {
-    auto dim = [&](const Expr *x, const char *what) -> std::optional<core::Dim3> {
+    auto dim = [&](const Expr *x,
+                   const char *what) -> std::optional<core::Dim3> {
       AbstractValue v = ev.eval(x);
       std::optional<core::Dim3> d = ev.toDim3(v);
       if (!d) {
@@ -183,7 +186,7 @@ private:
         l.notes.push_back(std::string(what) + " `" + ev.text(x) + "` at " +
                           ev.where(x->getExprLoc()) +
                           " could not be evaluated: " +
-                          (why.empty() ? "not an integer or dim3" : why));
+                          (why.empty() ? "not a valid launch dimension" : why));
       }
       return d;
     };
@@ -196,15 +199,15 @@ private:
         l.dynamicSharedBytes = uint64_t(v.i);
       } else {
         l.dynamicSharedBytes.reset();
-        l.notes.push_back("dynamic shared memory `" + ev.text(shmem) +
-                          "` at " + ev.where(shmem->getExprLoc()) +
+        l.notes.push_back("dynamic shared memory `" + ev.text(shmem) + "` at " +
+                          ev.where(shmem->getExprLoc()) +
                           " could not be evaluated: " + v.why);
       }
     }
   }
 
-  void addArg(HostLaunch &l, std::string text,
-              const AbstractValue &v, unsigned index) {
+  void addArg(HostLaunch &l, std::string text, const AbstractValue &v,
+              unsigned index) {
     LaunchArg a;
     a.text = std::move(text);
     a.value = v.scalar;

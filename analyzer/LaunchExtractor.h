@@ -4,15 +4,17 @@
 // (HostEvaluator), without running it.
 //
 // Assumptions:
-// - The AST comes from a device-only CUDA parse (`--cuda-device-only`): host code
+// - The AST comes from a device-only CUDA parse (`--cuda-device-only`): host
+// code
 //   is parsed and Sema'd (templates instantiated) but never code-generated, and
 //   kernels are mangled the way the device-side IR names them.
-// - CUDA runtime calls are recognised by name (cudaMalloc, cudaMemcpy, ...), not
+// - CUDA runtime calls are recognised by name (cudaMalloc, cudaMemcpy, ...),
+// not
 //   by header, so any stub or real cuda_runtime.h works; they all succeed.
 // - Anything that depends on the device (cudaDeviceGetAttribute,
-//   cudaGetDeviceProperties), on input (argv, scanf) or on host memory contents is
-//   Unknown, with a `why` naming the source; ExtractorOptions::deviceQuery lets
-//   the caller answer device queries (e.g. from `--arch`).
+//   cudaGetDeviceProperties), on input (argv, scanf) or on host memory contents
+//   is Unknown, with a `why` naming the source; ExtractorOptions::deviceQuery
+//   lets the caller answer device queries (e.g. from `--arch`).
 #pragma once
 
 #include "core/Launch.h"
@@ -34,12 +36,18 @@ namespace kcheck::analyzer {
 
 // The result of evaluating a host expression.
 struct HostValue {
-  enum class Kind { Unknown, Int, Float, DevicePtr, HostPtr } kind = Kind::Unknown;
-  int64_t i = 0;        // Int (unsigned 64-bit values keep their bit pattern)
-  double f = 0;         // Float
-  int allocation = -1;  // DevicePtr: HostAllocation::id
-  int64_t offset = 0;   // DevicePtr: byte offset into the allocation
-  std::string why;      // Unknown: what could not be evaluated, with file:line
+  enum class Kind {
+    Unknown,
+    Int,
+    Float,
+    DevicePtr,
+    HostPtr
+  } kind = Kind::Unknown;
+  int64_t i = 0;       // Int (unsigned 64-bit values keep their bit pattern)
+  double f = 0;        // Float
+  int allocation = -1; // DevicePtr: HostAllocation::id
+  int64_t offset = 0;  // DevicePtr: byte offset into the allocation
+  std::string why;     // Unknown: what could not be evaluated, with file:line
 
   static HostValue unknown(std::string why) {
     HostValue v;
@@ -98,9 +106,10 @@ struct LaunchArg {
 struct HostLaunch {
   std::string kernelName;  // qualified source name, e.g. "reduce_v5<256>"
   std::string mangledName; // device-side name of the llvm::Function
-  std::string signature;   // Nsight style: "void reduce_v5<256>(float *, float *)"
+  std::string
+      signature; // Nsight style: "void reduce_v5<256>(float *, float *)"
   core::SourceLoc loc;
-  std::optional<core::Dim3> grid, block;     // nullopt: unknown
+  std::optional<core::Dim3> grid, block;      // nullopt: unknown
   std::optional<uint64_t> dynamicSharedBytes; // nullopt: unknown
   std::vector<LaunchArg> args;
   // Everything that could not be evaluated for this launch, and the conditions
@@ -117,10 +126,14 @@ struct HostProgram {
 };
 
 struct ExtractorOptions {
-  uint64_t maxSteps = 100000;       // total evaluation steps: nothing hangs
+  uint64_t maxSteps = 100000;        // total evaluation steps: nothing hangs
   unsigned maxLoopIterations = 1000; // loops without launches run this far
+  uint64_t maxLoopSteps = 20000;     // ... and spend at most this many steps
   unsigned maxLaunchLoopIterations = 10000; // loops with launches are unrolled
   unsigned maxCallDepth = 64;
+  // main's argc, as if the program were run with argc - 1 arguments (argv
+  // stays unknown); nullopt: unknown, so `if (argc > 1)` takes both sides.
+  std::optional<int> argc;
   // Answers a device query: a cudaDeviceAttr enumerator name
   // ("cudaDevAttrMultiProcessorCount") or a cudaDeviceProp field name
   // ("multiProcessorCount"). nullopt (or no function): Unknown.

@@ -1,290 +1,11 @@
-// Tests of the host launch extractor on small CUDA programs and on the seed
-// corpus, parsed in device-only CUDA mode with minimal stub headers.
-#include "analyzer/LaunchExtractor.h"
-
-#include "clang/AST/ASTConsumer.h"
-#include "clang/CodeGen/CodeGenAction.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendAction.h"
-#include "clang/Frontend/MultiplexConsumer.h"
-#include "clang/Tooling/Tooling.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
-
-#include <gtest/gtest.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <map>
-#include <set>
-#include <sstream>
-
-extern "C" void LLVMInitializeNVPTXTargetInfo();
-extern "C" void LLVMInitializeNVPTXTarget();
-extern "C" void LLVMInitializeNVPTXTargetMC();
+// Tests of the host launch extractor on small CUDA programs, parsed in
+// device-only CUDA mode with the minimal stub headers of LaunchTestSupport.h.
+#include "LaunchTestSupport.h"
 
 namespace kcheck::analyzer {
 namespace {
 
-// Just enough of cuda_runtime.h for host code to parse.
-const char *kCudaRuntime = R"cuda(
-#pragma once
-#include <stddef.h>
-#include <stdint.h>
-#define __host__ __attribute__((host))
-#define __device__ __attribute__((device))
-#define __global__ __attribute__((global))
-#define __shared__ __attribute__((shared))
-#define __constant__ __attribute__((constant))
-#define __forceinline__ __inline__ __attribute__((always_inline))
-#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
-#define __restrict__ __restrict
-struct uint3 { unsigned x, y, z; };
-struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
-struct dim3 {
-  unsigned x, y, z;
-  __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1,
-                                     unsigned vz = 1) : x(vx), y(vy), z(vz) {}
-  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-};
-#include <__clang_cuda_builtin_vars.h>
-typedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;
-enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice,
-                      cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
-enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1,
-                      cudaDevAttrMultiProcessorCount = 16,
-                      cudaDevAttrMaxThreadsPerMultiProcessor = 39 };
-struct cudaDeviceProp { int multiProcessorCount; int maxThreadsPerBlock; };
-typedef struct CUstream_st *cudaStream_t;
-typedef struct CUevent_st *cudaEvent_t;
-extern "C" {
-int cudaConfigureCall(dim3 grid, dim3 block, size_t shmem = 0,
-                      cudaStream_t stream = 0);
-unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shmem = 0,
-                                     cudaStream_t stream = 0);
-cudaError_t cudaMalloc(void **p, size_t n);
-cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags = 1);
-cudaError_t cudaFree(void *p);
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind k);
-cudaError_t cudaMemset(void *p, int v, size_t n);
-cudaError_t cudaGetDevice(int *d);
-cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d);
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d);
-cudaError_t cudaGetLastError(void);
-cudaError_t cudaDeviceSynchronize(void);
-cudaError_t cudaEventCreate(cudaEvent_t *e);
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
-cudaError_t cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **args,
-                             size_t shmem, cudaStream_t s);
-const char *cudaGetErrorString(cudaError_t e);
-}
-template <class T> inline cudaError_t cudaMalloc(T **p, size_t n) {
-  return ::cudaMalloc((void **)(void *)p, n);
-}
-template <class T>
-inline cudaError_t cudaMallocManaged(T **p, size_t n, unsigned f = 1) {
-  return ::cudaMallocManaged((void **)(void *)p, n, f);
-}
-__device__ void __syncthreads();
-__device__ float __shfl_down_sync(unsigned mask, float v, unsigned d, int w = 32);
-__device__ int __shfl_down_sync(unsigned mask, int v, unsigned d, int w = 32);
-)cuda";
-
-const char *kCooperativeGroups = R"cuda(
-#pragma once
-namespace cooperative_groups {
-struct thread_block {
-  __device__ unsigned thread_rank() const;
-  __device__ void sync() const;
-};
-__device__ thread_block this_thread_block();
-__device__ void sync(const thread_block &);
-template <unsigned N> struct thread_block_tile {
-  __device__ unsigned size() const { return N; }
-  __device__ unsigned thread_rank() const;
-  template <class T> __device__ T shfl_down(T v, unsigned d) const;
-};
-template <unsigned N>
-__device__ thread_block_tile<N> tiled_partition(const thread_block &);
-} // namespace cooperative_groups
-)cuda";
-
-std::vector<std::string> cudaArgs() {
-  return {"-x",
-          "cuda",
-          "--cuda-device-only",
-          "-nocudainc",
-          "-nocudalib",
-          "--cuda-path=/nonexistent",
-          "--cuda-feature=+ptx88",
-          "--cuda-gpu-arch=sm_90",
-          "-resource-dir",
-          KCHECK_CLANG_RESOURCE_DIR,
-          "-std=c++17",
-          "-I/kcheck-stub",
-          "-Wno-unused-value"};
-}
-
-// KCHECK_LAUNCH_DUMP=1 prints what was extracted, to read the notes.
-void dump(const std::string &title, const HostProgram &p) {
-  if (!std::getenv("KCHECK_LAUNCH_DUMP"))
-    return;
-  auto opt = [](const std::optional<core::Dim3> &d) {
-    return d ? core::toString(*d) : std::string("?");
-  };
-  std::printf("== %s\n", title.c_str());
-  for (const HostAllocation &a : p.allocations)
-    std::printf("  alloc %d %s %s bytes=%s %s%s\n", a.id, a.name.c_str(),
-                (a.loc.file + ":" + std::to_string(a.loc.line)).c_str(),
-                a.bytes ? std::to_string(*a.bytes).c_str() : "?",
-                a.hostInitialized ? "init " : "", a.zeroed ? "zeroed" : "");
-  for (const HostLaunch &l : p.launches) {
-    std::printf("  launch %s [%s] line %u grid %s block %s shmem %s\n",
-                l.signature.c_str(), l.mangledName.c_str(), l.loc.line,
-                opt(l.grid).c_str(), opt(l.block).c_str(),
-                l.dynamicSharedBytes
-                    ? std::to_string(*l.dynamicSharedBytes).c_str()
-                    : "?");
-    for (const LaunchArg &a : l.args)
-      std::printf("    arg %s: kind %d i=%lld f=%g alloc=%d off=%lld %s\n",
-                  a.text.c_str(), int(a.value.kind), (long long)a.value.i,
-                  a.value.f, a.value.allocation, (long long)a.value.offset,
-                  a.value.why.c_str());
-    for (const std::string &n : l.notes)
-      std::printf("    note: %s\n", n.c_str());
-  }
-  for (const std::string &n : p.notes)
-    std::printf("  program note: %s\n", n.c_str());
-  for (const std::string &k : p.kernelsWithoutLaunch)
-    std::printf("  not launched: %s\n", k.c_str());
-}
-
-// Parses (and, with `codegen`, compiles) `code`, running the extractor in the
-// same parse, the way the device compiler will; with codegen it also records
-// the names of the kernels in the IR, to check the mangled names against.
-class ExtractAction : public clang::EmitLLVMOnlyAction {
-public:
-  ExtractAction(HostProgram &out, ExtractorOptions options, bool codegen,
-                std::set<std::string> &irKernels, llvm::LLVMContext *llvm)
-      : EmitLLVMOnlyAction(llvm), out_(out), options_(std::move(options)),
-        codegen_(codegen), irKernels_(irKernels) {}
-  std::unique_ptr<clang::ASTConsumer>
-  CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
-    std::vector<std::unique_ptr<clang::ASTConsumer>> cs;
-    cs.push_back(makeLaunchExtractor(out_, options_));
-    if (codegen_)
-      cs.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
-    return std::make_unique<clang::MultiplexConsumer>(std::move(cs));
-  }
-  void EndSourceFileAction() override {
-    if (!codegen_)
-      return;
-    EmitLLVMOnlyAction::EndSourceFileAction();
-    if (std::unique_ptr<llvm::Module> m = takeModule())
-      for (const llvm::Function &f : *m)
-        if (f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
-          irKernels_.insert(f.getName().str());
-  }
-
-private:
-  HostProgram &out_;
-  ExtractorOptions options_;
-  bool codegen_;
-  std::set<std::string> &irKernels_;
-};
-
-struct Result {
-  HostProgram program;
-  std::set<std::string> irKernels; // with codegen
-  bool ok = false;
-};
-
-Result run(const std::string &code, const std::string &file = "/src/t.cu",
-           clang::tooling::FileContentMappings files = {},
-           ExtractorOptions options = {}, bool codegen = false) {
-  Result r;
-  files.emplace_back("/kcheck-stub/cuda_runtime.h", kCudaRuntime);
-  files.emplace_back("/kcheck-stub/cooperative_groups.h", kCooperativeGroups);
-  if (codegen) { // CodeGen builds an NVPTX TargetMachine
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-  }
-  llvm::LLVMContext llvmContext;
-  r.ok = clang::tooling::runToolOnCodeWithArgs(
-      std::make_unique<ExtractAction>(r.program, std::move(options), codegen,
-                                      r.irKernels, &llvmContext),
-      code, cudaArgs(), file, "kcheck-test",
-      std::make_shared<clang::PCHContainerOperations>(), files);
-  return r;
-}
-
-HostProgram extract(const std::string &body, ExtractorOptions options = {}) {
-  Result r = run("#include <cuda_runtime.h>\n#include <cstdlib>\n"
-                 "#include <cstdio>\n#include <algorithm>\n#line 1\n" +
-                     body,
-                 "/src/t.cu", {}, std::move(options));
-  EXPECT_TRUE(r.ok) << "the test program does not compile";
-  dump(::testing::UnitTest::GetInstance()->current_test_info()->name(),
-       r.program);
-  return std::move(r.program);
-}
-
-std::string joined(const std::vector<std::string> &notes) {
-  std::string s;
-  for (const std::string &n : notes)
-    s += n + "\n";
-  return s;
-}
-
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// seed_exact.csv: file, launch, kernel, grid, block, metrics... (kernel quoted).
-struct MeasuredLaunch {
-  std::string kernel;
-  core::Dim3 grid, block;
-};
-std::map<std::string, std::vector<MeasuredLaunch>>
-readMeasured(const std::string &path) {
-  std::map<std::string, std::vector<MeasuredLaunch>> out;
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line); // header
-  auto dim = [](const std::string &s) {
-    core::Dim3 d;
-    std::sscanf(s.c_str(), "%u,%u,%u", &d.x, &d.y, &d.z);
-    return d;
-  };
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::string cur;
-    bool quoted = false;
-    for (char c : line) {
-      if (c == '"')
-        quoted = !quoted;
-      else if (c == ',' && !quoted)
-        f.push_back(cur), cur.clear();
-      else
-        cur += c;
-    }
-    f.push_back(cur);
-    if (f.size() < 5)
-      continue;
-    out[f[0]].push_back({f[2], dim(f[3]), dim(f[4])});
-  }
-  return out;
-}
-
-core::Dim3 d3(uint32_t x, uint32_t y = 1, uint32_t z = 1) { return {x, y, z}; }
-
-} // namespace
+using namespace launch_test;
 
 TEST(LaunchExtractor, BasicLaunchNamesAndGeometry) {
   HostProgram p = extract(R"cuda(
@@ -395,7 +116,9 @@ int main(int argc, char **argv) {
   EXPECT_EQ(l.args[0].value.i, 1 << 20);
   std::string notes = joined(l.notes);
   EXPECT_NE(notes.find("block `bs` at t.cu:6 could not be evaluated: result of "
-                       "`atoi(argv[1])` at t.cu:4"), std::string::npos) << notes;
+                       "`atoi(argv[1])` at t.cu:4"),
+            std::string::npos)
+      << notes;
   EXPECT_NE(notes.find("atoi(argv[1])"), std::string::npos) << notes;
   EXPECT_NE(notes.find("argv"), std::string::npos) << notes;
 }
@@ -426,8 +149,7 @@ int main(int argc, char **argv) {
                 .find("launch inside a loop over runtime values at t.cu:10"),
             std::string::npos)
       << joined(p.launches[1].notes);
-  EXPECT_NE(joined(p.launches[2].notes).find("not unrolled"),
-            std::string::npos)
+  EXPECT_NE(joined(p.launches[2].notes).find("not unrolled"), std::string::npos)
       << joined(p.launches[2].notes);
   EXPECT_EQ(p.launches[3].grid, d3(4));
   EXPECT_EQ(p.launches[3].block, d3(64));
@@ -648,8 +370,7 @@ int main() {
                        "at t.cu:13"),
             std::string::npos)
       << notes;
-  EXPECT_NE(notes.find("cudaGetDeviceProperties at t.cu:15"),
-            std::string::npos)
+  EXPECT_NE(notes.find("cudaGetDeviceProperties at t.cu:15"), std::string::npos)
       << notes;
   EXPECT_EQ(l.args[1].value.allocation, 1);
   EXPECT_EQ(l.args[1].value.offset, 64);
@@ -741,110 +462,90 @@ int main() {
             "long)");
 }
 
-// The seed programs, as measured on the H100: same launches, same order, same
-// geometry and Nsight names; mangled names equal the device IR's kernels.
-TEST(LaunchExtractor, SeedCorpus) {
-  std::string corpus = KCHECK_CORPUS_DIR;
-  std::string common = readFile(corpus + "/common.h");
-  if (common.empty())
-    GTEST_SKIP() << "no corpus at " << corpus;
-  auto measured = readMeasured(corpus + "/h100/seed_exact.csv");
-  ASSERT_FALSE(measured.empty());
-  std::map<std::string, std::vector<std::string>> mangled = {
-      {"reduce_bbuf.cu",
-       {"_Z9reduce_v0PfS_", "_Z9reduce_v1PfS_", "_Z9reduce_v2PfS_",
-        "_Z9reduce_v3PfS_", "_Z9reduce_v4PfS_", "_Z9reduce_v5ILj256EEvPfS0_",
-        "_Z9reduce_v6ILj256ELi128EEvPfS0_",
-        "_Z9reduce_v7ILj256ELi128EEvPfS0_j", "_Z9reduce_v8PfS_j"}},
-      {"reduce_cg.cu",
-       {"_Z20reduce_gpu_v1_kernelPKimPi", "_Z20reduce_gpu_v2_kernelPKimPi",
-        "_Z20reduce_gpu_v4_kernelPKimPi",
-        "_Z20reduce_gpu_v7_kernelILi512EEvPKimPi",
-        "_Z20reduce_gpu_v9_kernelILi512EEvPKimPi"}},
-      {"sgemm.cu",
-       {"_Z15sgemm_vectorizeILi128ELi128ELi8ELi8ELi8EEviiiPKfS1_Pf",
-        "_Z17sgemm_warp_tilingILi128ELi128ELi16ELi64ELi64ELi4ELi8ELi4ELi128EEv"
-        "iiiPKfS1_Pf"}},
-      {"slides.cu",
-       {"_Z13PictureKernelPfS_ii", "_Z12MatMulKernelPfS_S_i",
-        "_Z11MatMulTiledPfS_S_i",
-        "_Z17SlideReduceModuloPfS_", "_Z18SlideReduceHalvingPfS_",
-        "_Z12ColumnRead32PKfPfi", "_Z12ColumnRead33PKfPfi",
-        "_Z10OffsetCopyPfPKfi", "_Z10OffsetCopyPfPKfi",
-        "_Z10StrideCopyPfPKfi"}}};
-  std::map<std::string, HostProgram> programs;
-  for (const auto &[file, rows] : measured) {
-    SCOPED_TRACE(file);
-    std::string code = readFile(corpus + "/seed/" + file);
-    ASSERT_FALSE(code.empty());
-    Result r = run(code, "/kcheck-corpus/seed/" + file,
-                   {{"/kcheck-corpus/common.h", common}}, {}, true);
-    ASSERT_TRUE(r.ok);
-    const HostProgram &p = r.program;
-    dump(file, p);
-    ASSERT_EQ(p.launches.size(), rows.size());
-    EXPECT_TRUE(p.kernelsWithoutLaunch.empty());
-    for (size_t i = 0; i < rows.size(); ++i) {
-      SCOPED_TRACE("launch " + std::to_string(i));
-      const HostLaunch &l = p.launches[i];
-      EXPECT_EQ(l.signature, rows[i].kernel);
-      EXPECT_EQ(l.mangledName, mangled[file][i]);
-      EXPECT_TRUE(r.irKernels.count(l.mangledName)) << l.mangledName;
-      EXPECT_EQ(l.block, rows[i].block);
-      if (l.kernelName == "reduce_v8") {
-        // Its grid is the device's SM count * threads per SM / 256.
-        EXPECT_FALSE(l.grid.has_value());
-        std::string notes = joined(l.notes);
-        EXPECT_NE(notes.find("device query cudaDeviceGetAttribute("
-                             "cudaDevAttrMultiProcessorCount) at "
-                             "reduce_bbuf.cu:161"),
-                  std::string::npos)
-            << notes;
-        continue;
-      }
-      EXPECT_EQ(l.grid, rows[i].grid);
-      EXPECT_TRUE(l.notes.empty()) << joined(l.notes);
-      for (const LaunchArg &a : l.args)
-        EXPECT_TRUE(a.value.known()) << a.text << ": " << a.value.why;
-    }
-    programs[file] = p;
-  }
-
-  const HostProgram &bbuf = programs["reduce_bbuf.cu"];
-  ASSERT_EQ(bbuf.allocations.size(), 2u);
-  EXPECT_EQ(bbuf.allocations[0].name, "in");
-  EXPECT_EQ(bbuf.allocations[0].bytes, 32u * 1024 * 1024 * 4);
-  EXPECT_TRUE(bbuf.allocations[0].hostInitialized);
-  EXPECT_EQ(bbuf.allocations[1].name, "out");
-  EXPECT_EQ(bbuf.allocations[1].bytes, 32u * 1024 * 1024 / 256 * 4);
-  EXPECT_TRUE(bbuf.allocations[1].zeroed);
-  EXPECT_EQ(bbuf.launches[7].args[2].value.i, 32 * 1024 * 1024);
-  EXPECT_EQ(bbuf.launches[0].loc.line, 218u);
-
-  const HostProgram &cg = programs["reduce_cg.cu"];
-  for (size_t i = 0; i < cg.launches.size(); ++i)
-    EXPECT_EQ(cg.launches[i].dynamicSharedBytes, i < 3 ? 1024u : 2048u);
-  EXPECT_EQ(cg.launches[0].args[1].value.i, 32 * 1024 * 1024);
-
-  const HostProgram &sgemm = programs["sgemm.cu"];
-  ASSERT_EQ(sgemm.allocations.size(), 3u);
-  EXPECT_EQ(sgemm.allocations[2].name, "C");
-  EXPECT_EQ(sgemm.launches[1].args[0].value.i, 1024);
-
-  const HostProgram &slides = programs["slides.cu"];
-  ASSERT_EQ(slides.allocations.size(), 11u);
-  const HostAllocation &in = slides.allocations[9];
-  EXPECT_EQ(in.name, "in");
-  EXPECT_EQ(in.bytes, (2u * 4 * 1024 * 1024 + 64) * 4);
-  EXPECT_EQ(slides.allocations[10].bytes, in.bytes);
-  const HostLaunch &off0 = slides.launches[7], &off1 = slides.launches[8];
-  EXPECT_EQ(off0.args[0].value.allocation, 10);
-  EXPECT_EQ(off0.args[0].value.offset, 0);
-  EXPECT_EQ(off0.args[1].value.allocation, 9);
-  EXPECT_EQ(off0.args[2].value.i, 0);
-  EXPECT_EQ(off1.args[2].value.i, 1);
-  EXPECT_EQ(slides.launches[1].grid, d3(64, 64)); // NB = W / TILE_WIDTH ...
-  EXPECT_EQ(slides.launches[1].args[3].value.i, 1024);
+TEST(LaunchExtractor, GlobalsStaticsAndPointersToObjects) {
+  HostProgram p = extract(R"cuda(
+__global__ void k(int v) {}
+extern int gScale;
+int gScale = 3;
+int gZero;
+const int kSizes[4] = {32, 64};
+int counter() { static int calls = 10; return ++calls; }
+int main() {
+  cudaDeviceProp prop;
+  cudaDeviceProp *pp = &prop;
+  cudaGetDeviceProperties(pp, 0);
+  counter();
+  k<<<kSizes[1] * gScale, kSizes[3] + 1>>>(counter() + gZero);
+  k<<<1, pp->maxThreadsPerBlock>>>(0);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  EXPECT_EQ(p.launches[0].grid, d3(192));
+  EXPECT_EQ(p.launches[0].block, d3(1));
+  EXPECT_EQ(p.launches[0].args[0].value.i, 12);
+  EXPECT_FALSE(p.launches[1].block.has_value());
+  EXPECT_NE(joined(p.launches[1].notes)
+                .find("device query cudaGetDeviceProperties at t.cu:11"),
+            std::string::npos)
+      << joined(p.launches[1].notes);
 }
 
+TEST(LaunchExtractor, ArgcOptionExitsAndThrows) {
+  const char *code = R"cuda(
+#include <cassert>
+__global__ void k(int v) {}
+int main(int argc, char **argv) {
+  int n = 1 << 20;
+  if (argc > 1) n = atoi(argv[1]);
+  if (n <= 0) throw 1;
+  assert(n % 256 == 0);
+  int *d = nullptr;
+  if (cudaMalloc(&d, n * sizeof(int)) != cudaSuccess || d == nullptr) abort();
+  k<<<n / 256, 256>>>(n);
+}
+)cuda";
+  HostProgram unknownArgs = extract(code);
+  ASSERT_EQ(unknownArgs.launches.size(), 1u);
+  EXPECT_FALSE(unknownArgs.launches[0].grid.has_value());
+  ExtractorOptions noArgs;
+  noArgs.argc = 1;
+  HostProgram p = extract(code, noArgs);
+  ASSERT_EQ(p.launches.size(), 1u);
+  EXPECT_EQ(p.launches[0].grid, d3(4096));
+  EXPECT_EQ(p.launches[0].args[0].value.i, 1 << 20);
+  EXPECT_TRUE(p.launches[0].notes.empty()) << joined(p.launches[0].notes);
+  ASSERT_EQ(p.allocations.size(), 1u);
+  EXPECT_EQ(p.allocations[0].bytes, 4u << 20);
+}
+
+TEST(LaunchExtractor, HostReferenceLoopsDoNotStarveLaunches) {
+  HostProgram p = extract(R"cuda(
+__global__ void k(float *c, int n) {}
+float *make(int n) { float *d; cudaMalloc(&d, n * sizeof(float)); return d; }
+int main() {
+  const int n = 100;
+  float a[n], b[n], c[n];
+  for (int r = 0; r < 3; ++r)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        for (int q = 0; q < n; ++q) c[i] += a[q] * b[j] * r;
+  for (int t = 0; t < 40; ++t) {
+    int acc = 0;
+    for (int i = 0; i < n; ++i) acc += i;
+    c[t] = acc;
+  }
+  float *d = make(n);
+  k<<<(n + 31) / 32, 32>>>(d, n);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 1u);
+  EXPECT_EQ(p.launches[0].grid, d3(4));
+  EXPECT_EQ(p.launches[0].args[0].value.kind, HostValue::Kind::DevicePtr);
+  EXPECT_TRUE(p.launches[0].notes.empty()) << joined(p.launches[0].notes);
+  EXPECT_TRUE(p.notes.empty()) << joined(p.notes);
+  ASSERT_EQ(p.allocations.size(), 1u);
+  EXPECT_EQ(p.allocations[0].bytes, 400u);
+}
+
+} // namespace
 } // namespace kcheck::analyzer
