@@ -2,22 +2,26 @@
 // a CUDA program passes to its kernel launches without running it.
 //
 // It walks a function body in program order, keeps every local in a slot of a
-// flat store (so a snapshot is a copy and `&x` is a slot number), descends into
-// called functions that have a body outside system headers, and models the
-// CUDA runtime calls by name. Values it cannot know are HostValue::Unknown with
-// a reason. Assumptions and limits:
+// flat store (so a snapshot is a copy and `&x` is a slot number), enters called
+// functions, methods and lambdas that have a body outside system headers, and
+// models the CUDA runtime and a few C/C++ library calls by name. Values it
+// cannot know are HostValue::Unknown with a reason. Assumptions and limits:
 // - integers are at most 64 bits; arithmetic follows the expression's Clang
-// type
-//   (width, signedness, wraparound); floats are double, rounded for `float`;
-// - records other than dim3/uint3 are opaque (Unknown), arrays are tracked only
-//   when one-dimensional and small; host heap memory has unknown contents;
+//   type (width, signedness, wraparound); floats are double, rounded for float;
+// - records other than dim3/uint3 are opaque (Unknown: `this`, fields of user
+//   structs); arrays are tracked when one-dimensional and at most 4096
+//   elements; host heap memory has unknown contents;
 // - a condition that cannot be evaluated runs both branches and merges: a
 //   variable that differs becomes Unknown; a branch that returns/exits is
 //   dropped in favour of the one that continues;
-// - loops run concretely up to a trip limit, else every variable they assign
-//   becomes Unknown and the body is walked once to find launches/allocations;
-// - a global step budget bounds everything: once spent, loops are not run and
-//   calls are not entered, so straight-line code still finishes.
+// - loops run concretely up to an iteration and step limit, else every
+//   variable they assign becomes Unknown and the body is walked once so the
+//   launches and allocations inside are still seen;
+// - a global step budget, a call depth limit and a stack-use limit bound
+//   everything: once the budget is spent, loops are not run and calls are not
+//   entered, so straight-line code still finishes;
+// - lambdas read their captures from the caller's frame (by reference, even
+//   for by-value captures).
 #pragma once
 
 #include "analyzer/LaunchExtractor.h"
@@ -76,7 +80,7 @@ public:
   HostEvaluator(clang::ASTContext &ctx, HostProgram &program,
                 const ExtractorOptions &options, LaunchHandler onLaunch);
 
-  // Runs `main` (argc/argv Unknown).
+  // Runs `main` (argc/argv Unknown unless ExtractorOptions::argc).
   void runMain(const clang::FunctionDecl *main);
 
   AbstractValue eval(const clang::Expr *e);
@@ -101,8 +105,7 @@ private:
     llvm::DenseMap<const clang::VarDecl *, int> vars;
     int parent = -1; // lambdas see their caller's variables (captures)
     AbstractValue ret;
-    bool retUncertain = false;
-    unsigned depth = 0;
+    bool retUncertain = false; // a `return` under an unknown condition
   };
   // What an unknown `if` forks and joins: locals, the current frame, globals.
   struct State {

@@ -86,7 +86,6 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   if (frames_.size() > options_.maxCallDepth || stackLow())
     return opaqueCall(e, fd, "call depth limit reached");
   Frame f;
-  f.depth = unsigned(frames_.size());
   f.parent = lambda ? int(frames_.size()) - 1 : -1;
   size_t mark = store_.size();
   // Arguments are evaluated in the caller; reference parameters alias.

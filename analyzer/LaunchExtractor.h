@@ -1,20 +1,22 @@
 // Host launch extraction: finds every kernel launch `k<<<grid, block, shmem,
-// stream>>>(args)` reachable from `main`, in program order, and evaluates its
-// geometry and arguments with a small abstract interpreter of the host code
-// (HostEvaluator), without running it.
+// stream>>>(args)` (and cudaLaunchKernel) reachable from `main`, in program
+// order, and evaluates its geometry and arguments with a small abstract
+// interpreter of the host code (HostEvaluator.h), without running it.
 //
 // Assumptions:
 // - The AST comes from a device-only CUDA parse (`--cuda-device-only`): host
-// code
-//   is parsed and Sema'd (templates instantiated) but never code-generated, and
-//   kernels are mangled the way the device-side IR names them.
+//   code is parsed and Sema'd (templates instantiated) but never generated,
+//   and kernels are mangled the way the device-side IR names them.
 // - CUDA runtime calls are recognised by name (cudaMalloc, cudaMemcpy, ...),
-// not
-//   by header, so any stub or real cuda_runtime.h works; they all succeed.
+//   not by header, so kcheck's stubs or the real cuda_runtime.h both work;
+//   every runtime call succeeds (cudaSuccess).
 // - Anything that depends on the device (cudaDeviceGetAttribute,
-//   cudaGetDeviceProperties), on input (argv, scanf) or on host memory contents
-//   is Unknown, with a `why` naming the source; ExtractorOptions::deviceQuery
-//   lets the caller answer device queries (e.g. from `--arch`).
+//   cudaGetDeviceProperties), on input (argc/argv, scanf) or on host memory
+//   contents is Unknown, with a `why` naming its source and file:line;
+//   ExtractorOptions lets the caller answer device queries (`--arch`) and fix
+//   argc.
+// - Launches the evaluation does not reach (functions main never calls) are
+//   not listed; their kernels appear in kernelsWithoutLaunch.
 #pragma once
 
 #include "core/Launch.h"

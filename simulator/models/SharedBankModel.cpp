@@ -34,6 +34,8 @@ SharedCost SharedBankModel::phaseCost(const WarpAddresses &access,
   return c;
 }
 
+// True when the active lanes in [firstLane, firstLane + lanes) read one
+// address, or none is active.
 bool SharedBankModel::singleAddress(const WarpAddresses &access,
                                     unsigned firstLane, unsigned lanes) {
   bool seen = false;
@@ -46,7 +48,7 @@ bool SharedBankModel::singleAddress(const WarpAddresses &access,
     seen = true;
     addr = access.addrs[lane];
   }
-  return seen;
+  return true;
 }
 
 SharedCost SharedBankModel::cost(const WarpAddresses &access) const {
@@ -56,9 +58,12 @@ SharedCost SharedBankModel::cost(const WarpAddresses &access) const {
   const bool quarters = access.bytesPerLane > 2 * bankWidth_;
   SharedCost total;
   for (unsigned first = 0; first < kWarpLanes; first += half) {
-    if (quarters && singleAddress(access, first, half)) {
-      total.wavefronts += 1;
-      total.ideal += 1;
+    const unsigned quarter = half / 2;
+    if (quarters && singleAddress(access, first, quarter) &&
+        singleAddress(access, first + quarter, quarter)) {
+      SharedCost c = phaseCost(access, first, half);
+      total.wavefronts += c.wavefronts;
+      total.ideal += c.ideal;
       continue;
     }
     const unsigned phase = quarters ? half / 2 : half;

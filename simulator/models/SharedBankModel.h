@@ -18,9 +18,12 @@
 //   accesses 4; sgemm_warp_tiling's LDS.128 where lane l reads chunk l % 4
 //   (64 contiguous bytes) costs 4; sgemm_vectorize's LDS.128 of chunk
 //   8 * (l % 16) costs 8 (2 per quarter: chunks j and j+4 share banks).
-// - Exception, 16-byte: a half-warp whose active lanes all read one address
-//   costs a single wavefront (MatMulTiled's LDS.128 of `Mds[ty][k]`, one row
-//   per half-warp: 2 wavefronts per warp, not 4).
+// - Exception, 16-byte: when each quarter of a half-warp reads a single
+//   address, the half-warp is served together (one wavefront unless those
+//   addresses share a bank). Measured on the H100: MatMulTiled's LDS.128 of
+//   `Mds[ty][k]` (one row per half-warp) costs 2 wavefronts per warp, not 4;
+//   an LDS.128 where lanes 8q..8q+7 read chunk q (kernels/sgemm_warp_tiling.cu
+//   `reg_a`) costs 2, not 4.
 // - The ideal (conflict-free) cost of a phase is the number of 128-byte
 //   wavefronts its distinct words need, at least 1; Nsight Compute's
 //   "L1 Wavefronts Shared Ideal" counts the same for the seed corpus.

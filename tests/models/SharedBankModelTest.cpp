@@ -67,13 +67,12 @@ SharedCost reference(const Warp &w) {
     phase(16, 16);
   } else {
     for (unsigned half = 0; half < 32; half += 16) {
-      std::set<uint64_t> addrs;
+      std::set<uint64_t> q0, q1;
       for (unsigned l = half; l < half + 16; ++l)
         if ((w.mask >> l) & 1u)
-          addrs.insert(w.addrs[l]);
-      if (addrs.size() == 1) {
-        total.wavefronts += 1;
-        total.ideal += 1;
+          (l < half + 8 ? q0 : q1).insert(w.addrs[l]);
+      if (q0.size() <= 1 && q1.size() <= 1) {
+        phase(half, 16);
         continue;
       }
       phase(half, 8);
@@ -159,6 +158,11 @@ TEST(SharedBankModelTest, WideAccessesUseHalfWarpPhases) {
       m.cost(make([](unsigned l) { return 16 * (l % 4); }, 16).view());
   EXPECT_EQ(tiling.wavefronts, 4u);
   EXPECT_EQ(tiling.ideal, 4u);
+  // kernels/sgemm_warp_tiling reg_a: lanes 8q..8q+7 read chunk q (H100: 2).
+  SharedCost quarterRows =
+      m.cost(make([](unsigned l) { return 16 * (l / 8); }, 16).view());
+  EXPECT_EQ(quarterRows.wavefronts, 2u);
+  EXPECT_EQ(quarterRows.ideal, 2u);
   // sgemm_vectorize reg_b: lane l reads words 8 * (l % 16) (H100: 8, ideal 4).
   SharedCost vec =
       m.cost(make([](unsigned l) { return 32 * (l % 16); }, 16).view());
