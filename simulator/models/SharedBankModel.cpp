@@ -34,44 +34,41 @@ SharedCost SharedBankModel::phaseCost(const WarpAddresses &access,
   return c;
 }
 
-// True when the active lanes in [firstLane, firstLane + lanes) read one
-// address, or none is active.
-bool SharedBankModel::singleAddress(const WarpAddresses &access,
-                                    unsigned firstLane, unsigned lanes) {
-  bool seen = false;
-  uint64_t addr = 0;
-  for (unsigned lane = firstLane; lane < firstLane + lanes; ++lane) {
-    if (!access.active(lane))
-      continue;
-    if (seen && access.addrs[lane] != addr)
-      return false;
-    seen = true;
-    addr = access.addrs[lane];
+// 16-byte accesses: bandwidth with sharing only inside quads, or the bank
+// conflicts of the half-warp's words, whichever costs more.
+SharedCost SharedBankModel::wideHalfWarpCost(const WarpAddresses &access,
+                                             unsigned firstLane) const {
+  SharedCost c = phaseCost(access, firstLane, kWarpLanes / 2);
+  if (c.wavefronts == 0)
+    return c;
+  uint64_t bytes = 0;
+  for (unsigned quad = firstLane; quad < firstLane + kWarpLanes / 2;
+       quad += 4) {
+    std::array<uint64_t, 4> chunks;
+    unsigned n = 0;
+    for (unsigned lane = quad; lane < quad + 4; ++lane)
+      if (access.active(lane) &&
+          std::find(chunks.begin(), chunks.begin() + n, access.addrs[lane]) ==
+              chunks.begin() + n)
+        chunks[n++] = access.addrs[lane];
+    bytes += uint64_t(n) * access.bytesPerLane;
   }
-  return true;
+  const uint64_t wavefrontBytes = uint64_t(banks_) * bankWidth_;
+  c.ideal = uint32_t((bytes + wavefrontBytes - 1) / wavefrontBytes);
+  c.wavefronts = std::max(c.wavefronts, c.ideal);
+  return c;
 }
 
 SharedCost SharedBankModel::cost(const WarpAddresses &access) const {
   if (access.bytesPerLane <= bankWidth_)
     return phaseCost(access, 0, kWarpLanes);
-  const unsigned half = kWarpLanes / 2;
-  const bool quarters = access.bytesPerLane > 2 * bankWidth_;
   SharedCost total;
-  for (unsigned first = 0; first < kWarpLanes; first += half) {
-    const unsigned quarter = half / 2;
-    if (quarters && singleAddress(access, first, quarter) &&
-        singleAddress(access, first + quarter, quarter)) {
-      SharedCost c = phaseCost(access, first, half);
-      total.wavefronts += c.wavefronts;
-      total.ideal += c.ideal;
-      continue;
-    }
-    const unsigned phase = quarters ? half / 2 : half;
-    for (unsigned p = first; p < first + half; p += phase) {
-      SharedCost c = phaseCost(access, p, phase);
-      total.wavefronts += c.wavefronts;
-      total.ideal += c.ideal;
-    }
+  for (unsigned first = 0; first < kWarpLanes; first += kWarpLanes / 2) {
+    SharedCost c = access.bytesPerLane > 2 * bankWidth_
+                       ? wideHalfWarpCost(access, first)
+                       : phaseCost(access, first, kWarpLanes / 2);
+    total.wavefronts += c.wavefronts;
+    total.ideal += c.ideal;
   }
   return total;
 }

@@ -11,21 +11,20 @@
 //   256-thread block, ../shared/corpus/h100/seed_exact.csv).
 // - Accesses of 1, 2 or 4 bytes are served for the whole warp at once: the
 //   wavefronts are the largest number of distinct words any one bank holds.
-// - 8-byte accesses are served one half-warp (lanes 0-15, 16-31) at a time,
-//   16-byte accesses one quarter-warp (8 lanes) at a time; within a phase the
-//   same bank rule applies to every word each lane touches. Measured on the
-//   H100: a full warp of 8-byte accesses costs 2 wavefronts, of 16-byte
-//   accesses 4; sgemm_warp_tiling's LDS.128 where lane l reads chunk l % 4
-//   (64 contiguous bytes) costs 4; sgemm_vectorize's LDS.128 of chunk
-//   8 * (l % 16) costs 8 (2 per quarter: chunks j and j+4 share banks).
-// - Exception, 16-byte: when each quarter of a half-warp reads a single
-//   address, the half-warp is served together (one wavefront unless those
-//   addresses share a bank). Measured on the H100: MatMulTiled's LDS.128 of
-//   `Mds[ty][k]` (one row per half-warp) costs 2 wavefronts per warp, not 4;
-//   an LDS.128 where lanes 8q..8q+7 read chunk q (kernels/sgemm_warp_tiling.cu
-//   `reg_a`) costs 2, not 4.
+// - 8-byte accesses are served one half-warp (lanes 0-15, 16-31) at a time;
+//   within a half-warp the same bank rule applies to every word each lane
+//   touches. Measured on the H100: a full warp of 8-byte accesses costs 2.
+// - 16-byte accesses are also served per half-warp, but lanes share a 16-byte
+//   chunk only within their quad (lanes 4k..4k+3): a half-warp needs
+//   ceil(sum over its quads of 16 x distinct chunks / 128) wavefronts, or the
+//   bank-conflict degree of its words if that is larger. This one rule fits
+//   every LDS.128 measured on the H100 (wavefronts per warp): contiguous 4;
+//   MatMulTiled `Mds[ty][k]`, one row per half-warp, 2; chunk lane/8
+//   (kernels/sgemm_warp_tiling `reg_a`) 2; chunk lane/4 with rows 4 apart
+//   conflicting (seed sgemm_warp_tiling `reg_a`) 2; chunk lane%4 (seed
+//   sgemm_warp_tiling `reg_b`) 4; 32-byte stride (sgemm_vectorize `reg_b`) 8.
 // - The ideal (conflict-free) cost of a phase is the number of 128-byte
-//   wavefronts its distinct words need, at least 1; Nsight Compute's
+//   wavefronts its data needs, at least 1; Nsight Compute's
 //   "L1 Wavefronts Shared Ideal" counts the same for the seed corpus.
 #pragma once
 
@@ -58,8 +57,8 @@ public:
 private:
   SharedCost phaseCost(const WarpAddresses &access, unsigned firstLane,
                        unsigned lanes) const;
-  static bool singleAddress(const WarpAddresses &access, unsigned firstLane,
-                            unsigned lanes);
+  SharedCost wideHalfWarpCost(const WarpAddresses &access,
+                              unsigned firstLane) const;
   unsigned banks_;
   unsigned bankWidth_;
 };

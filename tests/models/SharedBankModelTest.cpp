@@ -67,16 +67,18 @@ SharedCost reference(const Warp &w) {
     phase(16, 16);
   } else {
     for (unsigned half = 0; half < 32; half += 16) {
-      std::set<uint64_t> q0, q1;
+      SharedCost before = total;
+      phase(half, 16);
+      if (total.wavefronts == before.wavefronts)
+        continue; // no active lane
+      std::set<std::pair<unsigned, uint64_t>> quadChunks;
       for (unsigned l = half; l < half + 16; ++l)
         if ((w.mask >> l) & 1u)
-          (l < half + 8 ? q0 : q1).insert(w.addrs[l]);
-      if (q0.size() <= 1 && q1.size() <= 1) {
-        phase(half, 16);
-        continue;
-      }
-      phase(half, 8);
-      phase(half + 8, 8);
+          quadChunks.insert({l / 4, w.addrs[l]});
+      uint32_t ideal = uint32_t((quadChunks.size() * 16 + 127) / 128);
+      uint32_t conflicts = total.wavefronts - before.wavefronts;
+      total.wavefronts = before.wavefronts + std::max(conflicts, ideal);
+      total.ideal = before.ideal + ideal;
     }
   }
   return total;
@@ -158,6 +160,12 @@ TEST(SharedBankModelTest, WideAccessesUseHalfWarpPhases) {
       m.cost(make([](unsigned l) { return 16 * (l % 4); }, 16).view());
   EXPECT_EQ(tiling.wavefronts, 4u);
   EXPECT_EQ(tiling.ideal, 4u);
+  // seed sgemm_warp_tiling reg_a: chunk 2 * (lane / 4), rows 4 apart share
+  // banks (H100: 2, ideal 2).
+  SharedCost rows =
+      m.cost(make([](unsigned l) { return 32 * (l / 4); }, 16).view());
+  EXPECT_EQ(rows.wavefronts, 2u);
+  EXPECT_EQ(rows.ideal, 2u);
   // kernels/sgemm_warp_tiling reg_a: lanes 8q..8q+7 read chunk q (H100: 2).
   SharedCost quarterRows =
       m.cost(make([](unsigned l) { return 16 * (l / 8); }, 16).view());
