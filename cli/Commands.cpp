@@ -66,6 +66,11 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
     return kExitCannotAnalyse;
   }
   printNotes(s, err);
+  bool anySimulated = false;
+  for (const core::LaunchReport &l : s.report.launches)
+    anySimulated |= l.simulated;
+  if (!anySimulated && s.errors.empty())
+    s.errors.push_back("no launch could be simulated (see the notes above)");
 
   std::vector<core::Diagnostic> diags;
   if (o.command == Command::BankConflicts)

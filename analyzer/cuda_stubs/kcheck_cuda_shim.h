@@ -84,3 +84,5 @@ __device__ void *memset(void *, int, size_t);
 
 #include "kcheck_device_functions.h"
 #include "cuda_runtime_api.h"
+// nvcc force-includes cuda_runtime.h, C++ templates (cudaMalloc(T **)) and all.
+#include "cuda_runtime.h"

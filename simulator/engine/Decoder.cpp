@@ -404,7 +404,8 @@ Error Decoder::assignSlots() {
 }
 
 Error Decoder::run() {
-  k_.name_ = fn_.getName().str();
+  // Messages name the kernel as the user wrote it: offByOne(float*).
+  k_.name_ = llvm::demangle(fn_.getName().str());
   k_.sharedPtrBits_ = dl_.getPointerSizeInBits(bc::kSharedAS);
   k_.localPtrBits_ = dl_.getPointerSizeInBits(bc::kLocalAS);
   k_.genericPtrBits_ = dl_.getPointerSizeInBits(0);

@@ -56,8 +56,9 @@ TEST(LaunchExtractor, SeedCorpus) {
       EXPECT_EQ(l.mangledName, mangled[file][i]);
       EXPECT_TRUE(r.irKernels.count(l.mangledName)) << l.mangledName;
       EXPECT_EQ(l.block, rows[i].block);
-      if (file != "reduce_cg.cu")
+      if (file != "reduce_cg.cu") {
         EXPECT_EQ(l.dynamicSharedBytes, 0u);
+      }
       if (l.kernelName == "reduce_v8") {
         // Its grid is the device's SM count * threads per SM / 256.
         EXPECT_FALSE(l.grid.has_value());

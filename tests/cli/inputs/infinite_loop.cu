@@ -1,9 +1,9 @@
-// A loop that never ends: the step budget stops it and names the line.
+// A spin-wait on a flag nobody sets: the step budget stops it and names the
+// line.
 __global__ void spins(int *flag) {
-  int n = 0;
-  while (flag[0] == 0)
-    n += flag[1];
-  flag[2] = n;
+  volatile int *f = flag;
+  while (f[0] == 0)
+    f[1] += 1;
 }
 
 int main() {
