@@ -55,13 +55,18 @@ DeviceMemory::symbolAddress(const std::string &name) const {
 }
 
 int DeviceMemory::indexOf(uint64_t addr) const {
+  // Consecutive lanes and instructions mostly hit the allocation hit last.
+  if (lastIndex_ >= 0 && addr - allocs_[size_t(lastIndex_)].base <
+                             allocs_[size_t(lastIndex_)].size)
+    return lastIndex_;
   auto it = std::upper_bound(
       allocs_.begin(), allocs_.end(), addr,
       [](uint64_t a, const Allocation &al) { return a < al.base; });
   if (it == allocs_.begin())
     return -1;
   --it;
-  return int(it - allocs_.begin());
+  lastIndex_ = int(it - allocs_.begin());
+  return lastIndex_;
 }
 
 const DeviceMemory::Allocation *DeviceMemory::find(uint64_t addr,

@@ -63,6 +63,7 @@ private:
   std::vector<std::unique_ptr<Backing>> backing_;
   std::vector<std::pair<std::string, uint64_t>> symbols_;
   uint64_t next_;
+  mutable int lastIndex_ = -1; // cache of indexOf (single-threaded)
 };
 
 } // namespace kcheck::sim
