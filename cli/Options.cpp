@@ -54,7 +54,7 @@ options:
   --shmem BYTES        dynamic shared memory of the launch
   --arg NAME=VALUE     value of kernel parameter NAME (integer or float)
   --step-budget N      warp instructions one block may execute
-                       (default 200000000)
+                       (default 50000000)
   -h, --help           this text
 
 exit codes: 0 clean, 1 findings, 2 usage, 3 input could not be analysed
