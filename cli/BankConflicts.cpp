@@ -37,9 +37,9 @@ std::string rangesText(const std::vector<uint64_t> &v) {
       ++j;
     if (!s.empty())
       s += ",";
-    s += j > i + 1 ? fmt::format("{}-{}", v[i], v[j])
-                   : j == i + 1 ? fmt::format("{},{}", v[i], v[j])
-                                : fmt::format("{}", v[i]);
+    s += j > i + 1    ? fmt::format("{}-{}", v[i], v[j])
+         : j == i + 1 ? fmt::format("{},{}", v[i], v[j])
+                      : fmt::format("{}", v[i]);
     i = j + 1;
   }
   return s;
@@ -69,8 +69,7 @@ std::vector<std::string> worstWarpLines(const sim::WorstWarp &w) {
   std::map<unsigned, std::map<uint64_t, std::vector<uint64_t>>> banks;
   for (unsigned lane = 0; lane < 32; ++lane)
     if ((w.activeMask >> lane) & 1u)
-      banks[model.bankOf(w.addrs[lane])][w.addrs[lane] / 4 * 4].push_back(
-          lane);
+      banks[model.bankOf(w.addrs[lane])][w.addrs[lane] / 4 * 4].push_back(lane);
   size_t most = 0;
   for (auto &[b, words] : banks)
     most = std::max(most, words.size());
@@ -198,8 +197,7 @@ std::string bankConflictSummary(const Session &s) {
     for (size_t i = 0; i < sl.result.perInst.size(); ++i) {
       const sim::SharedAccessStats &st = sl.result.perInst[i].shared;
       if (st.executions)
-        ideal[sl.kernel->insts()[i].kind == sim::AccessKind::Store] +=
-            st.ideal;
+        ideal[sl.kernel->insts()[i].kind == sim::AccessKind::Store] += st.ideal;
     }
     using core::Metric;
     auto row = [&](const char *what, Metric inst, Metric wf, uint64_t id) {

@@ -30,8 +30,8 @@ void printNotes(const Session &s, std::ostream &err) {
     err << "kcheck: note: " << n << '\n';
   for (const core::LaunchReport &l : s.report.launches)
     for (const std::string &n : l.notes)
-      err << "kcheck: note: launch #" << l.index << " " << l.kernel << ": "
-          << n << '\n';
+      err << "kcheck: note: launch #" << l.index << " " << l.kernel << ": " << n
+          << '\n';
 }
 
 std::string predictText(const Session &s) {

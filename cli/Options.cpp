@@ -88,7 +88,8 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     return r;
   }
 
-  auto needValue = [&](size_t &i, const std::string &name) -> const std::string * {
+  auto needValue = [&](size_t &i,
+                       const std::string &name) -> const std::string * {
     if (i + 1 >= argv.size()) {
       r.error = "option " + name + " needs a value";
       return nullptr;

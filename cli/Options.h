@@ -26,7 +26,7 @@ struct Options {
   std::optional<core::Dim3> grid, block;
   std::optional<uint64_t> sharedBytes;
   std::vector<std::pair<std::string, std::string>> args; // --arg NAME=VALUE
-  uint64_t stepBudget = 50'000'000; // warp instructions per block
+  uint64_t stepBudget = 50'000'000;   // warp instructions per block
   std::vector<std::string> clangArgs; // after `--`
 };
 

@@ -54,8 +54,8 @@ std::string launchText(const core::LaunchReport &l) {
       return std::to_string(d.x);
     return "(" + core::toString(d) + ")";
   };
-  std::string s = l.kernel + "<<<" + dim(l.config.grid) + ", " +
-                  dim(l.config.block);
+  std::string s =
+      l.kernel + "<<<" + dim(l.config.grid) + ", " + dim(l.config.block);
   if (l.config.dynamicSharedBytes)
     s += ", " + std::to_string(l.config.dynamicSharedBytes);
   return s + ">>>";
@@ -142,8 +142,8 @@ public:
                          uint64_t(given->value.offset)});
         } else {
           // Unknown pointer: a fresh allocation keeps the kernel runnable.
-          uint64_t base = memory_.allocate(kUnknownAllocationBytes,
-                                           "argument " + label);
+          uint64_t base =
+              memory_.allocate(kUnknownAllocationBytes, "argument " + label);
           notes.push_back("pointer argument " + label +
                           (given ? " '" + given->text + "'" : "") +
                           " not traced to a cudaMalloc: a fresh buffer was "
@@ -174,7 +174,7 @@ public:
         std::memcpy(&bits, &dv, 8);
       } else {
         bits = v.kind == HostValue::Kind::Float ? uint64_t(int64_t(v.f))
-                                                 : uint64_t(v.i);
+                                                : uint64_t(v.i);
       }
       out.push_back({bits});
     }
@@ -206,8 +206,7 @@ Session analyzeFile(const Options &options) {
   copts.arch = options.arch;
   copts.extraClangArgs = options.clangArgs;
   analyzer::CompiledModule cm = analyzer::compileDevice(
-      options.file, copts,
-      {[&host](clang::CompilerInstance &) {
+      options.file, copts, {[&host](clang::CompilerInstance &) {
         return analyzer::makeLaunchExtractor(host);
       }});
   s.clangDiagnostics = cm.diagnostics;
@@ -229,8 +228,8 @@ Session analyzeFile(const Options &options) {
     for (const llvm::Function &f : *cm.module)
       if (isKernel(f)) {
         std::string demangled = llvm::demangle(f.getName().str());
-        std::string base = baseKernelName(demangled.substr(
-            0, demangled.find('(')));
+        std::string base =
+            baseKernelName(demangled.substr(0, demangled.find('(')));
         if (options.kernel.empty() || options.kernel == base ||
             options.kernel == f.getName())
           kernels.push_back(&f);
@@ -344,6 +343,8 @@ Session analyzeFile(const Options &options) {
   return s;
 }
 
-std::string describeLaunch(const core::LaunchReport &l) { return launchText(l); }
+std::string describeLaunch(const core::LaunchReport &l) {
+  return launchText(l);
+}
 
 } // namespace kcheck::cli

@@ -22,7 +22,7 @@ struct SimulatedLaunch {
 
 struct Session {
   bool compiled = false;
-  std::string clangDiagnostics; // Clang's own text, for exit 3
+  std::string clangDiagnostics;    // Clang's own text, for exit 3
   std::vector<std::string> errors; // could not analyse (exit 3)
   core::PredictionReport report;
   std::vector<SimulatedLaunch> launches; // parallel to report.launches

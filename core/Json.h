@@ -38,7 +38,7 @@ private:
   std::string out_;
   bool pretty_;
   int depth_ = 0;
-  bool first_ = true;   // no element yet at this depth
+  bool first_ = true; // no element yet at this depth
   bool afterKey_ = false;
 };
 

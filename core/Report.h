@@ -19,11 +19,11 @@ struct LineReport {
 };
 
 struct LaunchReport {
-  int index = 0;             // the program's launch order
-  std::string kernel;        // "reduce_v5<256>"
-  std::string signature;     // "void reduce_v5<256>(float *, float *)"
+  int index = 0;         // the program's launch order
+  std::string kernel;    // "reduce_v5<256>"
+  std::string signature; // "void reduce_v5<256>(float *, float *)"
   LaunchConfig config;
-  bool simulated = false;    // false: see notes for why not
+  bool simulated = false; // false: see notes for why not
   Counters metrics;
   std::vector<LineReport> lines; // sorted by file, line
   std::vector<std::string> notes;

@@ -15,8 +15,7 @@ using core::Metric;
 /// Accumulates the models' costs per instruction. One per launch.
 class CountingSink : public EventSink {
 public:
-  CountingSink(const core::ArchSpec &arch, LaunchResult &out,
-               size_t numInsts)
+  CountingSink(const core::ArchSpec &arch, LaunchResult &out, size_t numInsts)
       : banks_(arch.sharedBanks, arch.bankWidthBytes),
         sectors_(arch.sectorBytes), out_(out) {
     out_.perInst.resize(numInsts);
@@ -51,8 +50,7 @@ public:
           st.minConflictDegree = degree;
       }
       if (c.wavefronts > st.worst.wavefronts ||
-          (c.wavefronts == st.worst.wavefronts &&
-           c.ideal < st.worst.ideal)) {
+          (c.wavefronts == st.worst.wavefronts && c.ideal < st.worst.ideal)) {
         std::copy(a.addrs, a.addrs + 32, st.worst.addrs.begin());
         st.worst.activeMask = a.activeMask;
         st.worst.wavefronts = c.wavefronts;
@@ -103,8 +101,7 @@ bool sameFile(const std::string &a, const std::string &b) {
 LaunchResult Predictor::run(const DecodedKernel &kernel,
                             const core::LaunchConfig &config,
                             const std::vector<KernelArg> &args,
-                            DeviceMemory &memory,
-                            const Limits &limits) const {
+                            DeviceMemory &memory, const Limits &limits) const {
   LaunchResult result;
   CountingSink sink(arch_, result, kernel.insts().size());
   BlockRunner runner(kernel, config, args, memory, limits);
@@ -143,7 +140,8 @@ std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
   for (size_t i = 0; i < result.perInst.size(); ++i) {
     const InstStats &s = result.perInst[i];
     const InstInfo &info = kernel.insts()[i];
-    if (!info.isMemory || (s.shared.executions == 0 && s.global.executions == 0))
+    if (!info.isMemory ||
+        (s.shared.executions == 0 && s.global.executions == 0))
       continue;
     core::SourceLoc loc = userLocation(info, mainFile);
     core::Counters &c = lines[{loc.file, loc.line}];

@@ -8,9 +8,9 @@
 #include "core/Launch.h"
 #include "core/Metrics.h"
 #include "core/Report.h"
+#include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DecodedKernel.h"
 #include "simulator/engine/DeviceMemory.h"
-#include "simulator/engine/BlockRunner.h"
 
 #include <array>
 #include <optional>

@@ -1,7 +1,7 @@
-// kcheck stub: the part of CUDA's cooperative groups that block-level kernels use,
-// built on __syncthreads, threadIdx/blockDim and the *_sync warp intrinsics so the IR
-// holds only what the interpreter already executes. Grid-wide sync is not provided
-// (kcheck simulates blocks independently).
+// kcheck stub: the part of CUDA's cooperative groups that block-level kernels
+// use, built on __syncthreads, threadIdx/blockDim and the *_sync warp
+// intrinsics so the IR holds only what the interpreter already executes.
+// Grid-wide sync is not provided (kcheck simulates blocks independently).
 #pragma once
 #include "kcheck_cuda_shim.h"
 
@@ -19,25 +19,36 @@ __device__ __forceinline__ unsigned int blockThreadCount() {
 class thread_block {
 public:
   __device__ void sync() const { __syncthreads(); }
-  __device__ unsigned int thread_rank() const { return details::blockThreadRank(); }
+  __device__ unsigned int thread_rank() const {
+    return details::blockThreadRank();
+  }
   __device__ unsigned int size() const { return details::blockThreadCount(); }
-  __device__ unsigned int num_threads() const { return details::blockThreadCount(); }
-  __device__ dim3 group_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  __device__ unsigned int num_threads() const {
+    return details::blockThreadCount();
+  }
+  __device__ dim3 group_index() const {
+    return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  }
   __device__ dim3 thread_index() const {
     return dim3(threadIdx.x, threadIdx.y, threadIdx.z);
   }
-  __device__ dim3 group_dim() const { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  __device__ dim3 group_dim() const {
+    return dim3(blockDim.x, blockDim.y, blockDim.z);
+  }
   __device__ dim3 dim_threads() const { return group_dim(); }
 };
 
-__device__ __forceinline__ thread_block this_thread_block() { return thread_block(); }
+__device__ __forceinline__ thread_block this_thread_block() {
+  return thread_block();
+}
 
 // A grid handle for rank/size queries only.
 class grid_group {
 public:
   __device__ unsigned long long thread_rank() const {
     unsigned long long block =
-        (blockIdx.z * (unsigned long long)gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+        (blockIdx.z * (unsigned long long)gridDim.y + blockIdx.y) * gridDim.x +
+        blockIdx.x;
     return block * details::blockThreadCount() + details::blockThreadRank();
   }
   __device__ unsigned long long size() const {
@@ -45,17 +56,23 @@ public:
            details::blockThreadCount();
   }
   __device__ unsigned long long num_threads() const { return size(); }
-  __device__ dim3 group_dim() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
-  __device__ dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  __device__ dim3 group_dim() const {
+    return dim3(gridDim.x, gridDim.y, gridDim.z);
+  }
+  __device__ dim3 block_index() const {
+    return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  }
 };
 
 __device__ __forceinline__ grid_group this_grid() { return grid_group(); }
 
-template <unsigned int TileSize, typename ParentT = void> class thread_block_tile;
+template <unsigned int TileSize, typename ParentT = void>
+class thread_block_tile;
 
 // The implementation; tiles of other parents derive from it, as in CUDA.
 template <unsigned int TileSize> class thread_block_tile<TileSize, void> {
-  static_assert(TileSize >= 1 && TileSize <= 32 && (TileSize & (TileSize - 1)) == 0,
+  static_assert(TileSize >= 1 && TileSize <= 32 &&
+                    (TileSize & (TileSize - 1)) == 0,
                 "tile size must be a power of two no larger than 32");
 
 public:
@@ -100,10 +117,13 @@ public:
 protected:
   // The warp lanes this tile occupies, as the mask the *_sync intrinsics want.
   __device__ unsigned int laneOffset() const {
-    return TileSize == 32 ? 0u : (details::blockThreadRank() & 31u) & ~(TileSize - 1u);
+    return TileSize == 32
+               ? 0u
+               : (details::blockThreadRank() & 31u) & ~(TileSize - 1u);
   }
   __device__ unsigned int memberMask() const {
-    return TileSize == 32 ? 0xffffffffu : ((1u << TileSize) - 1u) << laneOffset();
+    return TileSize == 32 ? 0xffffffffu
+                          : ((1u << TileSize) - 1u) << laneOffset();
   }
 };
 
@@ -116,6 +136,8 @@ tiled_partition(const ParentT &) {
   return thread_block_tile<TileSize, ParentT>();
 }
 
-template <class Group> __device__ __forceinline__ void sync(const Group &g) { g.sync(); }
+template <class Group> __device__ __forceinline__ void sync(const Group &g) {
+  g.sync();
+}
 
 } // namespace cooperative_groups

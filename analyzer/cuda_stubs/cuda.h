@@ -1,5 +1,5 @@
-// kcheck stub: the driver API types programs mention most; no functions are used by
-// device code, and host code is only parsed.
+// kcheck stub: the driver API types programs mention most; no functions are
+// used by device code, and host code is only parsed.
 #pragma once
 #include "cuda_runtime_api.h"
 
@@ -10,6 +10,9 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef cudaStream_t CUstream;
 typedef cudaEvent_t CUevent;
-typedef enum cudaError_enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 } CUresult;
+typedef enum cudaError_enum {
+  CUDA_SUCCESS = 0,
+  CUDA_ERROR_INVALID_VALUE = 1
+} CUresult;
 CUresult cuInit(unsigned int flags);
 CUresult cuGetErrorString(CUresult error, const char **str);

@@ -1,7 +1,8 @@
-// kcheck stub: the runtime API (declarations only) plus its C++ convenience templates.
+// kcheck stub: the runtime API (declarations only) plus its C++ convenience
+// templates.
 #pragma once
-#include "kcheck_cuda_shim.h"
 #include "cuda_runtime_api.h"
+#include "kcheck_cuda_shim.h"
 
 template <class T> inline cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return ::cudaMalloc((void **)(void *)devPtr, size);
@@ -12,27 +13,32 @@ inline cudaError_t cudaMallocManaged(T **devPtr, size_t size,
   return ::cudaMallocManaged((void **)(void *)devPtr, size, flags);
 }
 template <class T>
-inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0) {
+inline cudaError_t cudaMallocHost(T **ptr, size_t size,
+                                  unsigned int flags = 0) {
   return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
 template <class T>
 inline cudaError_t
-cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count, size_t offset = 0,
+cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                   size_t offset = 0,
                    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
   return ::cudaMemcpyToSymbol((const void *)&symbol, src, count, offset, kind);
 }
 template <class T>
 inline cudaError_t
-cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
+cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                     size_t offset = 0,
                      enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset, kind);
+  return ::cudaMemcpyFromSymbol(dst, (const void *)&symbol, count, offset,
+                                kind);
 }
 template <class T>
 inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
   return ::cudaGetSymbolAddress(devPtr, (const void *)&symbol);
 }
 template <class T>
-inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry) {
+inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                         T *entry) {
   return ::cudaFuncGetAttributes(attr, (const void *)entry);
 }
 template <class T>

@@ -1,6 +1,7 @@
-// kcheck stub: declarations of the CUDA runtime API for host code. kcheck compiles only
-// the device side, but Clang still parses (never generates) the host code, so every
-// runtime call a program makes must be declared. No definitions: nothing calls them.
+// kcheck stub: declarations of the CUDA runtime API for host code. kcheck
+// compiles only the device side, but Clang still parses (never generates) the
+// host code, so every runtime call a program makes must be declared. No
+// definitions: nothing calls them.
 #pragma once
 #include <stddef.h>
 
@@ -176,7 +177,8 @@ cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
+                                   int device);
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
@@ -190,35 +192,42 @@ cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+                            size_t height);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaFreeHost(void *ptr);
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                       enum cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                             enum cudaMemcpyKind kind, cudaStream_t stream = 0);
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
-                         size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                             cudaStream_t stream = 0);
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
-                               size_t offset = 0,
-                               enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
-                                 size_t offset = 0,
-                                 enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
-cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
-                                    size_t offset, enum cudaMemcpyKind kind,
+cudaError_t
+cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count,
+                   size_t offset = 0,
+                   enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+cudaError_t
+cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                     size_t offset = 0,
+                     enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+                                    size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind,
                                     cudaStream_t stream = 0);
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
-                                 cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                 int dstDevice, cudaStream_t stream = 0);
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
                                      const void *ptr);
 // Streams and events.
 cudaError_t cudaStreamCreate(cudaStream_t *pStream);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream,
+                                      unsigned int flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
@@ -233,14 +242,15 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 // Kernels.
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
                                  int value);
-cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
-cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
-                                                          const void *func,
-                                                          int blockSize,
-                                                          size_t dynamicSMemSize);
+cudaError_t cudaFuncSetCacheConfig(const void *func,
+                                   enum cudaFuncCache cacheConfig);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                  const void *func);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
-                             void **args, size_t sharedMem, cudaStream_t stream);
+                             void **args, size_t sharedMem,
+                             cudaStream_t stream);
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
                                         dim3 blockDim, void **args,
                                         size_t sharedMem, cudaStream_t stream);

@@ -1,11 +1,13 @@
-// kcheck's replacement for the CUDA toolkit headers, force-included (-include) before
-// the user's file, the way nvcc force-includes cuda_runtime.h. kcheck compiles only the
-// device side and interprets the IR, so device functions are written with Clang
-// builtins that become plain LLVM IR (atomicrmw, llvm.sqrt, ...) rather than calls into
-// libdevice, which the interpreter could not execute.
+// kcheck's replacement for the CUDA toolkit headers, force-included (-include)
+// before the user's file, the way nvcc force-includes cuda_runtime.h. kcheck
+// compiles only the device side and interprets the IR, so device functions are
+// written with Clang builtins that become plain LLVM IR (atomicrmw, llvm.sqrt,
+// ...) rather than calls into libdevice, which the interpreter could not
+// execute.
 #pragma once
 
-#define CUDA_VERSION 12080 // enables the *_sync shuffles in Clang's intrinsics header
+#define CUDA_VERSION                                                           \
+  12080 // enables the *_sync shuffles in Clang's intrinsics header
 #define CUDART_VERSION 12080
 #define __CUDACC__ 1
 #define __NVCC__ 1 // many programs test it to choose the CUDA code path
@@ -40,22 +42,47 @@ typedef uint64_t cuuint64_t;
 
 #include <__clang_cuda_builtin_vars.h>
 
-// Out-of-line conversions declared by __clang_cuda_builtin_vars.h; they need dim3/uint3.
-__device__ inline __cuda_builtin_threadIdx_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_threadIdx_t::operator uint3() const { return {x, y, z}; }
-__device__ inline __cuda_builtin_blockIdx_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_blockIdx_t::operator uint3() const { return {x, y, z}; }
-__device__ inline __cuda_builtin_blockDim_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_blockDim_t::operator uint3() const { return {x, y, z}; }
-__device__ inline __cuda_builtin_gridDim_t::operator dim3() const { return dim3(x, y, z); }
-__device__ inline __cuda_builtin_gridDim_t::operator uint3() const { return {x, y, z}; }
+// Out-of-line conversions declared by __clang_cuda_builtin_vars.h; they need
+// dim3/uint3.
+__device__ inline __cuda_builtin_threadIdx_t::operator dim3() const {
+  return dim3(x, y, z);
+}
+__device__ inline __cuda_builtin_threadIdx_t::operator uint3() const {
+  return {x, y, z};
+}
+__device__ inline __cuda_builtin_blockIdx_t::operator dim3() const {
+  return dim3(x, y, z);
+}
+__device__ inline __cuda_builtin_blockIdx_t::operator uint3() const {
+  return {x, y, z};
+}
+__device__ inline __cuda_builtin_blockDim_t::operator dim3() const {
+  return dim3(x, y, z);
+}
+__device__ inline __cuda_builtin_blockDim_t::operator uint3() const {
+  return {x, y, z};
+}
+__device__ inline __cuda_builtin_gridDim_t::operator dim3() const {
+  return dim3(x, y, z);
+}
+__device__ inline __cuda_builtin_gridDim_t::operator uint3() const {
+  return {x, y, z};
+}
 
 // Address-space predicates __clang_cuda_intrinsics.h needs for sm_90.
 #define __KCHECK_DEV static __device__ __forceinline__
-__KCHECK_DEV unsigned int __isGlobal(const void *p) { return __nvvm_isspacep_global(p); }
-__KCHECK_DEV unsigned int __isShared(const void *p) { return __nvvm_isspacep_shared(p); }
-__KCHECK_DEV unsigned int __isConstant(const void *p) { return __nvvm_isspacep_const(p); }
-__KCHECK_DEV unsigned int __isLocal(const void *p) { return __nvvm_isspacep_local(p); }
+__KCHECK_DEV unsigned int __isGlobal(const void *p) {
+  return __nvvm_isspacep_global(p);
+}
+__KCHECK_DEV unsigned int __isShared(const void *p) {
+  return __nvvm_isspacep_shared(p);
+}
+__KCHECK_DEV unsigned int __isConstant(const void *p) {
+  return __nvvm_isspacep_const(p);
+}
+__KCHECK_DEV unsigned int __isLocal(const void *p) {
+  return __nvvm_isspacep_local(p);
+}
 __KCHECK_DEV size_t __cvta_generic_to_shared(const void *p) {
   return (size_t)(void __attribute__((address_space(3))) *)p;
 }
@@ -63,17 +90,19 @@ __KCHECK_DEV size_t __cvta_generic_to_global(const void *p) {
   return (size_t)(void __attribute__((address_space(1))) *)p;
 }
 
-// System calls (lowered by Clang: printf -> vprintf), and the libc pieces device code
-// and Clang's headers use.
+// System calls (lowered by Clang: printf -> vprintf), and the libc pieces
+// device code and Clang's headers use.
 extern "C" {
 __device__ int vprintf(const char *, const char *);
 __device__ int printf(const char *, ...);
 __device__ void free(void *) __attribute((nothrow));
 __device__ void *malloc(size_t) __attribute((nothrow)) __attribute__((malloc));
-__device__ void __assertfail(const char *message, const char *file, unsigned line,
-                             const char *function, size_t charSize);
-__device__ static inline void __assert_fail(const char *message, const char *file,
-                                            unsigned line, const char *function) {
+__device__ void __assertfail(const char *message, const char *file,
+                             unsigned line, const char *function,
+                             size_t charSize);
+__device__ static inline void __assert_fail(const char *message,
+                                            const char *file, unsigned line,
+                                            const char *function) {
   __assertfail(message, file, line, function, sizeof(char));
 }
 __device__ void *memcpy(void *, const void *, size_t);
@@ -82,7 +111,7 @@ __device__ void *memset(void *, int, size_t);
 
 #include <__clang_cuda_intrinsics.h>
 
-#include "kcheck_device_functions.h"
 #include "cuda_runtime_api.h"
+#include "kcheck_device_functions.h"
 // nvcc force-includes cuda_runtime.h, C++ templates (cudaMalloc(T **)) and all.
 #include "cuda_runtime.h"

@@ -1,16 +1,24 @@
-// kcheck stub: CUDA's device function library (math, integer intrinsics, atomics,
-// fences), written with Clang builtins so the IR holds LLVM instructions and intrinsics
-// (atomicrmw, cmpxchg, llvm.sqrt, llvm.fma, ...) instead of calls into libdevice.
-// Functions without an LLVM intrinsic (tanf, atan2f, ...) stay calls to the libm name.
+// kcheck stub: CUDA's device function library (math, integer intrinsics,
+// atomics, fences), written with Clang builtins so the IR holds LLVM
+// instructions and intrinsics (atomicrmw, cmpxchg, llvm.sqrt, llvm.fma, ...)
+// instead of calls into libdevice. Functions without an LLVM intrinsic (tanf,
+// atan2f, ...) stay calls to the libm name.
 #pragma once
 
 #define __KCHECK_DEV static __device__ __forceinline__
 #define __KCHECK_HD static __host__ __device__ __forceinline__
 
-// ---- Synchronization and fences (__syncthreads itself is a Clang builtin). ----
-__KCHECK_DEV int __syncthreads_count(int predicate) { return __nvvm_bar0_popc(predicate); }
-__KCHECK_DEV int __syncthreads_and(int predicate) { return __nvvm_bar0_and(predicate); }
-__KCHECK_DEV int __syncthreads_or(int predicate) { return __nvvm_bar0_or(predicate); }
+// ---- Synchronization and fences (__syncthreads itself is a Clang builtin).
+// ----
+__KCHECK_DEV int __syncthreads_count(int predicate) {
+  return __nvvm_bar0_popc(predicate);
+}
+__KCHECK_DEV int __syncthreads_and(int predicate) {
+  return __nvvm_bar0_and(predicate);
+}
+__KCHECK_DEV int __syncthreads_or(int predicate) {
+  return __nvvm_bar0_or(predicate);
+}
 __KCHECK_DEV void __threadfence_block() { __nvvm_membar_cta(); }
 __KCHECK_DEV void __threadfence() { __nvvm_membar_gl(); }
 __KCHECK_DEV void __threadfence_system() { __nvvm_membar_sys(); }
@@ -34,14 +42,30 @@ __KCHECK_HD float max(float a, float b) { return __builtin_fmaxf(a, b); }
 __KCHECK_HD double min(double a, double b) { return __builtin_fmin(a, b); }
 __KCHECK_HD double max(double a, double b) { return __builtin_fmax(a, b); }
 // Mixed signedness, as in CUDA: compare as unsigned.
-__KCHECK_HD unsigned int min(int a, unsigned int b) { return min((unsigned int)a, b); }
-__KCHECK_HD unsigned int min(unsigned int a, int b) { return min(a, (unsigned int)b); }
-__KCHECK_HD unsigned int max(int a, unsigned int b) { return max((unsigned int)a, b); }
-__KCHECK_HD unsigned int max(unsigned int a, int b) { return max(a, (unsigned int)b); }
-__KCHECK_HD float min(float a, double b) { return __builtin_fminf(a, (float)b); }
-__KCHECK_HD float max(float a, double b) { return __builtin_fmaxf(a, (float)b); }
-__KCHECK_HD unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
-__KCHECK_HD unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+__KCHECK_HD unsigned int min(int a, unsigned int b) {
+  return min((unsigned int)a, b);
+}
+__KCHECK_HD unsigned int min(unsigned int a, int b) {
+  return min(a, (unsigned int)b);
+}
+__KCHECK_HD unsigned int max(int a, unsigned int b) {
+  return max((unsigned int)a, b);
+}
+__KCHECK_HD unsigned int max(unsigned int a, int b) {
+  return max(a, (unsigned int)b);
+}
+__KCHECK_HD float min(float a, double b) {
+  return __builtin_fminf(a, (float)b);
+}
+__KCHECK_HD float max(float a, double b) {
+  return __builtin_fmaxf(a, (float)b);
+}
+__KCHECK_HD unsigned int umin(unsigned int a, unsigned int b) {
+  return a < b ? a : b;
+}
+__KCHECK_HD unsigned int umax(unsigned int a, unsigned int b) {
+  return a > b ? a : b;
+}
 __KCHECK_HD long long llmin(long long a, long long b) { return a < b ? a : b; }
 __KCHECK_HD long long llmax(long long a, long long b) { return a > b ? a : b; }
 
@@ -98,8 +122,12 @@ __KCHECK_F2(fdimf, __builtin_fdimf)
 #undef __KCHECK_F2
 __KCHECK_DEV float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
 __KCHECK_DEV float __frsqrt_rn(float x) { return 1.0f / __builtin_sqrtf(x); }
-__KCHECK_DEV float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
-__KCHECK_DEV float __fmaf_rn(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+__KCHECK_DEV float fmaf(float x, float y, float z) {
+  return __builtin_fmaf(x, y, z);
+}
+__KCHECK_DEV float __fmaf_rn(float x, float y, float z) {
+  return __builtin_fmaf(x, y, z);
+}
 __KCHECK_DEV float __fdividef(float x, float y) { return x / y; }
 __KCHECK_DEV float __fdiv_rn(float x, float y) { return x / y; }
 __KCHECK_DEV float __fadd_rn(float x, float y) { return x + y; }
@@ -119,7 +147,9 @@ __KCHECK_DEV void __sincosf(float x, float *s, float *c) { sincosf(x, s, c); }
 #define __KCHECK_D1(name)                                                      \
   __KCHECK_DEV double name(double x) { return __builtin_##name(x); }
 #define __KCHECK_D2(name)                                                      \
-  __KCHECK_DEV double name(double x, double y) { return __builtin_##name(x, y); }
+  __KCHECK_DEV double name(double x, double y) {                               \
+    return __builtin_##name(x, y);                                             \
+  }
 __KCHECK_D1(sqrt)
 __KCHECK_D1(exp)
 __KCHECK_D1(exp2)
@@ -143,26 +173,38 @@ __KCHECK_D2(atan2)
 #undef __KCHECK_D1
 #undef __KCHECK_D2
 __KCHECK_DEV double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
-__KCHECK_DEV double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
+__KCHECK_DEV double fma(double x, double y, double z) {
+  return __builtin_fma(x, y, z);
+}
 
 // ---- Integer and bit intrinsics. ----
 __KCHECK_DEV int __popc(unsigned int x) { return __builtin_popcount(x); }
-__KCHECK_DEV int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-__KCHECK_DEV int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+__KCHECK_DEV int __popcll(unsigned long long x) {
+  return __builtin_popcountll(x);
+}
+__KCHECK_DEV int __clz(int x) {
+  return x == 0 ? 32 : __builtin_clz((unsigned)x);
+}
 __KCHECK_DEV int __clzll(long long x) {
   return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
 }
 __KCHECK_DEV int __ffs(int x) { return __builtin_ffs(x); }
 __KCHECK_DEV int __ffsll(long long x) { return __builtin_ffsll(x); }
-__KCHECK_DEV unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+__KCHECK_DEV unsigned int __brev(unsigned int x) {
+  return __builtin_bitreverse32(x);
+}
 __KCHECK_DEV unsigned long long __brevll(unsigned long long x) {
   return __builtin_bitreverse64(x);
 }
-__KCHECK_DEV int __mul24(int x, int y) { return ((x << 8) >> 8) * ((y << 8) >> 8); }
+__KCHECK_DEV int __mul24(int x, int y) {
+  return ((x << 8) >> 8) * ((y << 8) >> 8);
+}
 __KCHECK_DEV unsigned int __umul24(unsigned int x, unsigned int y) {
   return (x & 0xffffffu) * (y & 0xffffffu);
 }
-__KCHECK_DEV int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
+__KCHECK_DEV int __mulhi(int x, int y) {
+  return (int)(((long long)x * y) >> 32);
+}
 __KCHECK_DEV unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x * y) >> 32);
 }
@@ -170,8 +212,12 @@ __KCHECK_DEV int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
 __KCHECK_DEV unsigned int __float_as_uint(float x) {
   return __builtin_bit_cast(unsigned int, x);
 }
-__KCHECK_DEV float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
-__KCHECK_DEV float __uint_as_float(unsigned int x) { return __builtin_bit_cast(float, x); }
+__KCHECK_DEV float __int_as_float(int x) {
+  return __builtin_bit_cast(float, x);
+}
+__KCHECK_DEV float __uint_as_float(unsigned int x) {
+  return __builtin_bit_cast(float, x);
+}
 __KCHECK_DEV long long __double_as_longlong(double x) {
   return __builtin_bit_cast(long long, x);
 }
@@ -223,11 +269,12 @@ __KCHECK_ATOMIC_RMW(atomicMax, double, __atomic_fetch_max)
 #undef __KCHECK_ATOMIC_RMW
 __KCHECK_DEV float atomicExch(float *address, float val) {
   float old;
-  __atomic_exchange(address, &val, &old, __ATOMIC_RELAXED); // no _n form for float
+  __atomic_exchange(address, &val, &old,
+                    __ATOMIC_RELAXED); // no _n form for float
   return old;
 }
-__KCHECK_DEV unsigned short atomicCAS(unsigned short *address, unsigned short compare,
-                                      unsigned short val) {
+__KCHECK_DEV unsigned short
+atomicCAS(unsigned short *address, unsigned short compare, unsigned short val) {
   __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_RELAXED,
                               __ATOMIC_RELAXED);
   return compare;
@@ -239,7 +286,8 @@ __KCHECK_DEV unsigned int atomicInc(unsigned int *address, unsigned int val) {
 __KCHECK_DEV unsigned int atomicDec(unsigned int *address, unsigned int val) {
   return __nvvm_atom_dec_gen_ui(address, val);
 }
-// The _block and _system scopes count the same memory traffic as the default scope.
+// The _block and _system scopes count the same memory traffic as the default
+// scope.
 #define __KCHECK_SCOPED(name)                                                  \
   template <class T, class... Rest>                                            \
   __KCHECK_DEV auto name##_block(T *address, Rest... rest) {                   \
