@@ -78,12 +78,13 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
       "-include",
       std::string(kCudaShimHeader),
       // Clang's front-end at O3 (so its IR carries O3's attributes and
-      // metadata) but no
-      // LLVM passes: runNvccLikePipeline is the optimizer.
+      // metadata) but no LLVM passes: runNvccLikePipeline is the optimizer.
       "-O3",
       "-Xclang",
       "-disable-llvm-passes",
       "-gline-tables-only",
+      // Kernel parameters keep their source names (`--arg n=1024`).
+      "-fno-discard-value-names",
       "-Qunused-arguments",
       "-emit-llvm",
       "-c",

@@ -52,7 +52,8 @@ options:
   --grid X[,Y,Z]       grid of the launch (overrides what host code says)
   --block X[,Y,Z]      block of the launch
   --shmem BYTES        dynamic shared memory of the launch
-  --arg NAME=VALUE     value of kernel parameter NAME (integer or float)
+  --arg NAME=VALUE     value of kernel parameter NAME (its name, the argument
+                       as written at the launch, or #INDEX)
   --step-budget N      warp instructions one block may execute
                        (default 50000000)
   -h, --help           this text

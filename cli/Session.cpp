@@ -118,12 +118,15 @@ public:
     for (unsigned i = 0; i < f.arg_size(); ++i) {
       const llvm::Argument &param = *f.getArg(i);
       std::string label = "#" + std::to_string(i);
+      std::string paramName = param.getName().str();
       const analyzer::LaunchArg *given =
           launch && i < launch->args.size() ? &launch->args[i] : nullptr;
-      // --arg NAME=V, NAME being the argument text at the call or "#i".
+      // --arg NAME=V, NAME being the parameter's name, the argument as
+      // written at the launch, or "#i".
       std::optional<std::string> override;
       for (const auto &[name, value] : options_.args)
-        if (name == label || (given && name == given->text))
+        if (name == label || (!paramName.empty() && name == paramName) ||
+            (given && name == given->text))
           override = value;
       if (override) {
         auto bits = parseArgValue(*override, param.getType()->isFloatTy(),
@@ -144,7 +147,8 @@ public:
           // Unknown pointer: a fresh allocation keeps the kernel runnable.
           uint64_t base =
               memory_.allocate(kUnknownAllocationBytes, "argument " + label);
-          notes.push_back("pointer argument " + label +
+          notes.push_back("pointer argument " +
+                          (paramName.empty() ? label : "'" + paramName + "'") +
                           (given ? " '" + given->text + "'" : "") +
                           " not traced to a cudaMalloc: a fresh buffer was "
                           "assumed");
@@ -154,11 +158,13 @@ public:
       }
       if (!given || given->value.kind == HostValue::Kind::Unknown) {
         notes.push_back(
-            "argument " + label + (given ? " '" + given->text + "'" : "") +
+            "argument " + (paramName.empty() ? label : "'" + paramName + "'") +
+            (given ? " ('" + given->text + "')" : "") +
             " could not be evaluated" +
             (given && !given->value.why.empty() ? ": " + given->value.why
                                                 : "") +
-            "; give it with --arg " + label + "=VALUE");
+            "; give it with --arg " + (paramName.empty() ? label : paramName) +
+            "=VALUE");
         ok = false;
         continue;
       }
@@ -263,10 +269,8 @@ Session analyzeFile(const Options &options) {
   LaunchBuilder builder(options, host, memory);
   std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded;
   sim::Predictor predictor(arch);
-  for (size_t i = 0; i < host.launches.size() || i < chosen.size(); ++i) {
-    if (i >= chosen.size())
-      break;
-    const HostLaunch &hl = *chosen[i];
+  for (const HostLaunch *chosenLaunch : chosen) {
+    const HostLaunch &hl = *chosenLaunch;
     core::LaunchReport lr;
     lr.index = int(&hl == &commandLineLaunch ? 0 : &hl - &host.launches[0]);
     lr.kernel = hl.kernelName;
@@ -336,7 +340,7 @@ Session analyzeFile(const Options &options) {
     s.launches.push_back(std::move(sl));
   }
   for (const std::string &k : host.kernelsWithoutLaunch)
-    if (options.kernel.empty())
+    if (options.kernel.empty() && k != commandLineLaunch.mangledName)
       s.report.notes.push_back("kernel " + llvm::demangle(k) +
                                " is never launched by host code; analyse it "
                                "with --kernel NAME --grid X --block Y");

@@ -44,9 +44,9 @@ Decoder::Decoder(const Function &fn, DecodedKernel &out)
 
 Error Decoder::unsupported(const Instruction &inst, const Twine &what) const {
   return createStringError(inconvertibleErrorCode(),
-                           "kcheck engine: unsupported " + what + " at " +
+                           "unsupported construct: " + what + " at " +
                                locationText(inst) + " in kernel " +
-                               fn_.getName());
+                               llvm::demangle(fn_.getName().str()));
 }
 
 Error Decoder::checkScalar(Type *type, const Instruction &at) const {
