@@ -9,7 +9,9 @@ kcheck=build/kcheck
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(../shared/corpus/seed/reduce_bbuf.cu)
 for f in "${files[@]}"; do
-  out=$( { /usr/bin/time -f '%e %M' "$kcheck" predict "$f" --format json >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-  read -r secs kb <<<"$out"
+  stats=$(mktemp)
+  /usr/bin/time -o "$stats" -f '%e %M' "$kcheck" predict "$f" --format json >/dev/null 2>&1 || true
+  read -r secs kb <"$stats"
+  rm -f "$stats"
   printf '%-40s %8.2f s wall  %8.1f MB peak\n' "$(basename "$f")" "$secs" "$(echo "$kb / 1024" | bc -l)"
 done
