@@ -20,6 +20,7 @@ struct Group {
   const sim::SharedAccessStats *worst = nullptr;
   std::vector<uint32_t> byIteration;
   std::set<std::string> launches;
+  std::vector<std::string> expressions; // subscripts as written, in order
 };
 
 std::string degreeText(uint32_t lo, uint32_t hi) {
@@ -86,7 +87,11 @@ std::vector<std::string> worstWarpLines(const sim::WorstWarp &w) {
     out.push_back(fmt::format(
         "bank {}: lanes {} touch {} distinct 4-byte words (shared byte "
         "offsets {})",
-        bank, rangesText(lanes), words.size(), progressionText(offsets)));
+        bank,
+        rangesText(lanes).find(',') == std::string::npos
+            ? rangesText(lanes)
+            : progressionText(lanes),
+        words.size(), progressionText(offsets)));
   }
   return out;
 }
@@ -124,6 +129,11 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
       if (!g.loc.valid() || loc.col < g.loc.col)
         g.loc = loc;
       g.array = info.objectName;
+      if (const analyzer::SubscriptFact *f =
+              analyzer::findSubscript(s.subscripts, loc))
+        if (std::find(g.expressions.begin(), g.expressions.end(),
+                      f->fullText) == g.expressions.end())
+          g.expressions.push_back(f->fullText);
       g.minDegree = g.minDegree ? std::min(g.minDegree, st.minConflictDegree)
                                 : st.minConflictDegree;
       g.maxDegree = std::max(g.maxDegree, st.maxDegree);
@@ -159,9 +169,14 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
       n.message = std::move(text);
       d.notes.push_back(std::move(n));
     };
-    if (const analyzer::SubscriptFact *f =
-            analyzer::findSubscript(s.subscripts, g.loc))
-      note("index expression '" + f->fullText + "'");
+    if (!g.expressions.empty()) {
+      std::string list;
+      for (const std::string &e : g.expressions)
+        list += (list.empty() ? "'" : ", '") + e + "'";
+      note((g.expressions.size() == 1 ? "index expression "
+                                      : "index expressions ") +
+           list);
+    }
     const sim::WorstWarp &w = g.worst->worst;
     note(fmt::format("worst warp: block ({}) warp {}, {} wavefronts where {} "
                      "would do",
