@@ -5,29 +5,92 @@
 namespace kcheck::core {
 
 namespace {
+
+/// The memory rules one group of compute capabilities shares. Each record's
+/// comment names the Programming Guide section its fields come from.
+struct GenerationRules {
+  SharedMemorySpec shared;
+  GlobalMemorySpec global;
+};
+
+// cc1.0, 1.1: 16 banks, per half-warp, one broadcast word; strict coalescing.
+constexpr GenerationRules kTesla10 = {
+    {16, 4, false, SharedIssue::HalfWarp, SharedBroadcast::OneWordPerStep,
+     SharedWideAccess::Split32Bit},
+    {GlobalRules::HalfWarpSequential, GlobalRequests::HalfWarp, 32, 0, false,
+     false}};
+// cc1.2, 1.3: shared as 1.0; any pattern coalesces into reduced segments.
+constexpr GenerationRules kTesla12 = {kTesla10.shared,
+                                      {GlobalRules::HalfWarpSegments,
+                                       GlobalRequests::HalfWarp, 32, 0, false,
+                                       false}};
+// cc2.x: 32 banks x 4 bytes, multicast; L1 caches global loads by default in
+// 128-byte lines, 32-byte segments with -dlcm=cg.
+constexpr GenerationRules kFermi = {
+    {32, 4, false, SharedIssue::Warp, SharedBroadcast::Multicast,
+     SharedWideAccess::FermiHalfQuarter},
+    {GlobalRules::CachedTransactions, GlobalRequests::Per128Bytes, 32, 128,
+     true, true}};
+// cc3.x: 32 banks, 4- or 8-byte mode; global loads cached in L2 only by
+// default, 128-byte L1 lines where opted in (-dlcm=ca).
+constexpr GenerationRules kKepler = {
+    {32, 4, true, SharedIssue::Warp, SharedBroadcast::Multicast,
+     SharedWideAccess::KeplerWholeWarp},
+    {GlobalRules::CachedTransactions, GlobalRequests::Per128Bytes, 32, 128,
+     false, true}};
+// cc5.x, 6.x: 32 banks x 4 bytes; L2 "same as 3.x", counted in 32-byte
+// sectors whether L1 caches the load or not.
+constexpr GenerationRules kMaxwellPascal = {
+    {32, 4, false, SharedIssue::Warp, SharedBroadcast::Multicast,
+     SharedWideAccess::HalfWarpPhasesH100},
+    {GlobalRules::CachedTransactions, GlobalRequests::Per128Bytes, 32, 0, false,
+     true}};
+// cc7.x and later: as 5.x, one L1TEX request per instruction; sm_90 as
+// measured on the H100. L1 caches global loads by default.
+constexpr GenerationRules kVoltaAndLater = {kMaxwellPascal.shared,
+                                            {GlobalRules::CachedTransactions,
+                                             GlobalRequests::OnePerInstruction,
+                                             32, 0, true, true}};
+
 struct ArchRow {
   const char *name;
-  unsigned major, minor, banks, smCount, maxThreadsPerSM;
+  unsigned major, minor, smCount, maxThreadsPerSM;
+  const GenerationRules *rules;
 };
 // SM counts and threads per SM are those of the flagship part of each
 // generation (used only to answer device queries in host code).
 constexpr std::array<ArchRow, 29> kArchs = {{
-    {"sm_10", 1, 0, 16, 16, 768},     {"sm_11", 1, 1, 16, 16, 768},
-    {"sm_12", 1, 2, 16, 30, 1024},    {"sm_13", 1, 3, 16, 30, 1024},
-    {"sm_20", 2, 0, 32, 16, 1536},    {"sm_21", 2, 1, 32, 16, 1536},
-    {"sm_30", 3, 0, 32, 8, 2048},     {"sm_32", 3, 2, 32, 1, 2048},
-    {"sm_35", 3, 5, 32, 15, 2048},    {"sm_37", 3, 7, 32, 13, 2048},
-    {"sm_50", 5, 0, 32, 5, 2048},     {"sm_52", 5, 2, 32, 24, 2048},
-    {"sm_53", 5, 3, 32, 2, 2048},     {"sm_60", 6, 0, 32, 56, 2048},
-    {"sm_61", 6, 1, 32, 30, 2048},    {"sm_62", 6, 2, 32, 2, 2048},
-    {"sm_70", 7, 0, 32, 80, 2048},    {"sm_72", 7, 2, 32, 8, 2048},
-    {"sm_75", 7, 5, 32, 72, 1024},    {"sm_80", 8, 0, 32, 108, 2048},
-    {"sm_86", 8, 6, 32, 84, 1536},    {"sm_87", 8, 7, 32, 16, 1536},
-    {"sm_89", 8, 9, 32, 128, 1536},   {"sm_90", 9, 0, 32, 132, 2048},
-    {"sm_90a", 9, 0, 32, 132, 2048},  {"sm_100", 10, 0, 32, 148, 2048},
-    {"sm_103", 10, 3, 32, 148, 2048}, {"sm_120", 12, 0, 32, 170, 1536},
-    {"sm_121", 12, 1, 32, 48, 1536},
+    {"sm_10", 1, 0, 16, 768, &kTesla10},
+    {"sm_11", 1, 1, 16, 768, &kTesla10},
+    {"sm_12", 1, 2, 30, 1024, &kTesla12},
+    {"sm_13", 1, 3, 30, 1024, &kTesla12},
+    {"sm_20", 2, 0, 16, 1536, &kFermi},
+    {"sm_21", 2, 1, 16, 1536, &kFermi},
+    {"sm_30", 3, 0, 8, 2048, &kKepler},
+    {"sm_32", 3, 2, 1, 2048, &kKepler},
+    {"sm_35", 3, 5, 15, 2048, &kKepler},
+    {"sm_37", 3, 7, 13, 2048, &kKepler},
+    {"sm_50", 5, 0, 5, 2048, &kMaxwellPascal},
+    {"sm_52", 5, 2, 24, 2048, &kMaxwellPascal},
+    {"sm_53", 5, 3, 2, 2048, &kMaxwellPascal},
+    {"sm_60", 6, 0, 56, 2048, &kMaxwellPascal},
+    {"sm_61", 6, 1, 30, 2048, &kMaxwellPascal},
+    {"sm_62", 6, 2, 2, 2048, &kMaxwellPascal},
+    {"sm_70", 7, 0, 80, 2048, &kVoltaAndLater},
+    {"sm_72", 7, 2, 8, 2048, &kVoltaAndLater},
+    {"sm_75", 7, 5, 72, 1024, &kVoltaAndLater},
+    {"sm_80", 8, 0, 108, 2048, &kVoltaAndLater},
+    {"sm_86", 8, 6, 84, 1536, &kVoltaAndLater},
+    {"sm_87", 8, 7, 16, 1536, &kVoltaAndLater},
+    {"sm_89", 8, 9, 128, 1536, &kVoltaAndLater},
+    {"sm_90", 9, 0, 132, 2048, &kVoltaAndLater},
+    {"sm_90a", 9, 0, 132, 2048, &kVoltaAndLater},
+    {"sm_100", 10, 0, 148, 2048, &kVoltaAndLater},
+    {"sm_103", 10, 3, 148, 2048, &kVoltaAndLater},
+    {"sm_120", 12, 0, 170, 1536, &kVoltaAndLater},
+    {"sm_121", 12, 1, 48, 1536, &kVoltaAndLater},
 }};
+
 } // namespace
 
 std::optional<ArchSpec> findArch(std::string_view name) {
@@ -38,9 +101,14 @@ std::optional<ArchSpec> findArch(std::string_view name) {
     a.name = r.name;
     a.major = r.major;
     a.minor = r.minor;
-    a.sharedBanks = r.banks;
     a.smCount = r.smCount;
     a.maxThreadsPerSM = r.maxThreadsPerSM;
+    a.shared = r.rules->shared;
+    a.global = r.rules->global;
+    a.sharedBanks = a.shared.banks;
+    a.bankWidthBytes = a.shared.defaultBankBytes;
+    a.sectorBytes = a.global.segmentBytes;
+    a.options = defaultModelOptions(a);
     return a;
   }
   return std::nullopt;
@@ -51,6 +119,24 @@ std::vector<std::string> knownArchNames() {
   for (const ArchRow &r : kArchs)
     names.push_back(r.name);
   return names;
+}
+
+ModelOptions defaultModelOptions(const ArchSpec &arch) {
+  return {arch.shared.defaultBankBytes, arch.global.l1CacheDefault};
+}
+
+std::string validateModelOptions(const ArchSpec &arch,
+                                 const ModelOptions &options) {
+  if (options.bankModeBytes != 4 && options.bankModeBytes != 8)
+    return "--bank-mode must be 4 or 8 (bytes per shared-memory bank)";
+  if (options.bankModeBytes == 8 && !arch.shared.eightByteBankMode)
+    return "--bank-mode 8 needs compute capability 3.x (Kepler's 64-bit bank "
+           "mode); " +
+           arch.name + " has 4-byte banks only";
+  if (options.l1Cache && !arch.global.l1CacheSelectable)
+    return "--l1-cache on needs compute capability 2.0 or later; " + arch.name +
+           " does not cache global memory in L1";
+  return "";
 }
 
 } // namespace kcheck::core

@@ -2,9 +2,16 @@
 // architecture, chosen by `--arch sm_XX`. Rules are data plus small pure
 // functions in simulator/models; there are no integer "arch codes" elsewhere.
 //
-// Sources: CUDA C++ Programming Guide, "Compute Capabilities" (shared memory
-// banks per generation, global memory transactions), and for sm_90 the H100
-// measurements in ../shared/corpus/h100 (see simulator/models/*.h).
+// Sources (each field cites the rule it encodes; docs/models.md lists them):
+// - [Guide] CUDA C++ Programming Guide, appendix "Compute Capabilities":
+//   "Compute Capability 1.x" (global memory, shared memory), "2.x", "3.x",
+//   "5.x" ("same as 3.x" for L2), "6.x", "7.x", "8.x" ("same as 5.x").
+// - [Slides] the seed slides (../shared/seeds, COMP4007 ch. 5): 16 banks x 4
+//   bytes (cc1.x), 32 x 4 (cc2.x, 5.x, 7.x), 32 x 4 or 32 x 8 (cc3.x modes);
+//   128-byte L1 lines (cc2.x), 32-byte L2 segments (cc3.x, 5.x).
+// - [H100] Nsight Compute measurements, ../shared/corpus/h100.
+// - [L1TEX] NVIDIA's Nsight Compute L1TEX model (forums.developer.nvidia.com
+//   /t/165293): on Volta and newer, one request per warp instruction.
 #pragma once
 
 #include <optional>
@@ -14,20 +21,90 @@
 
 namespace kcheck::core {
 
+/// Who a shared-memory request serves at once. [Guide 1.x]: "A shared memory
+/// request for a warp is split into two memory requests, one for each
+/// half-warp"; later generations issue per warp.
+enum class SharedIssue { HalfWarp, Warp };
+
+/// Which lanes reading one word are served together. [Guide 1.x]: one
+/// broadcast word per step, other banks serve one address each; [Guide 2.x+]:
+/// any number of words multicast (no conflict within one word).
+enum class SharedBroadcast { OneWordPerStep, Multicast };
+
+/// How accesses wider than a bank word are split, per generation.
+enum class SharedWideAccess {
+  Split32Bit,         // [Guide 1.x] separate 32-bit requests
+  FermiHalfQuarter,   // [Guide 2.x] 64-bit per half-warp, 128-bit +1 rule
+  KeplerWholeWarp,    // [Guide 3.x] 64-bit banks; whole warp, mode rules
+  HalfWarpPhasesH100, // [H100] half-warp phases, quad sharing for 128-bit
+};
+
+struct SharedMemorySpec {
+  unsigned banks = 32;            // [Slides], [Guide]: 16 on cc1.x
+  unsigned defaultBankBytes = 4;  // [Guide 3.x]: 4-byte mode is the default
+  bool eightByteBankMode = false; // [Guide 3.x], [Slides]: cc3.x only
+  SharedIssue issue = SharedIssue::Warp;
+  SharedBroadcast broadcast = SharedBroadcast::Multicast;
+  SharedWideAccess wide = SharedWideAccess::HalfWarpPhasesH100;
+};
+
+/// How global loads and stores become transactions.
+enum class GlobalRules {
+  HalfWarpSequential, // [Guide 1.0/1.1]: k-th thread, k-th word, or 1/thread
+  HalfWarpSegments,   // [Guide 1.2/1.3]: 32/64/128-byte segments, reduced
+  CachedTransactions, // [Guide 2.x+]: lines or segments per request
+};
+
+/// How one warp instruction is split into memory requests.
+enum class GlobalRequests {
+  HalfWarp,          // [Guide 1.x]: "performed per half-warp"
+  Per128Bytes,       // [Guide 2.x, 3.x]: 8 bytes: 2 requests, 16 bytes: 4
+  OnePerInstruction, // [L1TEX]: Volta and newer
+};
+
+struct GlobalMemorySpec {
+  GlobalRules rules = GlobalRules::CachedTransactions;
+  GlobalRequests requests = GlobalRequests::OnePerInstruction;
+  unsigned segmentBytes = 32; // [Guide 2.x+], [Slides]: L2 segment / sector
+  /// Transaction size of loads cached in L1 where it differs from the
+  /// segment: 128 on cc2.x and cc3.x [Guide], 0 where it does not (cc5.x+
+  /// count 32-byte sectors either way [H100]).
+  unsigned l1LineBytes = 0;
+  bool l1CacheDefault = false;   // [Guide 2.x]: on; [Guide 3.x]: L2 only
+  bool l1CacheSelectable = true; // false on cc1.x: no L1 for global memory
+};
+
+/// What the user may change per run (`--bank-mode`, `--l1-cache`).
+struct ModelOptions {
+  unsigned bankModeBytes = 4; // 4, or 8 on cc3.x
+  bool l1Cache = false;       // global loads cached in L1 (-dlcm=ca)
+};
+
 struct ArchSpec {
   std::string name; // "sm_90"
   unsigned major = 0, minor = 0;
   unsigned warpSize = 32;
-  unsigned sharedBanks = 32; // 16 on cc1.x
-  unsigned bankWidthBytes = 4;
-  unsigned sectorBytes = 32; // global memory granule counted by the model
-  unsigned smCount = 0;      // for device queries (0 = unknown)
+  unsigned sharedBanks = 32;   // = shared.banks (kept for existing callers)
+  unsigned bankWidthBytes = 4; // = shared.defaultBankBytes (ditto)
+  unsigned sectorBytes = 32;   // = global.segmentBytes (ditto)
+  unsigned smCount = 0;        // for device queries (0 = unknown)
   unsigned maxThreadsPerSM = 0;
+  SharedMemorySpec shared;
+  GlobalMemorySpec global;
+  /// What the models use; findArch fills the defaults, the CLI overrides
+  /// them after validateModelOptions.
+  ModelOptions options;
 };
 
 /// The architecture named `sm_XX`, or nullopt when kcheck does not know it.
 std::optional<ArchSpec> findArch(std::string_view name);
 /// Every name findArch accepts, for `--help` and error messages.
 std::vector<std::string> knownArchNames();
+
+/// The options a run uses when the user sets none.
+ModelOptions defaultModelOptions(const ArchSpec &arch);
+/// Why `options` cannot apply to `arch` (a usage error), or "" when they can.
+std::string validateModelOptions(const ArchSpec &arch,
+                                 const ModelOptions &options);
 
 } // namespace kcheck::core
