@@ -197,34 +197,28 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
   return out;
 }
 
-std::string bankConflictSummary(const Session &s) {
-  std::string out;
-  for (size_t li = 0; li < s.report.launches.size(); ++li) {
-    const core::LaunchReport &l = s.report.launches[li];
-    out += fmt::format("launch #{} {}", l.index, describeLaunch(l));
-    if (!l.simulated) {
-      out += ": not simulated\n";
-      continue;
-    }
-    out += "\n";
-    uint64_t ideal[2] = {0, 0};
-    const SimulatedLaunch &sl = s.launches[li];
-    for (size_t i = 0; i < sl.result.perInst.size(); ++i) {
-      const sim::SharedAccessStats &st = sl.result.perInst[i].shared;
-      if (st.executions)
-        ideal[sl.kernel->insts()[i].kind == sim::AccessKind::Store] += st.ideal;
-    }
-    using core::Metric;
-    auto row = [&](const char *what, Metric inst, Metric wf, uint64_t id) {
-      uint64_t w = l.metrics[wf];
-      out += fmt::format("  shared {:6}: {:>12} instructions {:>12} "
-                         "wavefronts {:>12} ideal {:>12} excess ({:.1f}%)\n",
-                         what, l.metrics[inst], w, id, w - id,
-                         w ? 100.0 * double(w - id) / double(w) : 0.0);
-    };
-    row("loads", Metric::SharedLdInst, Metric::SharedLdWavefronts, ideal[0]);
-    row("stores", Metric::SharedStInst, Metric::SharedStWavefronts, ideal[1]);
+std::string bankConflictSummaryRows(const Session &s, size_t li) {
+  const core::LaunchReport &l = s.report.launches[li];
+  const SimulatedLaunch &sl = s.launches[li];
+  if (!l.simulated || !sl.kernel)
+    return "";
+  uint64_t ideal[2] = {0, 0};
+  for (size_t i = 0; i < sl.result.perInst.size(); ++i) {
+    const sim::SharedAccessStats &st = sl.result.perInst[i].shared;
+    if (st.executions)
+      ideal[sl.kernel->insts()[i].kind == sim::AccessKind::Store] += st.ideal;
   }
+  std::string out;
+  using core::Metric;
+  auto row = [&](const char *what, Metric inst, Metric wf, uint64_t id) {
+    uint64_t w = l.metrics[wf];
+    out += fmt::format("  shared {:6}: {:>12} instructions {:>12} "
+                       "wavefronts {:>12} ideal {:>12} excess ({:.1f}%)\n",
+                       what, l.metrics[inst], w, id, w - id,
+                       w ? 100.0 * double(w - id) / double(w) : 0.0);
+  };
+  row("loads", Metric::SharedLdInst, Metric::SharedLdWavefronts, ideal[0]);
+  row("stores", Metric::SharedStInst, Metric::SharedStWavefronts, ideal[1]);
   return out;
 }
 

@@ -13,6 +13,8 @@
 namespace kcheck::cli {
 
 std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &session);
-std::string bankConflictSummary(const Session &session);
+/// "  shared loads : N instructions, N wavefronts, N ideal, N excess" rows of
+/// one launch.
+std::string bankConflictSummaryRows(const Session &session, size_t launch);
 
 } // namespace kcheck::cli

@@ -1,14 +1,17 @@
 #include "cli/Commands.h"
 
 #include "cli/BankConflicts.h"
+#include "cli/Coalescing.h"
 #include "cli/Session.h"
 #include "cli/TextEmitter.h"
 #include "cli/Verify.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 #include <unistd.h>
 
 namespace kcheck::cli {
@@ -48,6 +51,59 @@ std::string predictText(const Session &s) {
   return out;
 }
 
+bool runsBankConflicts(Command c) {
+  return c == Command::BankConflicts || c == Command::Check;
+}
+bool runsCoalescing(Command c) {
+  return c == Command::Coalescing || c == Command::Check;
+}
+
+/// Every check the command runs, in source order (a stable sort keeps a
+/// line's shared findings before its global ones).
+std::vector<core::Diagnostic> diagnosticsOf(const Options &o,
+                                            const Session &s) {
+  std::vector<core::Diagnostic> diags;
+  if (runsBankConflicts(o.command))
+    diags = bankConflictDiagnostics(s);
+  if (runsCoalescing(o.command)) {
+    std::vector<core::Diagnostic> global =
+        coalescingDiagnostics(s, o.remarks && !o.verify);
+    diags.insert(diags.end(), std::make_move_iterator(global.begin()),
+                 std::make_move_iterator(global.end()));
+  }
+  std::stable_sort(diags.begin(), diags.end(),
+                   [](const core::Diagnostic &a, const core::Diagnostic &b) {
+                     return std::tie(a.loc.file, a.loc.line, a.loc.col) <
+                            std::tie(b.loc.file, b.loc.line, b.loc.col);
+                   });
+  return diags;
+}
+
+std::string summaryText(const Options &o, const Session &s) {
+  std::string out;
+  for (size_t li = 0; li < s.report.launches.size(); ++li) {
+    const core::LaunchReport &l = s.report.launches[li];
+    out += "launch " + describeLaunchCall(s, li);
+    if (!l.simulated) {
+      out += ": not simulated\n";
+      continue;
+    }
+    out += "\n";
+    if (runsBankConflicts(o.command))
+      out += bankConflictSummaryRows(s, li);
+    if (runsCoalescing(o.command))
+      out += coalescingSummaryRows(s, li);
+  }
+  return out;
+}
+
+bool anyFinding(const std::vector<core::Diagnostic> &diags) {
+  return std::any_of(diags.begin(), diags.end(), [](const auto &d) {
+    return d.severity == core::Severity::Warning ||
+           d.severity == core::Severity::Error;
+  });
+}
+
 } // namespace
 
 int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
@@ -72,9 +128,7 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   if (!anySimulated && s.errors.empty())
     s.errors.push_back("no launch could be simulated (see the notes above)");
 
-  std::vector<core::Diagnostic> diags;
-  if (o.command == Command::BankConflicts)
-    diags = bankConflictDiagnostics(s);
+  std::vector<core::Diagnostic> diags = diagnosticsOf(o, s);
 
   if (o.verify) {
     for (const std::string &e : s.errors)
@@ -90,9 +144,9 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
 
   if (o.format == OutputFormat::Json) {
     out << core::toJson(s.report);
-  } else if (o.command == Command::BankConflicts) {
+  } else if (o.command != Command::Predict) {
     emitText(out, diags, isatty(STDOUT_FILENO));
-    out << bankConflictSummary(s);
+    out << summaryText(o, s);
   } else {
     out << predictText(s);
   }
@@ -100,7 +154,7 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
     err << "kcheck: error: " << e << '\n';
   if (!s.errors.empty())
     return kExitCannotAnalyse;
-  return diags.empty() ? kExitClean : kExitFindings;
+  return anyFinding(diags) ? kExitFindings : kExitClean;
 }
 
 } // namespace kcheck::cli

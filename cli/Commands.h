@@ -18,4 +18,7 @@ enum ExitCode : int {
 
 int runCommand(const Options &options, std::ostream &out, std::ostream &err);
 
+/// `kcheck compare`: needs no LLVM (cli/CompareCommand.cpp).
+int runCompare(const Options &options, std::ostream &out, std::ostream &err);
+
 } // namespace kcheck::cli

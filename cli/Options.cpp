@@ -6,6 +6,16 @@
 
 namespace kcheck::cli {
 
+core::ModelOptions modelOptionsFor(const Options &o,
+                                   const core::ArchSpec &arch) {
+  core::ModelOptions m = core::defaultModelOptions(arch);
+  if (o.bankModeBytes)
+    m.bankModeBytes = *o.bankModeBytes;
+  if (o.l1Cache)
+    m.l1Cache = *o.l1Cache;
+  return m;
+}
+
 namespace {
 
 bool parseUnsigned(const std::string &s, uint64_t &out) {
@@ -32,6 +42,13 @@ std::optional<core::Dim3> parseDim3(const std::string &s) {
   return std::nullopt;
 }
 
+// Modes that the --arch does not have are usage errors, not silently
+// ignored.
+std::string modeErrorFor(const Options &o) {
+  core::ArchSpec arch = *core::findArch(o.arch);
+  return core::validateModelOptions(arch, modelOptionsFor(o, arch));
+}
+
 } // namespace
 
 std::string usageText() {
@@ -42,18 +59,31 @@ accesses, with Nsight Compute's metrics, per launch and per source line.
 
 commands:
   bank-conflicts   shared-memory bank conflicts per source line [bank-conflict]
+  coalescing       global accesses that move more 32-byte sectors than their
+                   bytes need, per source line [uncoalesced-access]
+  check            every check above
   predict          all predicted counters (use --format json for the schema)
+  compare          PRED.json MEAS.json [...]: predicted vs measured counters
+                   per launch and line (exit 0 all agree, 1 any differs)
 
 options:
   --arch sm_XX         target architecture (default sm_90)
-  --format text|json   output format (default text)
+  --format text|json|markdown  output format (default text; markdown:
+                       compare only)
   --verify             check the file's // expected-warning {{...}} comments
+  --remarks            also explain the accesses that are not findings
+                       (coalesced, broadcast)
+  --bank-mode 4|8      shared-memory bank width in bytes (cc 3.x only)
+  --l1-cache on|off    whether global loads are cached in L1 (cc 2.0 and
+                       later; on sm_90 as -Xptxas -dlcm=ca|cg)
   --kernel NAME        analyse only launches of kernel NAME
   --grid X[,Y,Z]       grid of the launch (overrides what host code says)
   --block X[,Y,Z]      block of the launch
   --shmem BYTES        dynamic shared memory of the launch
   --arg NAME=VALUE     value of kernel parameter NAME (its name, the argument
                        as written at the launch, or #INDEX)
+  --exhaustive         simulate every block (default: one per class of
+                       blocks proven to behave the same)
   --step-budget N      warp instructions one block may execute
                        (default 50000000)
   -h, --help           this text
@@ -62,6 +92,7 @@ exit codes: 0 clean, 1 findings, 2 usage, 3 input could not be analysed
 
 example:
   kcheck bank-conflicts reduce_v1.cu
+  kcheck check --verify kernels/slides_coalescing.cu
   kcheck predict reduce.cu --format json --kernel reduce_v8 --grid 1056
 )";
 }
@@ -76,8 +107,14 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
   const std::string &cmd = argv[0];
   if (cmd == "bank-conflicts")
     o.command = Command::BankConflicts;
+  else if (cmd == "coalescing")
+    o.command = Command::Coalescing;
+  else if (cmd == "check")
+    o.command = Command::Check;
   else if (cmd == "predict")
     o.command = Command::Predict;
+  else if (cmd == "compare")
+    o.command = Command::Compare;
   else if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     o.command = Command::Help;
     return r;
@@ -138,12 +175,35 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         o.format = OutputFormat::Text;
       else if (*v == "json")
         o.format = OutputFormat::Json;
+      else if (*v == "markdown" && o.command == Command::Compare)
+        o.format = OutputFormat::Markdown;
       else {
-        r.error = "unknown format '" + *v + "' (text, json)";
+        r.error = "unknown format '" + *v + "' (text, json" +
+                  (o.command == Command::Compare ? ", markdown)" : ")");
         return r;
       }
     } else if (a == "--verify") {
       o.verify = true;
+    } else if (a == "--remarks") {
+      o.remarks = true;
+    } else if (a == "--bank-mode") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      if (*v != "4" && *v != "8") {
+        r.error = "bad value '" + *v + "' for --bank-mode (4, 8)";
+        return r;
+      }
+      o.bankModeBytes = unsigned(std::stoul(*v));
+    } else if (a == "--l1-cache") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      if (*v != "on" && *v != "off") {
+        r.error = "bad value '" + *v + "' for --l1-cache (on, off)";
+        return r;
+      }
+      o.l1Cache = *v == "on";
     } else if (a == "--kernel") {
       const std::string *v = value();
       if (!v)
@@ -169,6 +229,8 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         return r;
       }
       o.sharedBytes = n;
+    } else if (a == "--exhaustive") {
+      o.exhaustive = true;
     } else if (a == "--step-budget") {
       const std::string *v = value();
       if (!v)
@@ -190,6 +252,8 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     } else if (!a.empty() && a[0] == '-') {
       r.error = "unknown option '" + a + "'";
       return r;
+    } else if (o.command == Command::Compare) {
+      o.compareFiles.push_back(a);
     } else if (o.file.empty()) {
       o.file = a;
     } else {
@@ -197,8 +261,13 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       return r;
     }
   }
-  if (o.file.empty())
+  if (o.command == Command::Compare) {
+    if (o.compareFiles.empty() || o.compareFiles.size() % 2 != 0)
+      r.error = "compare needs pairs of files: PRED.json MEAS.json [...]";
+  } else if (o.file.empty()) {
     r.error = "no input file";
+  } else
+    r.error = modeErrorFor(o);
   return r;
 }
 

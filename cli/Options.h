@@ -2,6 +2,7 @@
 // parsing is the only place that reads argv.
 #pragma once
 
+#include "core/ArchSpec.h"
 #include "core/Launch.h"
 
 #include <cstdint>
@@ -12,21 +13,36 @@
 
 namespace kcheck::cli {
 
-enum class Command { BankConflicts, Predict, Help, Version };
-enum class OutputFormat { Text, Json };
+enum class Command {
+  BankConflicts,
+  Coalescing,
+  Check,
+  Predict,
+  Compare,
+  Help,
+  Version
+};
+enum class OutputFormat { Text, Json, Markdown };
 
 struct Options {
   Command command = Command::Help;
   std::string file;
+  // compare: PRED.json MEAS.json [PRED2.json MEAS2.json ...]
+  std::vector<std::string> compareFiles;
   std::string arch = "sm_90";
   OutputFormat format = OutputFormat::Text;
   bool verify = false;
+  bool remarks = false; // also explain accesses that are not findings
+  // Hardware modes passed to the models; unset: the architecture's default.
+  std::optional<unsigned> bankModeBytes; // --bank-mode 4|8 (cc 3.x)
+  std::optional<bool> l1Cache;           // --l1-cache on|off
   // Launch overrides: supply what static extraction could not evaluate.
   std::string kernel; // only launches of this kernel (and its default launch)
   std::optional<core::Dim3> grid, block;
   std::optional<uint64_t> sharedBytes;
   std::vector<std::pair<std::string, std::string>> args; // --arg NAME=VALUE
   uint64_t stepBudget = 50'000'000;   // warp instructions per block
+  bool exhaustive = false; // simulate every block, not one per proven class
   std::vector<std::string> clangArgs; // after `--`
 };
 
@@ -36,6 +52,10 @@ struct ParseResult {
 };
 
 ParseResult parseOptions(const std::vector<std::string> &argv);
+/// The models' options for `arch`: its defaults, overridden by --bank-mode
+/// and --l1-cache.
+core::ModelOptions modelOptionsFor(const Options &options,
+                                   const core::ArchSpec &arch);
 std::string usageText();
 
 } // namespace kcheck::cli

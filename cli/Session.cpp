@@ -206,6 +206,7 @@ Session analyzeFile(const Options &options) {
                                                : options.file.substr(slash + 1);
   }
   core::ArchSpec arch = *core::findArch(options.arch);
+  arch.options = modelOptionsFor(options, arch); // validated by parseOptions
 
   HostProgram host;
   analyzer::CompileOptions copts;
@@ -268,7 +269,7 @@ Session analyzeFile(const Options &options) {
   sim::DeviceMemory memory;
   LaunchBuilder builder(options, host, memory);
   std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded;
-  sim::Predictor predictor(arch);
+  sim::Predictor predictor(arch, options.exhaustive);
   for (const HostLaunch *chosenLaunch : chosen) {
     const HostLaunch &hl = *chosenLaunch;
     core::LaunchReport lr;
@@ -278,6 +279,8 @@ Session analyzeFile(const Options &options) {
     lr.notes = hl.notes;
     SimulatedLaunch sl;
     sl.launchLoc = hl.loc;
+    for (const analyzer::LaunchArg &arg : hl.args)
+      sl.argumentTexts.push_back(arg.text);
 
     std::optional<core::Dim3> grid = options.grid ? options.grid : hl.grid;
     std::optional<core::Dim3> block = options.block ? options.block : hl.block;
@@ -349,6 +352,18 @@ Session analyzeFile(const Options &options) {
 
 std::string describeLaunch(const core::LaunchReport &l) {
   return launchText(l);
+}
+
+std::string describeLaunchCall(const Session &s, size_t launch) {
+  const core::LaunchReport &l = s.report.launches[launch];
+  std::string text = "#" + std::to_string(l.index) + " " + launchText(l);
+  const std::vector<std::string> &args = s.launches[launch].argumentTexts;
+  if (args.empty())
+    return text;
+  text += "(";
+  for (size_t i = 0; i < args.size(); ++i)
+    text += (i ? ", " : "") + args[i];
+  return text + ")";
 }
 
 } // namespace kcheck::cli

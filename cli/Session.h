@@ -18,6 +18,7 @@ struct SimulatedLaunch {
   std::shared_ptr<const sim::DecodedKernel> kernel; // null when not simulated
   sim::LaunchResult result;
   core::SourceLoc launchLoc;
+  std::vector<std::string> argumentTexts; // as written at the launch
 };
 
 struct Session {
@@ -34,5 +35,8 @@ Session analyzeFile(const Options &options);
 
 /// "reduce_v1<<<131072, 256>>>"
 std::string describeLaunch(const core::LaunchReport &launch);
+/// "#1 OffsetCopy<<<4096, 256>>>(d_out, d_in, 1)": the launch as the program
+/// writes it, to tell apart launches of one kernel.
+std::string describeLaunchCall(const Session &session, size_t launch);
 
 } // namespace kcheck::cli

@@ -20,6 +20,8 @@ int main(int argc, char **argv) {
   case Command::Version:
     std::cout << "kcheck 0.1\n";
     return kExitClean;
+  case Command::Compare:
+    return runCompare(parsed.options, std::cout, std::cerr);
   default:
     return runCommand(parsed.options, std::cout, std::cerr);
   }

@@ -138,7 +138,7 @@ __global__ void sgemm_vectorize_kernel(float *A, float *B, float *C, int M, int 
     {
         for (int n = 0; n < TN; n += 4)
         {
-            FETCH_FLOAT4(C[OFFSET(thread_row + m, thread_col + n, N)]) = FETCH_FLOAT4(thread_results[m * TN + n]);
+            FETCH_FLOAT4(C[OFFSET(thread_row + m, thread_col + n, N)]) = FETCH_FLOAT4(thread_results[m * TN + n]); // expected-warning {{uncoalesced global store to 'C': 32 sectors per request where 16 would do}}
         }
     }
 }

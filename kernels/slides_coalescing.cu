@@ -7,7 +7,7 @@
 //   OffsetCopy, offset 1: 5 sectors (the 128 bytes straddle a sector boundary);
 //   StrideCopy, stride 2: 8 sectors (256 bytes spanned, half of them unused).
 // No shared memory.
-// expected-no-diagnostics
+// kcheck check: the offset-1 launch (#1) and the stride-2 launch (#2) are uncoalesced.
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -31,14 +31,14 @@
 __global__ void OffsetCopy(float *odata, const float *idata, int offset)
 {
   int xid = blockIdx.x * blockDim.x + threadIdx.x + offset;
-  odata[xid] = idata[xid];
+  odata[xid] = idata[xid]; // expected-warning {{uncoalesced global store to 'odata': 5 sectors per request where 4 would do}} expected-warning {{uncoalesced global load of 'idata': 5 sectors per request where 4 would do}}
 }
 
 // Seed 001, "示例 4: 按步长访问": neighbouring threads are stride floats apart.
 __global__ void StrideCopy(float *odata, const float *idata, int stride)
 {
   int xid = (blockIdx.x * blockDim.x + threadIdx.x) * stride;
-  odata[xid] = idata[xid];
+  odata[xid] = idata[xid]; // expected-warning {{uncoalesced global store to 'odata': 8 sectors per request where 4 would do}} expected-warning {{uncoalesced global load of 'idata': 8 sectors per request where 4 would do}}
 }
 
 int main()

@@ -1,5 +1,6 @@
 #include "simulator/Predictor.h"
 
+#include "simulator/BlockClasses.h"
 #include "simulator/models/GlobalSectorModel.h"
 #include "simulator/models/SharedBankModel.h"
 
@@ -16,8 +17,8 @@ using core::Metric;
 class CountingSink : public EventSink {
 public:
   CountingSink(const core::ArchSpec &arch, LaunchResult &out, size_t numInsts)
-      : banks_(arch.sharedBanks, arch.bankWidthBytes),
-        sectors_(arch.sectorBytes), out_(out) {
+      : banks_(arch), sectors_(arch), sectorBytes_(arch.sectorBytes),
+        out_(out) {
     out_.perInst.resize(numInsts);
   }
 
@@ -70,18 +71,43 @@ public:
       out_.total[load ? Metric::GlobalLdInst : Metric::GlobalStInst] += 1;
       out_.total[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] +=
           c.sectors;
-      s.global.executions++;
-      s.global.sectors += c.sectors;
-      s.global.ideal += c.ideal;
-      s.global.activeLanes += lanes;
+      recordGlobal(s.global, a, c, lanes);
     }
   }
 
 private:
   static unsigned currentWarp(const WarpAccess &a) { return a.warp; }
 
+  void recordGlobal(GlobalAccessStats &st, const WarpAccess &a,
+                    const GlobalCost &c, unsigned lanes) {
+    uint64_t laneBytes = uint64_t(lanes) * a.bytesPerLane;
+    uint32_t unit = c.transactionBytes ? c.transactionBytes : sectorBytes_;
+    uint32_t ideal =
+        std::min<uint32_t>(c.sectors, uint32_t((laneBytes + unit - 1) / unit));
+    st.executions++;
+    st.requests += c.requests;
+    st.sectors += c.sectors;
+    st.ideal += ideal;
+    st.activeLanes += lanes;
+    st.usedBytes += c.usedBytes;
+    st.excessExecutions += c.sectors > ideal;
+    st.broadcastExecutions += lanes > 1 && c.usedBytes == a.bytesPerLane;
+    GlobalWarp &w = st.worst;
+    if (!w.recorded || c.sectors - ideal > w.sectors - w.ideal) {
+      std::copy(a.addrs, a.addrs + 32, w.addrs.begin());
+      w.activeMask = a.activeMask;
+      w.bytesPerLane = a.bytesPerLane;
+      w.sectors = c.sectors;
+      w.ideal = ideal;
+      w.block = block_;
+      w.warp = currentWarp(a);
+      w.recorded = true;
+    }
+  }
+
   SharedBankModel banks_;
   GlobalSectorModel sectors_;
+  unsigned sectorBytes_;
   LaunchResult &out_;
   core::Dim3 block_;
   bool recordIterations_ = false;
@@ -102,25 +128,35 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
                             const core::LaunchConfig &config,
                             const std::vector<KernelArg> &args,
                             DeviceMemory &memory, const Limits &limits) const {
-  LaunchResult result;
-  CountingSink sink(arch_, result, kernel.insts().size());
-  BlockRunner runner(kernel, config, args, memory, limits);
-  bool first = true;
-  for (uint32_t z = 0; z < config.grid.z; ++z)
-    for (uint32_t y = 0; y < config.grid.y; ++y)
-      for (uint32_t x = 0; x < config.grid.x; ++x) {
-        core::Dim3 b{x, y, z};
-        sink.beginBlock(b, first);
-        first = false;
-        BlockResult r = runner.runBlock(b, sink);
-        result.blocksSimulated++;
-        if (!r.ok()) {
-          result.error = r.fault ? r.fault->message : r.message;
-          result.notes = runner.notes();
-          return result;
-        }
+  // Which blocks run is the driver's choice (simulator/BlockClasses.h); each
+  // simulated block counts into the result it is given.
+  class Counter : public BlockCounter {
+  public:
+    Counter(const core::ArchSpec &arch, size_t numInsts)
+        : arch_(arch), numInsts_(numInsts) {}
+    EventSink &begin(LaunchResult &into, core::Dim3 block,
+                     bool firstBlock) override {
+      if (!sink_ || target_ != &into) {
+        sink_.emplace(arch_, into, numInsts_);
+        target_ = &into;
       }
-  result.notes = runner.notes();
+      sink_->beginBlock(block, firstBlock);
+      return *sink_;
+    }
+
+  private:
+    const core::ArchSpec &arch_;
+    size_t numInsts_;
+    std::optional<CountingSink> sink_;
+    LaunchResult *target_ = nullptr;
+  };
+  Counter counter(arch_, kernel.insts().size());
+  BlockClassOptions options;
+  options.exhaustive = exhaustive_;
+  options.granuleBytes = blockShiftGranule(arch_);
+  LaunchResult result =
+      runBlockClasses(kernel, config, args, memory, limits, options, counter);
+  result.perInst.resize(kernel.insts().size());
   return result;
 }
 

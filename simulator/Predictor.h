@@ -41,8 +41,31 @@ struct SharedAccessStats {
   std::vector<uint32_t> degreeByExecution;
 };
 
+/// The warp execution of a global access kept to explain its pattern: the
+/// first one with the most sectors over the ideal.
+struct GlobalWarp {
+  std::array<uint64_t, 32> addrs{};
+  uint32_t activeMask = 0;
+  uint32_t bytesPerLane = 0;
+  uint32_t sectors = 0;
+  uint32_t ideal = 0;
+  core::Dim3 block;
+  unsigned warp = 0;
+  bool recorded = false;
+};
+
 struct GlobalAccessStats {
-  uint64_t executions = 0, sectors = 0, ideal = 0, activeLanes = 0;
+  uint64_t executions = 0, requests = 0, sectors = 0, activeLanes = 0;
+  /// Nsight Compute's "L2 Theoretical Sectors Global Ideal": per execution,
+  /// the sectors the lanes' bytes (active lanes x bytes per lane) would need
+  /// if contiguous and aligned, never more than the sectors actually
+  /// requested (a broadcast needs fewer than its lanes' bytes; measured: the
+  /// naive matmul's `Md[Row*Width+k]`, kernels/h100/lines.csv).
+  uint64_t ideal = 0;
+  uint64_t usedBytes = 0;           // distinct bytes the active lanes accessed
+  uint64_t excessExecutions = 0;    // executions with sectors > ideal
+  uint64_t broadcastExecutions = 0; // >1 lane, every lane one address
+  GlobalWarp worst;
 };
 
 struct InstStats {
@@ -60,7 +83,9 @@ struct LaunchResult {
 
 class Predictor {
 public:
-  explicit Predictor(const core::ArchSpec &arch) : arch_(arch) {}
+  /// `exhaustive`: simulate every block instead of one per proven class.
+  explicit Predictor(const core::ArchSpec &arch, bool exhaustive = false)
+      : arch_(arch), exhaustive_(exhaustive) {}
 
   LaunchResult run(const DecodedKernel &kernel,
                    const core::LaunchConfig &config,
@@ -69,6 +94,7 @@ public:
 
 private:
   core::ArchSpec arch_;
+  bool exhaustive_ = false;
 };
 
 /// Rolls per-instruction counters up to source lines: each instruction counts

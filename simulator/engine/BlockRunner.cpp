@@ -63,6 +63,10 @@ BlockRunner::Impl::Impl(const DecodedKernel &kernel,
   sharedBytes = kernel.staticSharedBytes() + launch.dynamicSharedBytes;
   shared.resize(sharedBytes);
   noted.resize(kernel.code().size());
+  probeAt.assign(kernel.code().size(), 0);
+  for (uint32_t pc : this->options.probePcs)
+    if (pc < probeAt.size())
+      probeAt[pc] = 1;
   phiTemp.resize(size_t(kernel.maxPhiCopies()) * kWarpSize);
   phiTaintTemp.resize(kernel.maxPhiCopies());
 
@@ -251,6 +255,8 @@ void BlockRunner::Impl::diverge(WarpState &w, uint32_t pc,
 WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
   const Inst *code = kernel.code().data();
   const bool instEvents = options.instructionEvents;
+  const bool probing = !options.probePcs.empty();
+  const bool hooks = instEvents || probing;
   for (;;) {
     settle(w);
     if (w.stack.empty())
@@ -270,8 +276,12 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
             "): the loop there may not terminate";
         return WarpStop::Abort;
       }
-      if (instEvents)
-        sink.onInstruction(pc, mask);
+      if (hooks) {
+        if (instEvents)
+          sink.onInstruction(pc, mask);
+        if (probing && probeAt[pc])
+          sink.onProbe(pc, mask, w.regs.data());
+      }
       switch (in.op) {
       case Op::Load:
       case Op::Store:

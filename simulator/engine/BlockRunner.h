@@ -34,6 +34,7 @@ struct RunnerOptions {
   std::ostream *printfOut =
       nullptr;                    // device printf goes here (dropped if null)
   bool instructionEvents = false; // call EventSink::onInstruction
+  std::vector<uint32_t> probePcs; // call EventSink::onProbe before these pcs
 };
 
 /// A memory error, reported like compute-sanitizer does.

@@ -140,6 +140,23 @@ void DeviceMemory::store(uint64_t addr, const void *src, uint64_t n,
   }
 }
 
+void DeviceMemory::markTainted(uint64_t addr, uint64_t n) {
+  uint64_t end = addr + n < addr ? ~0ull : addr + n;
+  for (size_t i = 0; i < allocs_.size(); ++i) {
+    const Allocation &a = allocs_[i];
+    uint64_t lo = std::max(addr, a.base), hi = std::min(end, a.base + a.size);
+    for (uint64_t at = lo; at < hi;) {
+      uint64_t page = (at - a.base) / kPageBytes;
+      uint64_t pageEnd = std::min(hi, a.base + (page + 1) * kPageBytes);
+      if (Page *p = backing_[i]->pages[page].get())
+        for (uint64_t b = at - a.base - page * kPageBytes;
+             b < pageEnd - a.base - page * kPageBytes; ++b)
+          p->tainted[b / 64] |= p->written[b / 64] & (1ull << (b % 64));
+      at = pageEnd;
+    }
+  }
+}
+
 bool DeviceMemory::write(uint64_t addr, const void *src, uint64_t n) {
   if (n == 0)
     return true;

@@ -51,6 +51,11 @@ public:
   /// caller through find()). load() returns true if any byte is tainted.
   bool load(uint64_t addr, void *dst, uint64_t n) const;
   void store(uint64_t addr, const void *src, uint64_t n, bool tainted);
+  /// Marks the written bytes of [addr, addr+n) as input-derived, keeping their
+  /// values (for drivers that skip blocks whose stores could land there).
+  /// Bytes outside allocations or never written are left alone: they already
+  /// read as tainted. Creates no pages.
+  void markTainted(uint64_t addr, uint64_t n);
 
 private:
   struct Page;

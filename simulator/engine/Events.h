@@ -44,6 +44,12 @@ public:
   // Only called when RunnerOptions::instructionEvents is set (it costs a
   // virtual call per executed warp instruction).
   virtual void onInstruction(uint32_t /*instId*/, uint32_t /*activeMask*/) {}
+  // Only called for the pcs listed in RunnerOptions::probePcs, just before a
+  // warp executes one: `registers` is the warp's register file, slot-major
+  // (slot s of lane l at registers[s * 32 + l]), for drivers that observe the
+  // values an instruction is about to use.
+  virtual void onProbe(uint32_t /*pc*/, uint32_t /*activeMask*/,
+                       const uint64_t * /*registers*/) {}
 };
 
 } // namespace kcheck::sim

@@ -90,7 +90,8 @@ struct BlockRunner::Impl {
   std::vector<uint64_t> phiTemp;
   std::vector<uint8_t> phiTaintTemp;
   std::vector<std::string> notes;
-  std::vector<uint8_t> noted; // per pc: bit 0 taint note, bit 1 barrier note
+  std::vector<uint8_t> noted;   // per pc: bit 0 taint note, bit 1 barrier note
+  std::vector<uint8_t> probeAt; // per pc: 1 if options.probePcs lists it
   bool notedExitedBarrier = false;
   // Per block run.
   core::Dim3 blockIdx;

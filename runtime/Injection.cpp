@@ -1,0 +1,692 @@
+// libkcheck_inject.so: loaded by the CUDA driver through CUDA_INJECTION64_PATH
+// into the program kcheck-profile runs. It records every kernel launch in
+// launch order and measures it with CUPTI (research/cupti.md):
+//   KCHECK_PROFILE_MODE=launches  Range Profiler, AutoRange + KernelReplay:
+//       one range per launch, the metrics of KCHECK_PROFILE_METRICS, read
+//       every KCHECK_PROFILE_BATCH launches (dropped ranges are an error);
+//   KCHECK_PROFILE_MODE=lines     SASS Metrics API for the one launch
+//       KCHECK_PROFILE_LAUNCH: CUPTI 13.0 patches only the first kernel
+//       function after enabling and stops after one flush, so kcheck-profile
+//       runs the program once per launch.
+// The result goes to KCHECK_PROFILE_OUTPUT as a kcheck-measurement/1 file,
+// rewritten after every batch so a fault or crash keeps what was measured.
+// Assumptions: one device and one context (launches elsewhere are reported,
+// not measured); launches come through the driver's cuLaunchKernel family
+// (the runtime API ends there).
+#include "core/ReportFile.h"
+#include "runtime/CuptiMessages.h"
+#include "runtime/SassRollup.h"
+
+#include <cuda.h>
+#include <cupti.h>
+#include <cupti_pcsampling.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cxxabi.h>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kcheck::runtime {
+namespace {
+
+std::string envOr(const char *name, const char *fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+std::string cuptiError(const char *call, CUptiResult r) {
+  const char *text = "?";
+  cuptiGetResultString(r, &text);
+  return cuptiFailureMessage(call, int(r), text);
+}
+
+std::string cudaError(CUresult r) {
+  const char *name = "?", *text = "?";
+  cuGetErrorName(r, &name);
+  cuGetErrorString(r, &text);
+  return std::string(name) + " (" + text + ")";
+}
+
+std::string demangle(const char *mangled) {
+  if (!mangled)
+    return "";
+  int status = 0;
+  char *d = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string out = status == 0 && d ? d : mangled;
+  std::free(d);
+  return out;
+}
+
+// "void reduce_v5<256>(float*, float*)" -> "reduce_v5<256>"
+std::string kernelName(const std::string &signature) {
+  std::string s = signature;
+  if (s.rfind("void ", 0) == 0)
+    s = s.substr(5);
+  int depth = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<')
+      ++depth;
+    else if (s[i] == '>')
+      --depth;
+    else if (s[i] == '(' && depth == 0)
+      return s.substr(0, i);
+  }
+  return s;
+}
+
+// A CUPTI parameter struct: zeroed, with its structSize set.
+template <class T> T params(size_t structSize) {
+  T p{};
+  p.structSize = structSize;
+  return p;
+}
+
+#define KCHECK_CUPTI(call)                                                     \
+  do {                                                                         \
+    CUptiResult r_ = (call);                                                   \
+    if (r_ != CUPTI_SUCCESS) {                                                 \
+      error = cuptiError(#call, r_);                                           \
+      environmentFailure = isEnvironmentFailure(int(r_));                      \
+      return false;                                                            \
+    }                                                                          \
+  } while (0)
+
+// Range Profiler + Profiler Host: per-launch metrics.
+class RangeSession {
+public:
+  bool environmentFailure = false;
+  std::string error;
+  size_t passes = 0;
+
+  bool setUp(CUcontext ctx, CUdevice dev,
+             const std::vector<std::string> &metricNames, size_t batch) {
+    for (const std::string &m : metricNames)
+      metricPtrs_.push_back(m.c_str());
+    batch_ = batch;
+    auto sup = params<CUpti_Profiler_DeviceSupported_Params>(
+        CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+    sup.cuDevice = dev;
+    sup.api = CUPTI_PROFILER_RANGE_PROFILING;
+    KCHECK_CUPTI(cuptiProfilerDeviceSupported(&sup));
+    if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+      error = std::string(kNoProfilingMarker) +
+              ": this device/configuration does not support the CUPTI Range "
+              "Profiler (architecture, vGPU, SLI, confidential compute, WSL "
+              "or a CMP part)";
+      environmentFailure = true;
+      return false;
+    }
+    auto chip = params<CUpti_Device_GetChipName_Params>(
+        CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    chip.deviceIndex = size_t(dev);
+    KCHECK_CUPTI(cuptiDeviceGetChipName(&chip));
+    auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(
+        CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    avail.ctx = ctx;
+    KCHECK_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+    availability_.resize(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = availability_.data();
+    KCHECK_CUPTI(cuptiProfilerGetCounterAvailability(&avail));
+
+    auto host = params<CUpti_Profiler_Host_Initialize_Params>(
+        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    host.pChipName = chip.pChipName;
+    host.pCounterAvailabilityImage = availability_.data();
+    KCHECK_CUPTI(cuptiProfilerHostInitialize(&host));
+    host_ = host.pHostObject;
+    auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    add.pHostObject = host_;
+    add.ppMetricNames = metricPtrs_.data();
+    add.numMetrics = metricPtrs_.size();
+    KCHECK_CUPTI(cuptiProfilerHostConfigAddMetrics(&add));
+    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    size.pHostObject = host_;
+    KCHECK_CUPTI(cuptiProfilerHostGetConfigImageSize(&size));
+    config_.resize(size.configImageSize);
+    auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    image.pHostObject = host_;
+    image.configImageSize = config_.size();
+    image.pConfigImage = config_.data();
+    KCHECK_CUPTI(cuptiProfilerHostGetConfigImage(&image));
+    auto np = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    np.configImageSize = config_.size();
+    np.pConfigImage = config_.data();
+    KCHECK_CUPTI(cuptiProfilerHostGetNumOfPasses(&np));
+    passes = np.numOfPasses;
+
+    auto en = params<CUpti_RangeProfiler_Enable_Params>(
+        CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    en.ctx = ctx;
+    KCHECK_CUPTI(cuptiRangeProfilerEnable(&en));
+    profiler_ = en.pRangeProfilerObject;
+    auto cds = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+        CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    cds.pRangeProfilerObject = profiler_;
+    cds.pMetricNames = metricPtrs_.data();
+    cds.numMetrics = metricPtrs_.size();
+    cds.maxNumOfRanges = batch_;
+    cds.maxNumRangeTreeNodes = uint32_t(batch_);
+    KCHECK_CUPTI(cuptiRangeProfilerGetCounterDataSize(&cds));
+    counterData_.resize(cds.counterDataSize);
+    return configure();
+  }
+
+  // Before a launch: ranges are collected between Start and Stop.
+  bool begin() {
+    if (started_)
+      return true;
+    auto st = params<CUpti_RangeProfiler_Start_Params>(
+        CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+    st.pRangeProfilerObject = profiler_;
+    KCHECK_CUPTI(cuptiRangeProfilerStart(&st));
+    started_ = true;
+    return true;
+  }
+
+  bool full() const { return owners_.size() >= batch_; }
+  void addRange(int launchIndex) { owners_.push_back(launchIndex); }
+  bool pending() const { return !owners_.empty(); }
+
+  // Stop, decode and evaluate the batch; values[i] belongs to launch
+  // owners[i]. Re-arms the counter data image for the next batch.
+  bool collect(std::vector<std::pair<int, std::vector<double>>> &values) {
+    std::vector<int> owners;
+    owners.swap(owners_);
+    if (started_) {
+      auto sp = params<CUpti_RangeProfiler_Stop_Params>(
+          CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+      sp.pRangeProfilerObject = profiler_;
+      started_ = false;
+      KCHECK_CUPTI(cuptiRangeProfilerStop(&sp));
+    }
+    auto dec = params<CUpti_RangeProfiler_DecodeData_Params>(
+        CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    dec.pRangeProfilerObject = profiler_;
+    KCHECK_CUPTI(cuptiRangeProfilerDecodeData(&dec));
+    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+        CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    info.pCounterDataImage = counterData_.data();
+    info.counterDataImageSize = counterData_.size();
+    KCHECK_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
+    if (dec.numOfRangeDropped != 0 || info.numTotalRanges != owners.size()) {
+      error = "CUPTI returned " + std::to_string(info.numTotalRanges) +
+              " ranges (" + std::to_string(dec.numOfRangeDropped) +
+              " dropped) for " + std::to_string(owners.size()) +
+              " launches; their counters cannot be attributed";
+      configure();
+      return false;
+    }
+    for (size_t r = 0; r < info.numTotalRanges; ++r) {
+      std::vector<double> v(metricPtrs_.size());
+      auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+          CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+      ev.pHostObject = host_;
+      ev.pCounterDataImage = counterData_.data();
+      ev.counterDataImageSize = counterData_.size();
+      ev.rangeIndex = r;
+      ev.ppMetricNames = metricPtrs_.data();
+      ev.numMetrics = metricPtrs_.size();
+      ev.pMetricValues = v.data();
+      KCHECK_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
+      values.emplace_back(owners[r], std::move(v));
+    }
+    return configure();
+  }
+
+private:
+  // (Re)initialises the counter data image and binds it with the config.
+  bool configure() {
+    auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pRangeProfilerObject = profiler_;
+    init.counterDataSize = counterData_.size();
+    init.pCounterData = counterData_.data();
+    KCHECK_CUPTI(cuptiRangeProfilerCounterDataImageInitialize(&init));
+    auto set = params<CUpti_RangeProfiler_SetConfig_Params>(
+        CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    set.pRangeProfilerObject = profiler_;
+    set.configSize = config_.size();
+    set.pConfig = config_.data();
+    set.counterDataImageSize = counterData_.size();
+    set.pCounterDataImage = counterData_.data();
+    set.range = CUPTI_AutoRange;
+    set.replayMode = CUPTI_KernelReplay;
+    set.maxRangesPerPass = batch_;
+    set.numNestingLevels = 1;
+    set.minNestingLevel = 1;
+    set.passIndex = 0;
+    set.targetNestingLevel = 1;
+    KCHECK_CUPTI(cuptiRangeProfilerSetConfig(&set));
+    return true;
+  }
+
+  std::vector<const char *> metricPtrs_;
+  std::vector<uint8_t> availability_, config_, counterData_;
+  CUpti_Profiler_Host_Object *host_ = nullptr;
+  CUpti_RangeProfiler_Object *profiler_ = nullptr;
+  size_t batch_ = 1;
+  bool started_ = false;
+  std::vector<int> owners_;
+};
+
+// SASS Metrics API: per-PC values of the launches after enable().
+class SassSession {
+public:
+  bool environmentFailure = false;
+  std::string error;
+
+  bool enable(CUcontext ctx, CUdevice dev) {
+    ctx_ = ctx;
+    auto sup = params<CUpti_Profiler_DeviceSupported_Params>(
+        CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+    sup.cuDevice = dev;
+    sup.api = CUPTI_PROFILER_SASS_METRICS;
+    KCHECK_CUPTI(cuptiProfilerDeviceSupported(&sup));
+    if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+      error = std::string(kNoProfilingMarker) +
+              ": this device does not support the CUPTI SASS Metrics API";
+      environmentFailure = true;
+      return false;
+    }
+    auto chip = params<CUpti_Device_GetChipName_Params>(
+        CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    chip.deviceIndex = size_t(dev);
+    KCHECK_CUPTI(cuptiDeviceGetChipName(&chip));
+    std::vector<CUpti_SassMetrics_Config> configs;
+    for (const std::string &m : sassPerPcMetrics()) {
+      auto p = params<CUpti_SassMetrics_GetProperties_Params>(
+          CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE);
+      p.pChipName = chip.pChipName;
+      p.pMetricName = m.c_str();
+      KCHECK_CUPTI(cuptiSassMetricsGetProperties(&p));
+      // GPU granularity: per-SM instance values were not trustworthy (§3.1).
+      configs.push_back({p.metric.metricId,
+                         uint8_t(CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU)});
+      ids_[p.metric.metricId] = m;
+    }
+    auto set = params<CUpti_SassMetricsSetConfig_Params>(
+        CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE);
+    set.numOfMetricConfig = configs.size();
+    set.pConfigs = configs.data();
+    set.deviceIndex = uint32_t(dev);
+    KCHECK_CUPTI(cuptiSassMetricsSetConfig(&set));
+    auto en = params<CUpti_SassMetricsEnable_Params>(
+        CUpti_SassMetricsEnable_Params_STRUCT_SIZE);
+    en.ctx = ctx;
+    en.enableLazyPatching = 1;
+    KCHECK_CUPTI(cuptiSassMetricsEnable(&en));
+    return true;
+  }
+
+  bool flush(std::vector<SassPcRecord> &out) {
+    auto props = params<CUpti_SassMetricsGetDataProperties_Params>(
+        CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE);
+    props.ctx = ctx_;
+    KCHECK_CUPTI(cuptiSassMetricsGetDataProperties(&props));
+    if (props.numOfPatchedInstructionRecords == 0) {
+      error = "the SASS Metrics API returned no records for this launch";
+      return false;
+    }
+    std::vector<CUpti_SassMetrics_Data> data(
+        props.numOfPatchedInstructionRecords);
+    std::vector<CUpti_SassMetrics_InstanceValue> values(
+        props.numOfPatchedInstructionRecords * props.numOfInstances);
+    for (size_t i = 0; i < data.size(); ++i) {
+      data[i].structSize = sizeof(CUpti_SassMetrics_Data);
+      data[i].pInstanceValues = &values[i * props.numOfInstances];
+    }
+    auto fl = params<CUpti_SassMetricsFlushData_Params>(
+        CUpti_SassMetricsFlushData_Params_STRUCT_SIZE);
+    fl.ctx = ctx_;
+    fl.numOfPatchedInstructionRecords = data.size();
+    fl.numOfInstances = props.numOfInstances;
+    fl.pMetricsData = data.data();
+    KCHECK_CUPTI(cuptiSassMetricsFlushData(&fl));
+    for (CUpti_SassMetrics_Data &d : data) {
+      SassPcRecord r;
+      r.cubinCrc = d.cubinCrc;
+      r.function = d.functionName ? d.functionName : "";
+      r.pcOffset = d.pcOffset;
+      for (size_t k = 0; k < props.numOfInstances; ++k) {
+        auto it = ids_.find(d.pInstanceValues[k].metricId);
+        if (it != ids_.end())
+          r.values.emplace_back(it->second, d.pInstanceValues[k].value);
+      }
+      std::free(const_cast<char *>(d.functionName)); // the caller frees it
+      out.push_back(std::move(r));
+    }
+    auto dis = params<CUpti_SassMetricsDisable_Params>(
+        CUpti_SassMetricsDisable_Params_STRUCT_SIZE);
+    dis.ctx = ctx_;
+    KCHECK_CUPTI(cuptiSassMetricsDisable(&dis));
+    if (dis.numOfDroppedRecords != 0) {
+      error = std::to_string(dis.numOfDroppedRecords) +
+              " SASS metric records were dropped";
+      return false;
+    }
+    return true;
+  }
+
+private:
+  CUcontext ctx_ = nullptr;
+  std::map<uint64_t, std::string> ids_;
+};
+
+#undef KCHECK_CUPTI
+
+struct InjectionState {
+  std::mutex mutex;
+  bool perLine = false;
+  int lineLaunch = -1; // lines mode: the launch whose PCs are measured
+  size_t batch = 256;
+  std::string outputPath;
+  std::vector<std::string> metrics;
+  core::ReportFile report;
+  CUcontext context = nullptr; // the one context measured
+  CUdevice device = 0;
+  bool disabled = false; // after a fault or a setup failure
+  bool rangeReady = false;
+  RangeSession range;
+  SassSession sass;
+  // Module cubins by CRC, for the PC-to-line table.
+  std::map<uint32_t, std::vector<char>> cubins;
+
+  void fail(const std::string &message) {
+    report.errors.push_back(message);
+    disabled = true;
+    write();
+  }
+
+  void write() {
+    std::ofstream out(outputPath, std::ios::trunc);
+    out << core::toJson(report);
+  }
+
+  bool collectBatch() {
+    std::vector<std::pair<int, std::vector<double>>> values;
+    bool ok = range.collect(values);
+    for (auto &[index, v] : values) {
+      core::ReportLaunch &l = report.launches[size_t(index)];
+      l.hasMetrics = true;
+      for (size_t m = 0; m < metrics.size(); ++m)
+        l.metrics.emplace_back(metrics[m], uint64_t(std::llround(v[m])));
+    }
+    if (!ok)
+      fail(range.error);
+    else
+      write();
+    return ok;
+  }
+};
+
+// The CUPTI callback has a user pointer, but the atexit handler has none, so
+// the state is reachable from one global (owned for the process's life).
+InjectionState *gState = nullptr;
+
+std::optional<SourceLine> locatePc(const InjectionState &s, uint32_t crc,
+                                   const std::string &function, uint32_t pc) {
+  auto it = s.cubins.find(crc);
+  if (it == s.cubins.end())
+    return std::nullopt;
+  CUpti_GetSassToSourceCorrelationParams p{};
+  p.size = CUpti_GetSassToSourceCorrelationParamsSize;
+  p.cubin = it->second.data();
+  p.cubinSize = it->second.size();
+  p.functionName = function.c_str();
+  p.pcOffset = pc;
+  if (cuptiGetSassToSourceCorrelation(&p) != CUPTI_SUCCESS)
+    return std::nullopt;
+  SourceLine line;
+  line.line = p.lineNumber;
+  std::string dir = p.dirName ? p.dirName : "";
+  std::string file = p.fileName ? p.fileName : "";
+  line.file = dir.empty() ? file : dir + "/" + file;
+  std::free(p.fileName);
+  std::free(p.dirName);
+  return line;
+}
+
+struct LaunchParams {
+  CUfunction function = nullptr;
+  core::LaunchConfig config;
+};
+
+LaunchParams launchParams(CUpti_CallbackId cbid, const void *params) {
+  LaunchParams p;
+  auto fromClassic = [&](const auto *a) {
+    p.function = a->f;
+    p.config.grid = {a->gridDimX, a->gridDimY, a->gridDimZ};
+    p.config.block = {a->blockDimX, a->blockDimY, a->blockDimZ};
+    p.config.dynamicSharedBytes = a->sharedMemBytes;
+  };
+  switch (cbid) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    fromClassic(static_cast<const cuLaunchKernel_params *>(params));
+    break;
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    fromClassic(static_cast<const cuLaunchCooperativeKernel_params *>(params));
+    break;
+  default: {
+    const auto *a = static_cast<const cuLaunchKernelEx_params *>(params);
+    p.function = a->f;
+    if (a->config) {
+      const CUlaunchConfig &c = *a->config;
+      p.config.grid = {c.gridDimX, c.gridDimY, c.gridDimZ};
+      p.config.block = {c.blockDimX, c.blockDimY, c.blockDimZ};
+      p.config.dynamicSharedBytes = c.sharedMemBytes;
+    }
+  }
+  }
+  return p;
+}
+
+void onLaunchEnter(InjectionState &s, const CUpti_CallbackData &cb,
+                   CUpti_CallbackId cbid) {
+  core::ReportLaunch l;
+  l.index = int(s.report.launches.size());
+  *cb.correlationData = uint64_t(l.index) + 1;
+  l.signature = demangle(cb.symbolName);
+  l.kernel = kernelName(l.signature);
+  l.config = launchParams(cbid, cb.functionParams).config;
+  if (s.context == nullptr) {
+    s.context = cb.context;
+    cuCtxGetDevice(&s.device);
+    char name[256] = {};
+    cuDeviceGetName(name, sizeof name, s.device);
+    s.report.device = name;
+    int major = 0, minor = 0;
+    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                         s.device);
+    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                         s.device);
+    s.report.arch = "sm_" + std::to_string(major * 10 + minor);
+    // Not in InitializeInjection: the driver is not usable there yet.
+    auto init = params<CUpti_Profiler_Initialize_Params>(
+        CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    if (CUptiResult r = cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS)
+      s.fail(cuptiError("cuptiProfilerInitialize", r));
+  }
+  if (cb.context != s.context)
+    l.error = "launched on a second CUDA context: not measured";
+  s.report.launches.push_back(std::move(l));
+  if (s.disabled || cb.context != s.context)
+    return;
+  if (s.perLine) {
+    if (s.report.launches.back().index == s.lineLaunch &&
+        !s.sass.enable(s.context, s.device))
+      s.fail(s.sass.error);
+    return;
+  }
+  if (!s.rangeReady) {
+    if (!s.range.setUp(s.context, s.device, s.metrics, s.batch))
+      return s.fail(s.range.error);
+    s.rangeReady = true;
+    s.report.notes.push_back("CUPTI Range Profiler: kernel replay, " +
+                             std::to_string(s.range.passes) +
+                             " passes per launch");
+  }
+  if (!s.range.begin())
+    s.fail(s.range.error);
+}
+
+void onLaunchExit(InjectionState &s, const CUpti_CallbackData &cb) {
+  if (*cb.correlationData == 0)
+    return;
+  size_t index = size_t(*cb.correlationData - 1);
+  core::ReportLaunch &l = s.report.launches[index];
+  CUresult launched = *static_cast<const CUresult *>(cb.functionReturnValue);
+  if (launched != CUDA_SUCCESS) {
+    l.error = "the launch failed: " + cudaError(launched);
+    return;
+  }
+  if (s.disabled || cb.context != s.context)
+    return;
+  bool measuredHere = !s.perLine || int(index) == s.lineLaunch;
+  if (!s.perLine)
+    s.range.addRange(int(index));
+  // A fault surfaces at the next synchronisation; catch it at its launch.
+  CUresult ran = measuredHere ? cuCtxSynchronize() : CUDA_SUCCESS;
+  if (ran != CUDA_SUCCESS) {
+    l.error = "the kernel faulted: " + cudaError(ran);
+    std::string lost = "launch #" + std::to_string(index) + " (" + l.kernel +
+                       ") faulted with " + cudaError(ran) +
+                       "; counters of launches not yet read are lost";
+    s.fail(lost);
+    return;
+  }
+  if (s.perLine && measuredHere) {
+    std::vector<SassPcRecord> records;
+    if (!s.sass.flush(records))
+      return s.fail(s.sass.error);
+    l.lines = rollUpToLines(
+        records, [&](uint32_t crc, const std::string &f, uint32_t pc) {
+          return locatePc(s, crc, f, pc);
+        });
+    l.hasMetrics = true;
+    s.disabled = true; // CUPTI 13.0 collects nothing more in this process
+    s.write();
+    return;
+  }
+  if (!s.perLine && s.range.full())
+    s.collectBatch();
+}
+
+void onModuleLoaded(InjectionState &s, const CUpti_ResourceData &res) {
+  const auto *mod =
+      static_cast<const CUpti_ModuleResourceData *>(res.resourceDescriptor);
+  if (!mod || !mod->pCubin || mod->cubinSize == 0)
+    return;
+  CUpti_GetCubinCrcParams crc{};
+  crc.size = CUpti_GetCubinCrcParamsSize;
+  crc.cubin = mod->pCubin;
+  crc.cubinSize = mod->cubinSize;
+  if (cuptiGetCubinCrc(&crc) != CUPTI_SUCCESS)
+    return;
+  // The SASS records carry the CRC's low 32 bits (research/cupti.md §3.2).
+  s.cubins[uint32_t(crc.cubinCrc)] =
+      std::vector<char>(mod->pCubin, mod->pCubin + mod->cubinSize);
+}
+
+void CUPTIAPI onCallback(void *user, CUpti_CallbackDomain domain,
+                         CUpti_CallbackId cbid, const void *data) {
+  auto &s = *static_cast<InjectionState *>(user);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+    if (cbid == CUPTI_CBID_RESOURCE_MODULE_LOADED)
+      onModuleLoaded(s, *static_cast<const CUpti_ResourceData *>(data));
+    return;
+  }
+  const auto &cb = *static_cast<const CUpti_CallbackData *>(data);
+  if (cb.callbackSite == CUPTI_API_ENTER)
+    onLaunchEnter(s, cb, cbid);
+  else
+    onLaunchExit(s, cb);
+}
+
+void atExit() {
+  InjectionState &s = *gState;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (!s.perLine && !s.disabled && s.range.pending())
+    s.collectBatch();
+  if (s.perLine && s.lineLaunch >= int(s.report.launches.size()))
+    s.report.errors.push_back(
+        "the program made only " + std::to_string(s.report.launches.size()) +
+        " launches; launch #" + std::to_string(s.lineLaunch) + " never ran");
+  s.write();
+}
+
+std::vector<std::string> splitList(const std::string &s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t comma = s.find(',', start);
+    std::string item = s.substr(start, comma - start);
+    if (!item.empty())
+      out.push_back(item);
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+} // namespace
+} // namespace kcheck::runtime
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
+  using namespace kcheck::runtime;
+  if (gState)
+    return 1;
+  gState = new InjectionState; // lives until exit; atExit still uses it
+  InjectionState &s = *gState;
+  s.outputPath = envOr("KCHECK_PROFILE_OUTPUT", "kcheck-measurement.json");
+  s.perLine = envOr("KCHECK_PROFILE_MODE", "launches") == "lines";
+  s.lineLaunch = std::atoi(envOr("KCHECK_PROFILE_LAUNCH", "0").c_str());
+  s.batch = size_t(
+      std::max(1, std::atoi(envOr("KCHECK_PROFILE_BATCH", "256").c_str())));
+  s.metrics = splitList(envOr("KCHECK_PROFILE_METRICS", ""));
+  s.report.schema = "kcheck-measurement/1";
+  if (!s.perLine && s.metrics.empty()) {
+    s.fail("KCHECK_PROFILE_METRICS is empty");
+    return 1;
+  }
+  CUpti_SubscriberHandle subscriber;
+  CUptiResult r = cuptiSubscribe(&subscriber, onCallback, gState);
+  if (r != CUPTI_SUCCESS) {
+    s.fail(cuptiError("cuptiSubscribe", r));
+    return 1;
+  }
+  for (CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  if (s.perLine)
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                        CUPTI_CBID_RESOURCE_MODULE_LOADED);
+  std::atexit(atExit);
+  s.write(); // an empty report until the first launch
+  return 1;
+}

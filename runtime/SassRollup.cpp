@@ -1,0 +1,113 @@
+#include "runtime/SassRollup.h"
+
+#include "core/Metrics.h"
+
+#include <map>
+
+namespace kcheck::runtime {
+
+const std::vector<std::string> &sassPerPcMetrics() {
+  static const std::vector<std::string> kNames = {
+      "smsp__sass_inst_executed",
+      "smsp__sass_thread_inst_executed_pred_on",
+      "smsp__sass_inst_executed_op_shared_ld",
+      "smsp__sass_inst_executed_op_shared_st",
+      "smsp__sass_inst_executed_op_global_ld",
+      "smsp__sass_inst_executed_op_global_st",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+      "smsp__sass_sectors_mem_global",
+      "smsp__sass_sectors_mem_global_ideal",
+      "smsp__sass_branch_targets_threads_divergent",
+  };
+  return kNames;
+}
+
+namespace {
+
+uint64_t valueOf(const SassPcRecord &r, const char *name) {
+  return core::findMetric(r.values, name).value_or(0);
+}
+
+} // namespace
+
+std::vector<core::ReportLine>
+rollUpToLines(const std::vector<SassPcRecord> &records,
+              const LocatePc &locate) {
+  using core::Metric;
+  // The per-launch names first (the ones predictions carry), then totals.
+  const std::vector<std::string> names = {
+      std::string(core::metricName(Metric::SharedLdInst)),
+      std::string(core::metricName(Metric::SharedLdWavefronts)),
+      std::string(core::metricName(Metric::SharedStInst)),
+      std::string(core::metricName(Metric::SharedStWavefronts)),
+      std::string(core::metricName(Metric::GlobalLdInst)),
+      std::string(core::metricName(Metric::GlobalLdSectors)),
+      std::string(core::metricName(Metric::GlobalStInst)),
+      std::string(core::metricName(Metric::GlobalStSectors)),
+      std::string(core::metricName(Metric::BranchTargetsDivergent)),
+      "smsp__sass_inst_executed.sum",
+      "smsp__sass_thread_inst_executed_pred_on.sum",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum",
+      "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum",
+      "smsp__sass_sectors_mem_global.sum",
+      "smsp__sass_sectors_mem_global_ideal.sum",
+  };
+  // Records arrive one per (PC, metric); merge them per PC first.
+  using PcKey = std::tuple<uint32_t, std::string, uint32_t>;
+  std::map<PcKey, std::map<std::string, uint64_t>> perPc;
+  for (const SassPcRecord &r : records)
+    for (const auto &[n, v] : r.values)
+      perPc[{r.cubinCrc, r.function, r.pcOffset}][n] += v;
+
+  std::map<std::pair<std::string, unsigned>, std::vector<uint64_t>> perLine;
+  for (const auto &[key, values] : perPc) {
+    SassPcRecord pc{std::get<0>(key), std::get<1>(key), std::get<2>(key), {}};
+    for (const auto &[n, v] : values)
+      pc.values.emplace_back(n, v);
+    std::optional<SourceLine> where =
+        locate(pc.cubinCrc, pc.function, pc.pcOffset);
+    SourceLine loc = where.value_or(SourceLine{});
+    std::vector<uint64_t> &sums = perLine[{loc.file, loc.line}];
+    sums.resize(names.size());
+    const uint64_t sharedLd =
+        valueOf(pc, "smsp__sass_inst_executed_op_shared_ld");
+    const uint64_t sharedSt =
+        valueOf(pc, "smsp__sass_inst_executed_op_shared_st");
+    const uint64_t globalLd =
+        valueOf(pc, "smsp__sass_inst_executed_op_global_ld");
+    const uint64_t globalSt =
+        valueOf(pc, "smsp__sass_inst_executed_op_global_st");
+    const uint64_t wavefronts =
+        valueOf(pc, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+    const uint64_t sectors = valueOf(pc, "smsp__sass_sectors_mem_global");
+    sums[0] += sharedLd;
+    sums[1] += sharedLd ? wavefronts : 0;
+    sums[2] += sharedSt;
+    sums[3] += sharedSt ? wavefronts : 0;
+    sums[4] += globalLd;
+    sums[5] += globalLd ? sectors : 0;
+    sums[6] += globalSt;
+    sums[7] += globalSt ? sectors : 0;
+    sums[8] += valueOf(pc, "smsp__sass_branch_targets_threads_divergent");
+    sums[9] += valueOf(pc, "smsp__sass_inst_executed");
+    sums[10] += valueOf(pc, "smsp__sass_thread_inst_executed_pred_on");
+    sums[11] += wavefronts;
+    sums[12] +=
+        valueOf(pc, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal");
+    sums[13] += sectors;
+    sums[14] += valueOf(pc, "smsp__sass_sectors_mem_global_ideal");
+  }
+  std::vector<core::ReportLine> lines;
+  for (const auto &[key, sums] : perLine) {
+    core::ReportLine line;
+    line.file = key.first;
+    line.line = key.second;
+    for (size_t i = 0; i < names.size(); ++i)
+      line.metrics.emplace_back(names[i], sums[i]);
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+} // namespace kcheck::runtime

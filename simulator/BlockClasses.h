@@ -1,0 +1,71 @@
+// The block-choosing driver of a launch: simulates one representative per
+// class of provably equivalent blocks and counts it once per member, or every
+// block when equivalence cannot be proven (or `exhaustive` is asked for).
+//
+// Blocks are visited in launch order (x fastest). A block joins an open class
+// when every check of the launch's BlockSymmetry holds for it against the
+// values the class's representative was observed to use (so it takes the same
+// branches, touches the same shared addresses, and its global addresses are
+// the representative's shifted by a multiple of the sector granule, inside
+// the same allocation); otherwise it becomes the representative of a new
+// class and is simulated at its place in the order. Results are deterministic
+// and equal to simulating every block, except for what skipped blocks would
+// have written to global memory: those bytes keep their earlier values and
+// are marked input-derived (tainted), so later launches that branch on them
+// are noted. A launch whose control flow or addresses depend on loaded data is
+// never class-simulated, so skipped stores cannot change its counts.
+#pragma once
+
+#include "core/ArchSpec.h"
+#include "simulator/Predictor.h"
+#include "simulator/engine/BlockSymmetry.h"
+
+#include <cstdint>
+#include <string>
+
+namespace kcheck::sim {
+
+/// Counts a block's events into a LaunchResult (the Predictor's models).
+class BlockCounter {
+public:
+  virtual ~BlockCounter();
+  /// The sink for `block`'s events, counting into `into`; `firstBlock`: the
+  /// launch's block (0,0,0), whose per-execution detail is kept.
+  virtual EventSink &begin(LaunchResult &into, core::Dim3 block,
+                           bool firstBlock) = 0;
+};
+
+struct BlockClassOptions {
+  bool exhaustive = false;
+  /// Global shifts must be multiples of this to keep sector counts (the
+  /// model's largest granule: 32-byte sectors on sm_90).
+  unsigned granuleBytes = 32;
+  /// Classes a block is compared with (older ones are closed): bounds memory
+  /// and matching time when many blocks differ.
+  unsigned maxOpenClasses = 16;
+};
+
+/// What the driver did, for tests and diagnostics.
+struct BlockClassReport {
+  bool provable = false;
+  std::string reason; // why every block ran, when !provable
+  uint64_t classes = 0;
+};
+
+/// The shift (bytes) that provably keeps `arch`'s global-memory costs: its
+/// largest segment or line, 256 on the half-warp-coalescing generations.
+unsigned blockShiftGranule(const core::ArchSpec &arch);
+
+/// Runs the launch's blocks (on its own BlockRunner) through `counter`.
+LaunchResult
+runBlockClasses(const DecodedKernel &kernel, const core::LaunchConfig &config,
+                const std::vector<KernelArg> &args, DeviceMemory &memory,
+                const Limits &limits, const BlockClassOptions &options,
+                BlockCounter &counter, BlockClassReport *report = nullptr);
+
+/// Adds `part` (the counts of one simulated block) `times` times to `into`.
+/// Worst warps keep the launch-order first among equals, as a block-by-block
+/// run would. Must cover every field of InstStats.
+void accumulate(LaunchResult &into, const LaunchResult &part, uint64_t times);
+
+} // namespace kcheck::sim

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Class-based simulation must equal simulating every block: `kcheck predict`
+# with and without --exhaustive, same JSON (every launch, every line), same
+# notes and exit code. Reduced grids keep the exhaustive runs short.
+# usage: exhaustive_equal.sh KCHECK GRID FILE.cu [kcheck args...]
+kcheck=$1 grid=$2 file=$3
+shift 3
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+"$kcheck" predict "$file" --format json --grid "$grid" "$@" >"$tmp/fast.json" 2>"$tmp/fast.err"
+fast=$?
+"$kcheck" predict "$file" --format json --grid "$grid" --exhaustive "$@" >"$tmp/all.json" 2>"$tmp/all.err"
+all=$?
+status=0
+if [ $fast -ne $all ]; then
+  echo "exit codes differ: $fast (classes) vs $all (--exhaustive)"
+  status=1
+fi
+if ! diff "$tmp/all.json" "$tmp/fast.json"; then
+  echo "JSON differs (< --exhaustive, > classes) for $file --grid $grid"
+  status=1
+fi
+if ! diff "$tmp/all.err" "$tmp/fast.err"; then
+  echo "notes differ (< --exhaustive, > classes) for $file --grid $grid"
+  status=1
+fi
+[ -s "$tmp/all.json" ] || { echo "no output"; cat "$tmp/all.err"; status=1; }
+exit $status
