@@ -266,8 +266,9 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       r.error = "compare needs pairs of files: PRED.json MEAS.json [...]";
   } else if (o.file.empty()) {
     r.error = "no input file";
-  } else
+  } else {
     r.error = modeErrorFor(o);
+  }
   return r;
 }
 
