@@ -65,12 +65,15 @@ std::string progressionText(const std::vector<uint64_t> &v) {
 
 // "bank 0: lanes 0-31 read 32 distinct words (byte offsets 0, 128, ...)" for
 // the banks holding the most distinct words in the worst warp.
-std::vector<std::string> worstWarpLines(const sim::WorstWarp &w) {
-  sim::SharedBankModel model;
+std::vector<std::string> worstWarpLines(const sim::WorstWarp &w,
+                                        const core::ArchSpec &arch) {
+  sim::SharedBankModel model(arch);
   std::map<unsigned, std::map<uint64_t, std::vector<uint64_t>>> banks;
   for (unsigned lane = 0; lane < 32; ++lane)
     if ((w.activeMask >> lane) & 1u)
-      banks[model.bankOf(w.addrs[lane])][w.addrs[lane] / 4 * 4].push_back(lane);
+      banks[model.bankOf(w.addrs[lane])]
+           [w.addrs[lane] / model.bankBytes() * model.bankBytes()]
+               .push_back(lane);
   size_t most = 0;
   for (auto &[b, words] : banks)
     most = std::max(most, words.size());
@@ -85,13 +88,13 @@ std::vector<std::string> worstWarpLines(const sim::WorstWarp &w) {
     }
     std::sort(lanes.begin(), lanes.end());
     out.push_back(fmt::format(
-        "bank {}: lanes {} touch {} distinct 4-byte words (shared byte "
+        "bank {}: lanes {} touch {} distinct {}-byte words (shared byte "
         "offsets {})",
         bank,
         rangesText(lanes).find(',') == std::string::npos
             ? rangesText(lanes)
             : progressionText(lanes),
-        words.size(), progressionText(offsets)));
+        words.size(), model.bankBytes(), progressionText(offsets)));
   }
   return out;
 }
@@ -181,7 +184,7 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
     note(fmt::format("worst warp: block ({}) warp {}, {} wavefronts where {} "
                      "would do",
                      core::toString(w.block), w.warp, w.wavefronts, w.ideal));
-    for (const std::string &line : worstWarpLines(w))
+    for (const std::string &line : worstWarpLines(w, s.arch))
       note(line);
     if (g.byIteration.size() > 1)
       note("degree by execution in a block (loop iterations): " +

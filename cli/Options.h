@@ -41,7 +41,7 @@ struct Options {
   std::optional<core::Dim3> grid, block;
   std::optional<uint64_t> sharedBytes;
   std::vector<std::pair<std::string, std::string>> args; // --arg NAME=VALUE
-  uint64_t stepBudget = 50'000'000;   // warp instructions per block
+  uint64_t stepBudget = 50'000'000; // warp instructions per block
   bool exhaustive = false; // simulate every block, not one per proven class
   std::vector<std::string> clangArgs; // after `--`
 };

@@ -207,10 +207,13 @@ Session analyzeFile(const Options &options) {
   }
   core::ArchSpec arch = *core::findArch(options.arch);
   arch.options = modelOptionsFor(options, arch); // validated by parseOptions
+  s.arch = arch;
 
   HostProgram host;
   analyzer::CompileOptions copts;
-  copts.arch = options.arch;
+  // Clang compiles nothing older than sm_20; cc1.x kernels are compiled as
+  // sm_20 (same IR memory operations) and the cc1.x models count them.
+  copts.arch = arch.major < 2 ? "sm_20" : options.arch;
   copts.extraClangArgs = options.clangArgs;
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts, {[&host](clang::CompilerInstance &) {

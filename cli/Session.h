@@ -5,6 +5,7 @@
 
 #include "analyzer/AstFacts.h"
 #include "cli/Options.h"
+#include "core/ArchSpec.h"
 #include "core/Report.h"
 #include "simulator/Predictor.h"
 
@@ -29,6 +30,7 @@ struct Session {
   std::vector<SimulatedLaunch> launches; // parallel to report.launches
   std::vector<analyzer::SubscriptFact> subscripts;
   std::string mainFile;
+  core::ArchSpec arch; // with the --bank-mode/--l1-cache options applied
 };
 
 Session analyzeFile(const Options &options);

@@ -29,7 +29,8 @@ public:
   }
 
   void onAccess(const WarpAccess &a) override {
-    WarpAddresses w{a.bytesPerLane, a.activeMask, a.addrs};
+    WarpAddresses w{a.bytesPerLane, a.activeMask, a.addrs,
+                    a.kind == AccessKind::Store};
     InstStats &s = out_.perInst[a.instId];
     unsigned lanes = unsigned(__builtin_popcount(a.activeMask));
     if (a.space == MemSpace::Shared && a.kind != AccessKind::Atomic) {
