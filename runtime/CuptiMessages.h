@@ -9,6 +9,12 @@ namespace kcheck::runtime {
 /// Marker that kcheck-profile looks for to exit 4 (no usable GPU profiling).
 inline constexpr const char *kNoProfilingMarker = "ERR_NVGPUCTRPERM";
 
+/// Ends the error kcheck-profile's injection writes when a fault left the
+/// counters of earlier launches unread; kcheck-profile then measures those
+/// launches again, one read-out per launch.
+inline constexpr const char *kLostAfterFaultMarker =
+    "counters lost after the fault";
+
 /// `call` failed with CUPTI result `code` (`text` from cuptiGetResultString).
 std::string cuptiFailureMessage(const std::string &call, int code,
                                 const std::string &text);

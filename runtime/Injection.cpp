@@ -207,6 +207,24 @@ public:
   // Stop, decode and evaluate the batch; values[i] belongs to launch
   // owners[i]. Re-arms the counter data image for the next batch.
   bool collect(std::vector<std::pair<int, std::vector<double>>> &values) {
+    return decode(values, /*afterFault=*/false);
+  }
+
+  // After launch `faulted` faulted: decode the ranges of the launches before
+  // it. The context is broken by then, so CUPTI may refuse; the faulting
+  // launch's own range, if CUPTI kept one, is ignored.
+  bool
+  collectBeforeFault(int faulted,
+                     std::vector<std::pair<int, std::vector<double>>> &values) {
+    std::erase(owners_, faulted);
+    return decode(values, /*afterFault=*/true);
+  }
+
+  std::vector<int> unread() const { return owners_; }
+
+private:
+  bool decode(std::vector<std::pair<int, std::vector<double>>> &values,
+              bool afterFault) {
     std::vector<int> owners;
     owners.swap(owners_);
     if (started_) {
@@ -225,15 +243,18 @@ public:
     info.pCounterDataImage = counterData_.data();
     info.counterDataImageSize = counterData_.size();
     KCHECK_CUPTI(cuptiRangeProfilerGetCounterDataInfo(&info));
-    if (dec.numOfRangeDropped != 0 || info.numTotalRanges != owners.size()) {
+    bool rangesMatch = afterFault ? info.numTotalRanges >= owners.size()
+                                  : info.numTotalRanges == owners.size();
+    if (dec.numOfRangeDropped != 0 || !rangesMatch) {
       error = "CUPTI returned " + std::to_string(info.numTotalRanges) +
               " ranges (" + std::to_string(dec.numOfRangeDropped) +
               " dropped) for " + std::to_string(owners.size()) +
               " launches; their counters cannot be attributed";
-      configure();
+      if (!afterFault)
+        configure();
       return false;
     }
-    for (size_t r = 0; r < info.numTotalRanges; ++r) {
+    for (size_t r = 0; r < owners.size(); ++r) {
       std::vector<double> v(metricPtrs_.size());
       auto ev = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
           CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
@@ -247,10 +268,9 @@ public:
       KCHECK_CUPTI(cuptiProfilerHostEvaluateToGpuValues(&ev));
       values.emplace_back(owners[r], std::move(v));
     }
-    return configure();
+    return afterFault || configure();
   }
 
-private:
   // (Re)initialises the counter data image and binds it with the config.
   bool configure() {
     auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
@@ -419,20 +439,53 @@ struct InjectionState {
     out << core::toJson(report);
   }
 
-  bool collectBatch() {
-    std::vector<std::pair<int, std::vector<double>>> values;
-    bool ok = range.collect(values);
-    for (auto &[index, v] : values) {
+  void store(const std::vector<std::pair<int, std::vector<double>>> &values) {
+    for (const auto &[index, v] : values) {
       core::ReportLaunch &l = report.launches[size_t(index)];
       l.hasMetrics = true;
       for (size_t m = 0; m < metrics.size(); ++m)
         l.metrics.emplace_back(metrics[m], uint64_t(std::llround(v[m])));
     }
+  }
+
+  bool collectBatch() {
+    std::vector<std::pair<int, std::vector<double>>> values;
+    bool ok = range.collect(values);
+    store(values);
     if (!ok)
       fail(range.error);
     else
       write();
     return ok;
+  }
+
+  // Launch `index` faulted (the context is now unusable): record it, then
+  // try to keep the counters of the launches before it that were not read
+  // yet. When CUPTI cannot decode them any more, the error says so with
+  // kLostAfterFaultMarker and kcheck-profile measures them again.
+  void faulted(size_t index, const std::string &what) {
+    core::ReportLaunch &l = report.launches[index];
+    l.error = what;
+    fail("launch #" + std::to_string(index) + " (" + l.kernel + "): " + what);
+    if (perLine || !rangeReady)
+      return;
+    std::vector<int> waiting = range.unread();
+    std::erase(waiting, int(index));
+    if (waiting.empty())
+      return;
+    std::vector<std::pair<int, std::vector<double>>> values;
+    bool ok = range.collectBeforeFault(int(index), values);
+    store(values);
+    if (ok)
+      report.notes.push_back("read the counters of " +
+                             std::to_string(waiting.size()) +
+                             " launches before the fault after it");
+    else
+      report.errors.push_back("CUPTI could not read " +
+                              std::to_string(waiting.size()) +
+                              " launches before the fault (" + range.error +
+                              "): " + kLostAfterFaultMarker);
+    write();
   }
 };
 
@@ -555,6 +608,14 @@ void onLaunchExit(InjectionState &s, const CUpti_CallbackData &cb) {
   core::ReportLaunch &l = s.report.launches[index];
   CUresult launched = *static_cast<const CUresult *>(cb.functionReturnValue);
   if (launched != CUDA_SUCCESS) {
+    // Kernel replay runs the kernel inside the launch call, so a fault can
+    // surface here; a launch refused for its configuration leaves the
+    // context usable.
+    CUresult context = s.disabled || cb.context != s.context
+                           ? CUDA_SUCCESS
+                           : cuCtxSynchronize();
+    if (context != CUDA_SUCCESS)
+      return s.faulted(index, "the launch failed: " + cudaError(launched));
     l.error = "the launch failed: " + cudaError(launched);
     return;
   }
@@ -565,14 +626,8 @@ void onLaunchExit(InjectionState &s, const CUpti_CallbackData &cb) {
     s.range.addRange(int(index));
   // A fault surfaces at the next synchronisation; catch it at its launch.
   CUresult ran = measuredHere ? cuCtxSynchronize() : CUDA_SUCCESS;
-  if (ran != CUDA_SUCCESS) {
-    l.error = "the kernel faulted: " + cudaError(ran);
-    std::string lost = "launch #" + std::to_string(index) + " (" + l.kernel +
-                       ") faulted with " + cudaError(ran) +
-                       "; counters of launches not yet read are lost";
-    s.fail(lost);
-    return;
-  }
+  if (ran != CUDA_SUCCESS)
+    return s.faulted(index, "the kernel faulted: " + cudaError(ran));
   if (s.perLine && measuredHere) {
     std::vector<SassPcRecord> records;
     if (!s.sass.flush(records))

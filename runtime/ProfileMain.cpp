@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +45,10 @@ options:
   --file NAME         the "file" recorded in the report (default: PROGRAM)
   --batch N           launches per Range Profiler read-out (default 256)
   -h, --help          this text
+
+A kernel fault ends the measurement; the launches before it keep their
+counters (when CUPTI cannot read them after the fault, the program runs once
+more with --batch 1).
 
 exit codes: 0 measured, 1 measurement incomplete (a fault, a failed launch,
 lost ranges, the program failed), 2 usage, 4 no GPU, driver, CUPTI or
@@ -212,6 +217,62 @@ int parse(const std::vector<std::string> &args, ProfileOptions &o) {
   return kOk;
 }
 
+// A fault can leave the counters of the launches before it unread (CUPTI
+// cannot decode after the context broke; the injection then reports
+// kLostAfterFaultMarker). Runs the program again with one read-out per launch
+// so every launch that completed before the fault keeps its counters; the
+// program must behave the same on every run, as for --per-line.
+void remeasureBeforeFault(const ProfileOptions &o, const std::string &lib,
+                          const std::string &tmp, bool toStdout,
+                          kcheck::core::ReportFile &report) {
+  using kcheck::core::ReportLaunch;
+  auto isLost = [](const std::string &e) {
+    return e.find(kcheck::runtime::kLostAfterFaultMarker) != std::string::npos;
+  };
+  if (o.batch == 1 ||
+      std::none_of(report.errors.begin(), report.errors.end(), isLost))
+    return;
+  size_t firstFailed = report.launches.size();
+  for (const ReportLaunch &l : report.launches)
+    if (!l.error.empty())
+      firstFailed = std::min(firstFailed, size_t(l.index));
+  ProfileOptions oneByOne = o;
+  oneByOne.batch = 1;
+  std::string file = tmp + "/launches-batch1.json";
+  runOnce(oneByOne, lib, file, "launches", 0, toStdout); // it faults again
+  kcheck::core::ReportLoadResult again = kcheck::core::loadReportFile(file);
+  std::remove(file.c_str());
+  size_t recovered = 0, missing = 0;
+  for (ReportLaunch &l : report.launches) {
+    if (l.hasMetrics || size_t(l.index) >= firstFailed)
+      continue;
+    const ReportLaunch *r =
+        again.report && size_t(l.index) < again.report->launches.size()
+            ? &again.report->launches[size_t(l.index)]
+            : nullptr;
+    if (r && r->hasMetrics && r->kernel == l.kernel) {
+      l.metrics = r->metrics;
+      l.hasMetrics = true;
+      ++recovered;
+    } else {
+      ++missing;
+    }
+  }
+  if (missing == 0) {
+    std::erase_if(report.errors, isLost);
+    report.notes.push_back(
+        "the counters of the " + std::to_string(recovered) +
+        " launches before the fault come from a second run of the program "
+        "with one read-out per launch (--batch 1)");
+  } else {
+    report.errors.push_back(
+        "a second run with one read-out per launch recovered " +
+        std::to_string(recovered) + " of " +
+        std::to_string(recovered + missing) + " launches before the fault" +
+        (again.report ? "" : ": " + again.error));
+  }
+}
+
 bool hasEnvironmentFailure(const kcheck::core::ReportFile &r) {
   for (const std::string &e : r.errors)
     if (e.find(kcheck::runtime::kNoProfilingMarker) != std::string::npos)
@@ -265,6 +326,7 @@ int main(int argc, char **argv) {
       std::cerr << "kcheck-profile: error: " << e << '\n';
     return kNoGpu;
   }
+  remeasureBeforeFault(o, lib, tmp, toStdout, report);
 
   if (o.perLine) {
     for (core::ReportLaunch &l : report.launches) {
