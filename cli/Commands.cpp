@@ -2,6 +2,7 @@
 
 #include "cli/BankConflicts.h"
 #include "cli/Coalescing.h"
+#include "cli/Divergence.h"
 #include "cli/Session.h"
 #include "cli/TextEmitter.h"
 #include "cli/Verify.h"
@@ -57,6 +58,9 @@ bool runsBankConflicts(Command c) {
 bool runsCoalescing(Command c) {
   return c == Command::Coalescing || c == Command::Check;
 }
+bool runsDivergence(Command c) {
+  return c == Command::Divergence || c == Command::Check;
+}
 
 /// Every check the command runs, in source order (a stable sort keeps a
 /// line's shared findings before its global ones).
@@ -70,6 +74,12 @@ std::vector<core::Diagnostic> diagnosticsOf(const Options &o,
         coalescingDiagnostics(s, o.remarks && !o.verify);
     diags.insert(diags.end(), std::make_move_iterator(global.begin()),
                  std::make_move_iterator(global.end()));
+  }
+  if (runsDivergence(o.command)) {
+    std::vector<core::Diagnostic> branches =
+        divergenceDiagnostics(s, o.remarks && !o.verify);
+    diags.insert(diags.end(), std::make_move_iterator(branches.begin()),
+                 std::make_move_iterator(branches.end()));
   }
   std::stable_sort(diags.begin(), diags.end(),
                    [](const core::Diagnostic &a, const core::Diagnostic &b) {
@@ -93,6 +103,8 @@ std::string summaryText(const Options &o, const Session &s) {
       out += bankConflictSummaryRows(s, li);
     if (runsCoalescing(o.command))
       out += coalescingSummaryRows(s, li);
+    if (runsDivergence(o.command))
+      out += divergenceSummaryRows(s, li);
   }
   return out;
 }

@@ -21,4 +21,8 @@ int runCommand(const Options &options, std::ostream &out, std::ostream &err);
 /// `kcheck compare`: needs no LLVM (cli/CompareCommand.cpp).
 int runCompare(const Options &options, std::ostream &out, std::ostream &err);
 
+/// `kcheck validate`: predict, build with nvcc, measure with kcheck-profile,
+/// compare (cli/ValidateCommand.cpp); exit 4 without a GPU.
+int runValidate(const Options &options, std::ostream &out, std::ostream &err);
+
 } // namespace kcheck::cli

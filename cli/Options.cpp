@@ -61,10 +61,16 @@ commands:
   bank-conflicts   shared-memory bank conflicts per source line [bank-conflict]
   coalescing       global accesses that move more 32-byte sectors than their
                    bytes need, per source line [uncoalesced-access]
+  divergence       thread-dependent branches, how often warps diverge there,
+                   SIMT efficiency [divergent-branch]; __syncthreads() reached
+                   by part of a block [barrier-divergence] (error)
   check            every check above
   predict          all predicted counters (use --format json for the schema)
   compare          PRED.json MEAS.json [...]: predicted vs measured counters
                    per launch and line (exit 0 all agree, 1 any differs)
+  validate         predict FILE.cu, build it with nvcc -lineinfo, measure it
+                   with kcheck-profile on this machine's GPU and compare
+                   (exit 0 all agree, 1 any differs, 4 no GPU)
 
 options:
   --arch sm_XX         target architecture (default sm_90)
@@ -86,6 +92,11 @@ options:
                        blocks proven to behave the same)
   --step-budget N      warp instructions one block may execute
                        (default 50000000)
+  --jobs N             threads that simulate blocks (default: the machine's
+                       cores, at most 8); results do not depend on it
+  -q, --quiet          no progress line on stderr for long simulations
+  --per-line           validate: also measure and compare per source line
+  --keep DIR           validate: keep the predicted and measured JSON in DIR
   -h, --help           this text
 
 exit codes: 0 clean, 1 findings, 2 usage, 3 input could not be analysed
@@ -109,12 +120,16 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     o.command = Command::BankConflicts;
   else if (cmd == "coalescing")
     o.command = Command::Coalescing;
+  else if (cmd == "divergence")
+    o.command = Command::Divergence;
   else if (cmd == "check")
     o.command = Command::Check;
   else if (cmd == "predict")
     o.command = Command::Predict;
   else if (cmd == "compare")
     o.command = Command::Compare;
+  else if (cmd == "validate")
+    o.command = Command::Validate;
   else if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     o.command = Command::Help;
     return r;
@@ -175,11 +190,15 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         o.format = OutputFormat::Text;
       else if (*v == "json")
         o.format = OutputFormat::Json;
-      else if (*v == "markdown" && o.command == Command::Compare)
+      else if (*v == "markdown" && (o.command == Command::Compare ||
+                                    o.command == Command::Validate))
         o.format = OutputFormat::Markdown;
       else {
-        r.error = "unknown format '" + *v + "' (text, json" +
-                  (o.command == Command::Compare ? ", markdown)" : ")");
+        r.error =
+            "unknown format '" + *v + "' (text, json" +
+            (o.command == Command::Compare || o.command == Command::Validate
+                 ? ", markdown)"
+                 : ")");
         return r;
       }
     } else if (a == "--verify") {
@@ -229,8 +248,27 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         return r;
       }
       o.sharedBytes = n;
+    } else if (a == "--per-line" && o.command == Command::Validate) {
+      o.perLine = true;
+    } else if (a == "--keep" && o.command == Command::Validate) {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      o.keepDir = *v;
     } else if (a == "--exhaustive") {
       o.exhaustive = true;
+    } else if (a == "--quiet" || a == "-q") {
+      o.quiet = true;
+    } else if (a == "--jobs" || a == "-j") {
+      const std::string *v = value();
+      uint64_t n;
+      if (!v)
+        return r;
+      if (!parseUnsigned(*v, n) || n == 0 || n > 256) {
+        r.error = "bad value '" + *v + "' for --jobs (1 to 256)";
+        return r;
+      }
+      o.jobs = unsigned(n);
     } else if (a == "--step-budget") {
       const std::string *v = value();
       if (!v)

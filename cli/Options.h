@@ -16,9 +16,11 @@ namespace kcheck::cli {
 enum class Command {
   BankConflicts,
   Coalescing,
+  Divergence,
   Check,
   Predict,
   Compare,
+  Validate,
   Help,
   Version
 };
@@ -43,7 +45,12 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> args; // --arg NAME=VALUE
   uint64_t stepBudget = 50'000'000; // warp instructions per block
   bool exhaustive = false; // simulate every block, not one per proven class
+  unsigned jobs = 0;       // threads running blocks (0: the machine's, capped)
+  bool quiet = false;      // no progress line on stderr
   std::vector<std::string> clangArgs; // after `--`
+  // validate: also measure per source line; keep the JSON files in DIR.
+  bool perLine = false;
+  std::string keepDir;
 };
 
 struct ParseResult {

@@ -2,6 +2,7 @@
 
 #include "analyzer/DeviceCompiler.h"
 #include "analyzer/LaunchExtractor.h"
+#include "cli/Progress.h"
 #include "core/ArchSpec.h"
 #include "simulator/engine/DecodedKernel.h"
 
@@ -11,9 +12,11 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <map>
+#include <thread>
 
 namespace kcheck::cli {
 
@@ -272,7 +275,20 @@ Session analyzeFile(const Options &options) {
   sim::DeviceMemory memory;
   LaunchBuilder builder(options, host, memory);
   std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded;
+  std::map<std::string,
+           std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
+      staticBranches; // per kernel, for the divergence check
   sim::Predictor predictor(arch, options.exhaustive);
+  // Threads for launches whose every block runs; the result never depends
+  // on it. Capped: the engine's blocks scale little past a few cores.
+  unsigned jobs = options.jobs
+                      ? options.jobs
+                      : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  predictor.setJobs(jobs);
+  Progress progress(!options.quiet);
+  predictor.setProgress([&progress](uint64_t done, uint64_t total) {
+    progress.update(done, total);
+  });
   for (const HostLaunch *chosenLaunch : chosen) {
     const HostLaunch &hl = *chosenLaunch;
     core::LaunchReport lr;
@@ -328,9 +344,19 @@ Session analyzeFile(const Options &options) {
         dk = std::move(*d);
       }
       sl.kernel = dk;
+      auto &branches = staticBranches[hl.mangledName];
+      bool wantsBranches = options.command == Command::Divergence ||
+                           options.command == Command::Check;
+      if (!branches && wantsBranches)
+        branches = std::make_shared<std::vector<analyzer::StaticBranch>>(
+            analyzer::analyzeBranches(*fn));
+      sl.branches = branches;
       sim::Limits limits;
       limits.maxWarpSteps = options.stepBudget;
+      progress.beginLaunch("launch #" + std::to_string(lr.index) + " " +
+                           hl.kernelName);
       sl.result = predictor.run(*dk, lr.config, args, memory, limits);
+      progress.endLaunch();
       lr.simulated = sl.result.error.empty();
       for (const std::string &n : sl.result.notes)
         lr.notes.push_back(n);

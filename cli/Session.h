@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analyzer/AstFacts.h"
+#include "analyzer/BranchUniformity.h"
 #include "cli/Options.h"
 #include "core/ArchSpec.h"
 #include "core/Report.h"
@@ -20,6 +21,8 @@ struct SimulatedLaunch {
   sim::LaunchResult result;
   core::SourceLoc launchLoc;
   std::vector<std::string> argumentTexts; // as written at the launch
+  // The kernel's conditional branches, statically (null when not simulated).
+  std::shared_ptr<const std::vector<analyzer::StaticBranch>> branches;
 };
 
 struct Session {

@@ -22,6 +22,8 @@ int main(int argc, char **argv) {
     return kExitClean;
   case Command::Compare:
     return runCompare(parsed.options, std::cout, std::cerr);
+  case Command::Validate:
+    return runValidate(parsed.options, std::cout, std::cerr);
   default:
     return runCommand(parsed.options, std::cout, std::cerr);
   }

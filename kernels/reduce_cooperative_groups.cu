@@ -46,13 +46,13 @@ __global__ void reduce_gpu_v1_kernel(const int *g_in, size_t n, int *g_out)
 
     for (int s = 1; s < blockDim.x; s *= 2)
     {
-        if (tid % (2 * s) == 0)
+        if (tid % (2 * s) == 0) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + s];
         }
         cg::sync(cta);
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sdata[0];
     }
@@ -80,13 +80,13 @@ __global__ void reduce_gpu_v2_kernel(const int *g_in, size_t n, int *g_out)
     for (uint32_t s = 1; s < blockDim.x; s *= 2)
     {
         uint32_t index = 2 * s * tid;
-        if (index < blockDim.x)
+        if (index < blockDim.x) // expected-warning {{divergent branch}}
         {
             sdata[index] += sdata[index + s]; // expected-warning {{2-way to 8-way shared-memory bank conflict on 'sdata'}}
         }
         cg::sync(cta);
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sdata[0];
     }
@@ -112,13 +112,13 @@ __global__ void reduce_gpu_v3_kernel(const int *g_in, size_t n, int *g_out)
 
     for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1)
     {
-        if (tid < s)
+        if (tid < s) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + s];
         }
         cg::sync(cta);
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sdata[0];
     }
@@ -145,13 +145,13 @@ __global__ void reduce_gpu_v4_kernel(const int *g_in, size_t n, int *g_out)
 
     for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1)
     {
-        if (tid < s)
+        if (tid < s) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + s];
         }
         cg::sync(cta);
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sdata[0];
     }
@@ -211,7 +211,7 @@ __global__ void reduce_gpu_v6_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 32)
     {
-        if (tid < 16)
+        if (tid < 16) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 16];
         }
@@ -219,7 +219,7 @@ __global__ void reduce_gpu_v6_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 16)
     {
-        if (tid < 8)
+        if (tid < 8) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 8];
         }
@@ -227,7 +227,7 @@ __global__ void reduce_gpu_v6_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 8)
     {
-        if (tid < 4)
+        if (tid < 4) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 4];
         }
@@ -235,7 +235,7 @@ __global__ void reduce_gpu_v6_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 4)
     {
-        if (tid < 2)
+        if (tid < 2) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 2];
         }
@@ -243,13 +243,13 @@ __global__ void reduce_gpu_v6_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 2)
     {
-        if (tid < 1)
+        if (tid < 1) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 1];
         }
         cg::sync(cta);
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sdata[0];
     }
@@ -313,7 +313,7 @@ __global__ void reduce_gpu_v7_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 32)
     {
-        if (tid < 16)
+        if (tid < 16) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 16];
         }
@@ -321,7 +321,7 @@ __global__ void reduce_gpu_v7_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 16)
     {
-        if (tid < 8)
+        if (tid < 8) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 8];
         }
@@ -329,7 +329,7 @@ __global__ void reduce_gpu_v7_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 8)
     {
-        if (tid < 4)
+        if (tid < 4) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 4];
         }
@@ -337,7 +337,7 @@ __global__ void reduce_gpu_v7_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 4)
     {
-        if (tid < 2)
+        if (tid < 2) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 2];
         }
@@ -345,13 +345,13 @@ __global__ void reduce_gpu_v7_kernel(const int *g_in, size_t n, int *g_out)
     }
     if (kBlockSize >= 2)
     {
-        if (tid < 1)
+        if (tid < 1) // expected-warning {{divergent branch}}
         {
             sdata[tid] += sdata[tid + 1];
         }
         cg::sync(cta);
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sdata[0];
     }
@@ -419,7 +419,7 @@ __global__ void reduce_gpu_v8_kernel(const int *g_in, size_t n, int *g_out)
         }
         if (kBlockSize >= 32)
         {
-            if (tid < 16)
+            if (tid < 16) // expected-warning {{divergent branch}}
             {
                 sdata[tid] += sdata[tid + 16];
             }
@@ -427,7 +427,7 @@ __global__ void reduce_gpu_v8_kernel(const int *g_in, size_t n, int *g_out)
         }
         if (kBlockSize >= 16)
         {
-            if (tid < 8)
+            if (tid < 8) // expected-warning {{divergent branch}}
             {
                 sdata[tid] += sdata[tid + 8];
             }
@@ -435,7 +435,7 @@ __global__ void reduce_gpu_v8_kernel(const int *g_in, size_t n, int *g_out)
         }
         if (kBlockSize >= 8)
         {
-            if (tid < 4)
+            if (tid < 4) // expected-warning {{divergent branch}}
             {
                 sdata[tid] += sdata[tid + 4];
             }
@@ -443,7 +443,7 @@ __global__ void reduce_gpu_v8_kernel(const int *g_in, size_t n, int *g_out)
         }
         if (kBlockSize >= 4)
         {
-            if (tid < 2)
+            if (tid < 2) // expected-warning {{divergent branch}}
             {
                 sdata[tid] += sdata[tid + 2];
             }
@@ -451,14 +451,14 @@ __global__ void reduce_gpu_v8_kernel(const int *g_in, size_t n, int *g_out)
         }
         if (kBlockSize >= 2)
         {
-            if (tid < 1)
+            if (tid < 1) // expected-warning {{divergent branch}}
             {
                 sdata[tid] += sdata[tid + 1];
             }
             tile32.sync();
         }
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sdata[0];
     }
@@ -526,7 +526,7 @@ __global__ void reduce_gpu_v9_kernel(const int *g_in, size_t n, int *g_out)
             sum_value += tile32.shfl_down(sum_value, offset);
         }
     }
-    if (tid == 0)
+    if (tid == 0) // expected-warning {{divergent branch}}
     {
         g_out[blockIdx.x] = sum_value;
     }

@@ -3,7 +3,7 @@
 // The seed shows only the reduction loops; the load is the previous step's ("去除 idle
 // 线程": two elements per thread, half the blocks). All accesses use sequential
 // addressing (sdata[tid], sdata[tid + s]): no bank conflicts.
-// expected-no-diagnostics
+// No bank conflicts or uncoalesced accesses; divergent branches expected inline.
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -61,7 +61,7 @@ __global__ void reduce_unroll_last_warp(int *g_idata, int *g_odata)
         warp_reduce(sdata, tid);
     }
 
-    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 000, "2.2. 完全展开": the generic warp_reduce for any BLOCKSIZE (an overload of
@@ -136,7 +136,7 @@ __global__ void reduce_unroll_all(int *g_idata, int *g_odata)
         warp_reduce<BLOCKSIZE>(sdata, tid);
     }
 
-    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 int main()

@@ -41,14 +41,14 @@ __global__ void reduce_v0(float *g_idata, float *g_odata) {
 
   // do reduction in shared mem
   for (unsigned int s = 1; s < blockDim.x; s *= 2) {
-    if (tid % (2 * s) == 0) {
+    if (tid % (2 * s) == 0) { // expected-warning {{divergent branch}}
       sdata[tid] += sdata[tid + s];
     }
     __syncthreads();
   }
 
   // write result for this block to global mem
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "优化手段1: 交错寻址": reduce_v1, strided index = 2*s*tid.
@@ -70,14 +70,14 @@ __global__ void reduce_v1(float *g_idata, float *g_odata) {
     //     sdata[tid] += sdata[tid + s];
     // }
     int index = 2 * s * tid;
-    if (index < blockDim.x) {
+    if (index < blockDim.x) { // expected-warning {{divergent branch}}
       sdata[index] += sdata[index + s]; // expected-warning {{2-way to 8-way shared-memory bank conflict on 'sdata'}}
     }
     __syncthreads();
   }
 
   // write result for this block to global mem
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "优化手段2: 解决Bank Conflict": reduce_v2, sequential addressing.
@@ -92,14 +92,14 @@ __global__ void reduce_v2(float *g_idata, float *g_odata) {
 
   // do reduction in shared mem
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (tid < s) {
+    if (tid < s) { // expected-warning {{divergent branch}}
       sdata[tid] += sdata[tid + s];
     }
     __syncthreads();
   }
 
   // write result for this block to global mem
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "优化手段3: 解决 Idle 线程": reduce_v3, first add during the load.
@@ -114,14 +114,14 @@ __global__ void reduce_v3(float *g_idata, float *g_odata) {
 
   // do reduction in shared mem
   for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (tid < s) {
+    if (tid < s) { // expected-warning {{divergent branch}}
       sdata[tid] += sdata[tid + s];
     }
     __syncthreads();
   }
 
   // write result for this block to global mem
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "优化手段4: 展开最后一个warp": warpReduce on a volatile pointer.
@@ -154,7 +154,7 @@ __global__ void reduce_v4(float *g_idata, float *g_odata) {
 
   // write result for this block to global mem
   if (tid < 32) warpReduce(sdata, tid);
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "优化手段5: 完全展开循环": the templated warpReduce (an overload of the
@@ -202,7 +202,7 @@ __global__ void reduce_v5(float *g_idata, float *g_odata) {
 
   // write result for this block to global mem
   if (tid < 32) warpReduce<blockSize>(sdata, tid);
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "优化手段6: 调节BlockSize和GridSize": reduce_v6, NUM_PER_THREAD adds per thread.
@@ -242,7 +242,7 @@ __global__ void reduce_v6(float *g_idata, float *g_odata) {
 
   // write result for this block to global mem
   if (tid < 32) warpReduce<blockSize>(sdata, tid);
-  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "PyTorch Block Reduce": warp reduction with __shfl_down_sync (no shared memory).
@@ -278,14 +278,14 @@ __global__ void reduce7(float *g_idata, float *g_odata, unsigned int n) {
 
   sum = warpReduceSum<blockSize>(sum);
 
-  if (laneId == 0) warpLevelSums[warpId] = sum;
+  if (laneId == 0) warpLevelSums[warpId] = sum; // expected-warning {{divergent branch}}
   __syncthreads();
   // read from shared memory only if that warp existed
-  sum = (threadIdx.x < blockDim.x / WARP_SIZE) ? warpLevelSums[laneId] : 0;
+  sum = (threadIdx.x < blockDim.x / WARP_SIZE) ? warpLevelSums[laneId] : 0; // expected-warning {{divergent branch}}
   // Final reduce using first warp
   if (warpId == 0) sum = warpReduceSum<blockSize / WARP_SIZE>(sum);
   // write result for this block to global mem
-  if (tid == 0) g_odata[blockIdx.x] = sum;
+  if (tid == 0) g_odata[blockIdx.x] = sum; // expected-warning {{divergent branch}}
 }
 
 // Seed 002, "PyTorch BlockReduce + Pack + 选择更更合理的 GridSize": reduce_v8.

@@ -22,7 +22,7 @@ __global__ void PictureKernel(float *d_Pin, float *d_Pout, int n, int m)
 {
   int Row = blockIdx.y * blockDim.y + threadIdx.y;
   int Col = blockIdx.x * blockDim.x + threadIdx.x;
-  if ((Row < m) && (Col < n))
+  if ((Row < m) && (Col < n)) // expected-warning {{divergent branch}}
     d_Pout[Row * n + Col] = 2 * d_Pin[Row * n + Col]; // expected-warning {{uncoalesced global store to 'd_Pout'}} expected-warning {{uncoalesced global load of 'd_Pin'}}
 }
 

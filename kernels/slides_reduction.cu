@@ -4,7 +4,7 @@
 // The slides assume partialSum[] is already in shared memory; the loads before the
 // loops are added here. Both versions read words at most 32 apart within one warp's
 // row, and every active lane of a warp hits a different bank: no bank conflicts.
-// expected-no-diagnostics
+// No bank conflicts or uncoalesced accesses; divergent branches expected inline.
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -36,10 +36,10 @@ __global__ void SlideReduceModulo(float *in, float *out)
   for (unsigned int stride = 1; stride < blockDim.x; stride *= 2)
   {
     __syncthreads();
-    if (t % (2 * stride) == 0)
+    if (t % (2 * stride) == 0) // expected-warning {{divergent branch}}
       partialSum[t] += partialSum[t + stride];
   }
-  if (t == 0) out[blockIdx.x] = partialSum[0];
+  if (t == 0) out[blockIdx.x] = partialSum[0]; // expected-warning {{divergent branch}}
 }
 
 // Seed 001, "更好地实现": each block sums 2*blockDim.x elements, the active threads are
@@ -55,10 +55,10 @@ __global__ void SlideReduceHalving(float *in, float *out)
   for (unsigned int stride = blockDim.x; stride >= 1; stride >>= 1)
   {
     __syncthreads();
-    if (t < stride)
+    if (t < stride) // expected-warning {{divergent branch}}
       partialSum[t] += partialSum[t + stride];
   }
-  if (t == 0) out[blockIdx.x] = partialSum[0];
+  if (t == 0) out[blockIdx.x] = partialSum[0]; // expected-warning {{divergent branch}}
 }
 
 int main()

@@ -1,5 +1,6 @@
 #include "simulator/BlockClasses.h"
 
+#include "simulator/AllBlocks.h"
 #include "simulator/engine/AddressWindows.h"
 
 #include "llvm/IR/InstrTypes.h"
@@ -103,6 +104,7 @@ public:
 
   void onAccess(const WarpAccess &a) override { inner_.onAccess(a); }
   void onBranch(const BranchEvent &b) override { inner_.onBranch(b); }
+  void onBarrier(const BarrierEvent &b) override { inner_.onBarrier(b); }
   void onInstruction(uint32_t id, uint32_t mask) override {
     inner_.onInstruction(id, mask);
   }
@@ -326,27 +328,6 @@ bool before(const core::Dim3 &a, const core::Dim3 &b) {
   return a.x < b.x;
 }
 
-LaunchResult runEveryBlock(const DecodedKernel &kernel,
-                           const core::LaunchConfig &config,
-                           const std::vector<KernelArg> &args,
-                           DeviceMemory &memory, const Limits &limits,
-                           BlockCounter &counter) {
-  LaunchResult result;
-  BlockRunner runner(kernel, config, args, memory, limits);
-  uint64_t total = config.grid.count();
-  for (uint64_t i = 0; i < total; ++i) {
-    core::Dim3 b = blockAt(i, config.grid);
-    BlockResult r = runner.runBlock(b, counter.begin(result, b, i == 0));
-    result.blocksSimulated++;
-    if (!r.ok()) {
-      result.error = r.fault ? r.fault->message : r.message;
-      break;
-    }
-  }
-  result.notes = runner.notes();
-  return result;
-}
-
 } // namespace
 
 unsigned blockShiftGranule(const core::ArchSpec &arch) {
@@ -369,13 +350,13 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   if (options.exhaustive) {
     rep.reason = "--exhaustive";
     rep.classes = config.grid.count();
-    return runEveryBlock(kernel, config, args, memory, limits, counter);
+    return runAllBlocks(kernel, config, args, memory, limits, options, counter);
   }
   BlockSymmetry symmetry = analyzeBlockSymmetry(kernel, config, args);
   if (!symmetry.provable) {
     rep.reason = symmetry.reason;
     rep.classes = config.grid.count();
-    return runEveryBlock(kernel, config, args, memory, limits, counter);
+    return runAllBlocks(kernel, config, args, memory, limits, options, counter);
   }
   rep.provable = true;
   Driver driver(kernel, memory, options, std::move(symmetry));
@@ -391,6 +372,8 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   };
   uint64_t total = config.grid.count();
   for (uint64_t i = 0; i < total; ++i) {
+    if (options.progress && i % 256 == 0)
+      options.progress(i, total);
     core::Dim3 b = blockAt(i, config.grid);
     bool joined = false;
     for (OpenClass &cls : open)
@@ -449,6 +432,25 @@ void accumulate(LaunchResult &into, const LaunchResult &part, uint64_t times) {
       s.worst = pw;
     if (!ps.degreeByExecution.empty() && s.degreeByExecution.empty())
       s.degreeByExecution = ps.degreeByExecution;
+
+    // Branch and barrier statistics (cli/Divergence): counts scale with the
+    // class; per-execution detail and the first divergent barrier come from
+    // the first block that has them, as a block-by-block run would keep.
+    const BranchStats &pb = part.perInst[i].branch;
+    BranchStats &b = into.perInst[i].branch;
+    b.executions += pb.executions * times;
+    b.divergentExecutions += pb.divergentExecutions * times;
+    b.activeLanes += pb.activeLanes * times;
+    b.takenLanes += pb.takenLanes * times;
+    if (!pb.divergentWarpsByExecution.empty() &&
+        b.divergentWarpsByExecution.empty())
+      b.divergentWarpsByExecution = pb.divergentWarpsByExecution;
+    const BarrierStats &pa = part.perInst[i].barrier;
+    BarrierStats &a = into.perInst[i].barrier;
+    a.arrivals += pa.arrivals * times;
+    a.divergentArrivals += pa.divergentArrivals * times;
+    if (pa.firstDivergent.missingMask && !a.firstDivergent.missingMask)
+      a.firstDivergent = pa.firstDivergent;
 
     const GlobalAccessStats &pg = part.perInst[i].global;
     GlobalAccessStats &g = into.perInst[i].global;

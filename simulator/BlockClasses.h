@@ -21,6 +21,8 @@
 #include "simulator/engine/BlockSymmetry.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace kcheck::sim {
@@ -33,6 +35,9 @@ public:
   /// launch's block (0,0,0), whose per-execution detail is kept.
   virtual EventSink &begin(LaunchResult &into, core::Dim3 block,
                            bool firstBlock) = 0;
+  /// A counter of its own for another thread (same models); null: this
+  /// counter cannot be used in parallel and blocks run on one thread.
+  virtual std::unique_ptr<BlockCounter> fork() const { return nullptr; }
 };
 
 struct BlockClassOptions {
@@ -43,6 +48,10 @@ struct BlockClassOptions {
   /// Classes a block is compared with (older ones are closed): bounds memory
   /// and matching time when many blocks differ.
   unsigned maxOpenClasses = 16;
+  /// Threads that run blocks when every block runs (simulator/AllBlocks.h).
+  unsigned jobs = 1;
+  /// Called now and then with (blocks done, blocks in the launch).
+  std::function<void(uint64_t, uint64_t)> progress;
 };
 
 /// What the driver did, for tests and diagnostics.

@@ -76,6 +76,33 @@ public:
     }
   }
 
+  void onBranch(const BranchEvent &b) override {
+    BranchStats &st = out_.perInst[b.instId].branch;
+    uint32_t taken = b.takenMask & b.activeMask;
+    bool divergent = taken != 0 && taken != b.activeMask;
+    st.executions++;
+    st.divergentExecutions += divergent;
+    st.activeLanes += unsigned(__builtin_popcount(b.activeMask));
+    st.takenLanes += unsigned(__builtin_popcount(taken));
+    if (recordIterations_) {
+      unsigned k = ordinals_[{b.instId, b.warp}]++;
+      if (st.divergentWarpsByExecution.size() <= k)
+        st.divergentWarpsByExecution.resize(k + 1, 0);
+      st.divergentWarpsByExecution[k] += divergent;
+    }
+  }
+
+  void onBarrier(const BarrierEvent &b) override {
+    BarrierStats &st = out_.perInst[b.instId].barrier;
+    uint32_t missing = b.liveMask & ~b.activeMask;
+    st.arrivals++;
+    if (!missing)
+      return;
+    st.divergentArrivals++;
+    if (!st.firstDivergent.missingMask)
+      st.firstDivergent = {block_, b.warp, missing};
+  }
+
 private:
   static unsigned currentWarp(const WarpAccess &a) { return a.warp; }
 
@@ -137,12 +164,17 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
         : arch_(arch), numInsts_(numInsts) {}
     EventSink &begin(LaunchResult &into, core::Dim3 block,
                      bool firstBlock) override {
-      if (!sink_ || target_ != &into) {
+      // A new result may live where an old one did: check its size too.
+      if (!sink_ || target_ != &into || into.perInst.size() != numInsts_) {
         sink_.emplace(arch_, into, numInsts_);
         target_ = &into;
       }
       sink_->beginBlock(block, firstBlock);
       return *sink_;
+    }
+
+    std::unique_ptr<BlockCounter> fork() const override {
+      return std::make_unique<Counter>(arch_, numInsts_);
     }
 
   private:
@@ -155,6 +187,8 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
   BlockClassOptions options;
   options.exhaustive = exhaustive_;
   options.granuleBytes = blockShiftGranule(arch_);
+  options.jobs = jobs_;
+  options.progress = progress_;
   LaunchResult result =
       runBlockClasses(kernel, config, args, memory, limits, options, counter);
   result.perInst.resize(kernel.insts().size());

@@ -13,6 +13,7 @@
 #include "simulator/engine/DeviceMemory.h"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,9 +69,36 @@ struct GlobalAccessStats {
   GlobalWarp worst;
 };
 
+/// A conditional branch or switch, as the warps executed it (source-level
+/// divergence: the IR's branches, before ptxas predicates short bodies).
+struct BranchStats {
+  uint64_t executions = 0;          // warp executions
+  uint64_t divergentExecutions = 0; // active lanes went to more than one side
+  uint64_t activeLanes = 0;         // sum of popcount(activeMask)
+  uint64_t takenLanes = 0;          // lanes to successor 0 (true / default)
+  /// In the first block simulated: how many warps diverged at their k-th
+  /// execution of this branch (k = loop iteration for a branch in a loop).
+  std::vector<uint32_t> divergentWarpsByExecution;
+};
+
+/// A barrier a warp reached with some of its live lanes elsewhere.
+struct DivergentBarrier {
+  core::Dim3 block;
+  unsigned warp = 0;
+  uint32_t missingMask = 0; // live lanes that did not arrive (0: none seen)
+};
+
+struct BarrierStats {
+  uint64_t arrivals = 0;          // warp arrivals
+  uint64_t divergentArrivals = 0; // arrivals with live lanes missing
+  DivergentBarrier firstDivergent;
+};
+
 struct InstStats {
   SharedAccessStats shared;
   GlobalAccessStats global;
+  BranchStats branch;
+  BarrierStats barrier;
 };
 
 struct LaunchResult {
@@ -87,6 +115,14 @@ public:
   explicit Predictor(const core::ArchSpec &arch, bool exhaustive = false)
       : arch_(arch), exhaustive_(exhaustive) {}
 
+  /// Threads that run a launch's blocks when all of them must run (results
+  /// do not depend on it; see simulator/AllBlocks.h).
+  void setJobs(unsigned jobs) { jobs_ = jobs ? jobs : 1; }
+  /// Called now and then during run() with (blocks done, blocks in launch).
+  void setProgress(std::function<void(uint64_t, uint64_t)> progress) {
+    progress_ = std::move(progress);
+  }
+
   LaunchResult run(const DecodedKernel &kernel,
                    const core::LaunchConfig &config,
                    const std::vector<KernelArg> &args, DeviceMemory &memory,
@@ -95,6 +131,8 @@ public:
 private:
   core::ArchSpec arch_;
   bool exhaustive_ = false;
+  unsigned jobs_ = 1;
+  std::function<void(uint64_t, uint64_t)> progress_;
 };
 
 /// Rolls per-instruction counters up to source lines: each instruction counts

@@ -52,6 +52,16 @@ BlockResult BlockRunner::runBlock(core::Dim3 blockIdx, EventSink &sink) {
   return impl_->runBlock(blockIdx, sink);
 }
 std::vector<std::string> BlockRunner::notes() const { return impl_->notes; }
+std::vector<std::pair<uint64_t, std::string>>
+BlockRunner::notesByBlock() const {
+  std::vector<std::pair<uint64_t, std::string>> out;
+  for (size_t i = 0; i < impl_->notes.size(); ++i)
+    out.emplace_back(impl_->noteBlocks[i], impl_->notes[i]);
+  return out;
+}
+void BlockRunner::setStoreBuffer(StoreBuffer *buffer) {
+  impl_->storeBuffer = buffer;
+}
 uint64_t BlockRunner::sharedBytes() const { return impl_->sharedBytes; }
 
 BlockRunner::Impl::Impl(const DecodedKernel &kernel,
@@ -122,6 +132,13 @@ void BlockRunner::Impl::noteOnce(uint32_t pc, uint8_t bit, std::string text) {
   if (noted[pc] & bit)
     return;
   noted[pc] |= bit;
+  addNote(std::move(text));
+}
+
+void BlockRunner::Impl::addNote(std::string text) {
+  const core::Dim3 &g = launch.grid;
+  noteBlocks.push_back(
+      blockIdx.x + uint64_t(g.x) * (blockIdx.y + uint64_t(g.y) * blockIdx.z));
   notes.push_back(std::move(text));
 }
 
@@ -147,6 +164,8 @@ void BlockRunner::Impl::recordFault(std::string kind, std::string message,
 BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
   blockIdx = idx;
   steps = 0;
+  if (storeBuffer) // blocks never read each other's buffered stores
+    storeBuffer->endBlock();
   result = BlockResult();
   std::fill(shared.begin(), shared.end(), 0);
   sharedTainted = false;
@@ -183,9 +202,9 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
       break;
     if (done && !notedExitedBarrier) {
       notedExitedBarrier = true;
-      notes.push_back("barrier divergence in " + kernel.name() +
-                      ": some warps exited while others waited at a "
-                      "__syncthreads(); they were released anyway");
+      addNote("barrier divergence in " + kernel.name() +
+              ": some warps exited while others waited at a "
+              "__syncthreads(); they were released anyway");
     }
     for (auto &w : warps)
       if (w->state == WarpState::State::AtBarrier)
@@ -327,6 +346,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         ++pc;
         continue;
       case Op::Barrier:
+        sink.onBarrier({pc, w.index, mask, w.live});
         if (mask != w.live)
           noteOnce(pc, 2,
                    "barrier divergence at " + where(pc) +
@@ -358,7 +378,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         for (unsigned lane = 0; lane < kWarpSize; ++lane)
           taken |= uint32_t(cond[lane] & 1) << lane;
         taken &= mask;
-        sink.onBranch({pc, mask, taken});
+        sink.onBranch({pc, mask, taken, w.index});
         if (w.taint[in.a])
           noteOnce(pc, 1,
                    "branch at " + where(pc) +
@@ -399,7 +419,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         }
         std::sort(groups, groups + count);
         uint32_t toDefault = groups[0].first == in.b ? groups[0].second : 0;
-        sink.onBranch({pc, mask, toDefault});
+        sink.onBranch({pc, mask, toDefault, w.index});
         if (w.taint[in.a])
           noteOnce(pc, 1,
                    "branch at " + where(pc) +

@@ -1,9 +1,9 @@
 // Runs the blocks of one launch of a DecodedKernel, warp by warp, against an
 // EventSink. Assumes one BlockRunner per driver thread (it owns the warps'
 // register files and the block's shared memory) and that the DeviceMemory it
-// is given is not mutated concurrently. Warps of a block run in order, each
-// until it reaches a barrier or exits; divergent branches reconverge at the
-// immediate post-dominator.
+// is given is not mutated concurrently (with a StoreBuffer it only reads it).
+// Warps of a block run in order, each until it reaches a barrier or exits;
+// divergent branches reconverge at the immediate post-dominator.
 #pragma once
 
 #include "core/Launch.h"
@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kcheck::sim {
@@ -29,6 +30,8 @@ struct KernelArg {
 struct Limits {
   uint64_t maxWarpSteps = 2'000'000'000; // executed warp instructions per block
 };
+
+class StoreBuffer;
 
 struct RunnerOptions {
   std::ostream *printfOut =
@@ -71,6 +74,14 @@ public:
   /// Things worth telling the user, each once (tainted branches, barrier
   /// divergence), in the order first seen.
   std::vector<std::string> notes() const;
+  /// The notes with the linear index (x fastest) of the block that first
+  /// raised each, for drivers merging several runners' notes in launch order.
+  std::vector<std::pair<uint64_t, std::string>> notesByBlock() const;
+
+  /// Global stores go to `buffer` (and global loads read through it) instead
+  /// of the DeviceMemory, which the runner then only reads: several runners
+  /// may share one memory. Null: back to direct stores.
+  void setStoreBuffer(StoreBuffer *buffer);
 
   /// Bytes of the block's shared window (static + dynamic).
   uint64_t sharedBytes() const;

@@ -56,17 +56,19 @@ DeviceMemory::symbolAddress(const std::string &name) const {
 
 int DeviceMemory::indexOf(uint64_t addr) const {
   // Consecutive lanes and instructions mostly hit the allocation hit last.
-  if (lastIndex_ >= 0 && addr - allocs_[size_t(lastIndex_)].base <
-                             allocs_[size_t(lastIndex_)].size)
-    return lastIndex_;
+  int last = lastIndex_.load(std::memory_order_relaxed);
+  if (last >= 0 &&
+      addr - allocs_[size_t(last)].base < allocs_[size_t(last)].size)
+    return last;
   auto it = std::upper_bound(
       allocs_.begin(), allocs_.end(), addr,
       [](uint64_t a, const Allocation &al) { return a < al.base; });
   if (it == allocs_.begin())
     return -1;
   --it;
-  lastIndex_ = int(it - allocs_.begin());
-  return lastIndex_;
+  last = int(it - allocs_.begin());
+  lastIndex_.store(last, std::memory_order_relaxed);
+  return last;
 }
 
 const DeviceMemory::Allocation *DeviceMemory::find(uint64_t addr,

@@ -1,10 +1,12 @@
 // Simulated global memory: bounded allocations backed by sparse 4 KiB pages.
-// Assumes a single thread mutates it at a time. Bytes never written (by the
-// host through write(), by a module initializer, or by a kernel) read as zero
-// and are reported as input-derived ("tainted"), as are bytes a kernel wrote
-// from tainted values.
+// Assumes a single thread mutates it at a time; the const accessors (find,
+// load, read) may run on several threads while nobody mutates it. Bytes never
+// written (by the host through write(), by a module initializer, or by a
+// kernel) read as zero and are reported as input-derived ("tainted"), as are
+// bytes a kernel wrote from tainted values.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -68,7 +70,9 @@ private:
   std::vector<std::unique_ptr<Backing>> backing_;
   std::vector<std::pair<std::string, uint64_t>> symbols_;
   uint64_t next_;
-  mutable int lastIndex_ = -1; // cache of indexOf (single-threaded)
+  // Cache of indexOf; relaxed atomic so concurrent readers only race on a
+  // hint (any value they see is a valid index or -1).
+  mutable std::atomic<int> lastIndex_{-1};
 };
 
 } // namespace kcheck::sim

@@ -34,6 +34,16 @@ struct BranchEvent {
   uint32_t instId;
   uint32_t activeMask;
   uint32_t takenMask; // lanes that go to successor 0
+  uint32_t warp = 0;  // warp index within the block
+};
+
+/// One warp arriving at a __syncthreads() (for barrier-divergence reports:
+/// live lanes that did not arrive with the warp took another path).
+struct BarrierEvent {
+  uint32_t instId;
+  uint32_t warp;       // warp index within the block
+  uint32_t activeMask; // lanes that arrived
+  uint32_t liveMask;   // lanes of the warp not exited (the others missed it)
 };
 
 class EventSink {
@@ -41,6 +51,7 @@ public:
   virtual ~EventSink();
   virtual void onAccess(const WarpAccess &access) = 0;
   virtual void onBranch(const BranchEvent &) {}
+  virtual void onBarrier(const BarrierEvent &) {}
   // Only called when RunnerOptions::instructionEvents is set (it costs a
   // virtual call per executed warp instruction).
   virtual void onInstruction(uint32_t /*instId*/, uint32_t /*activeMask*/) {}

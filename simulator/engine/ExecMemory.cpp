@@ -163,7 +163,8 @@ bool BlockRunner::Impl::readBytes(MemSpace space, uint64_t addr, void *dst,
                 n);
     return w.localTainted;
   default:
-    return memory.load(addr, dst, n);
+    return storeBuffer ? storeBuffer->load(memory, addr, dst, n)
+                       : memory.load(addr, dst, n);
   }
 }
 
@@ -181,7 +182,10 @@ void BlockRunner::Impl::writeBytes(MemSpace space, uint64_t addr,
     w.localTainted |= tainted;
     return;
   default:
-    memory.store(addr, src, n, tainted);
+    if (storeBuffer)
+      storeBuffer->store(addr, src, n, tainted);
+    else
+      memory.store(addr, src, n, tainted);
   }
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "simulator/engine/BlockRunner.h"
+#include "simulator/engine/StoreBuffer.h"
 
 #include <array>
 #include <functional>
@@ -76,6 +77,7 @@ struct BlockRunner::Impl {
   core::Dim3 threadOf(const WarpState &w, unsigned lane) const;
   void noteOnce(uint32_t pc, uint8_t bit, std::string text);
   std::string where(uint32_t pc) const;
+  void addNote(std::string text);
 
   const DecodedKernel &kernel;
   core::LaunchConfig launch;
@@ -90,6 +92,8 @@ struct BlockRunner::Impl {
   std::vector<uint64_t> phiTemp;
   std::vector<uint8_t> phiTaintTemp;
   std::vector<std::string> notes;
+  std::vector<uint64_t> noteBlocks;   // linear block of each note
+  StoreBuffer *storeBuffer = nullptr; // global stores go here when set
   std::vector<uint8_t> noted;   // per pc: bit 0 taint note, bit 1 barrier note
   std::vector<uint8_t> probeAt; // per pc: 1 if options.probePcs lists it
   bool notedExitedBarrier = false;

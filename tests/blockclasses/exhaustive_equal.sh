@@ -1,7 +1,8 @@
 #!/bin/sh
 # Class-based simulation must equal simulating every block: `kcheck predict`
 # with and without --exhaustive, same JSON (every launch, every line), same
-# notes and exit code. Reduced grids keep the exhaustive runs short.
+# notes and exit code; and --exhaustive on one thread must equal it on two.
+# Reduced grids keep the exhaustive runs short.
 # usage: exhaustive_equal.sh KCHECK GRID FILE.cu [kcheck args...]
 kcheck=$1 grid=$2 file=$3
 shift 3
@@ -9,11 +10,19 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 "$kcheck" predict "$file" --format json --grid "$grid" "$@" >"$tmp/fast.json" 2>"$tmp/fast.err"
 fast=$?
-"$kcheck" predict "$file" --format json --grid "$grid" --exhaustive "$@" >"$tmp/all.json" 2>"$tmp/all.err"
+"$kcheck" predict "$file" --format json --grid "$grid" --exhaustive --jobs 2 "$@" >"$tmp/all.json" 2>"$tmp/all.err"
 all=$?
+"$kcheck" predict "$file" --format json --grid "$grid" --exhaustive --jobs 1 "$@" >"$tmp/one.json" 2>"$tmp/one.err"
+one=$?
 status=0
 if [ $fast -ne $all ]; then
   echo "exit codes differ: $fast (classes) vs $all (--exhaustive)"
+  status=1
+fi
+if [ $one -ne $all ] || ! cmp -s "$tmp/one.json" "$tmp/all.json" ||
+   ! cmp -s "$tmp/one.err" "$tmp/all.err"; then
+  echo "--exhaustive --jobs 1 and --jobs 2 differ for $file --grid $grid"
+  diff "$tmp/one.json" "$tmp/all.json" | head -20
   status=1
 fi
 if ! diff "$tmp/all.json" "$tmp/fast.json"; then

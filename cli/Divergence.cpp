@@ -1,0 +1,379 @@
+#include "cli/Divergence.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <map>
+
+namespace kcheck::cli {
+
+namespace {
+
+using analyzer::BranchUniformity;
+using analyzer::StaticBranch;
+
+/// One conditional branch of a simulated launch, static and dynamic facts.
+struct LaunchBranch {
+  const StaticBranch *facts = nullptr; // null: no static match
+  const sim::BranchStats *stats = nullptr;
+  core::SourceLoc loc; // the user line it is reported on
+};
+
+bool sameChain(const std::vector<core::SourceLoc> &a,
+               const std::vector<core::SourceLoc> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].line != b[i].line || a[i].col != b[i].col)
+      return false;
+  return true;
+}
+
+/// The decoded branches of a launch, in pc order, each matched with the
+/// static branch of the same IR instruction (both lists follow function
+/// order; the location chain confirms the match).
+std::vector<LaunchBranch> launchBranches(const Session &s, size_t li) {
+  std::vector<LaunchBranch> out;
+  const SimulatedLaunch &sl = s.launches[li];
+  if (!sl.kernel || !s.report.launches[li].simulated)
+    return out;
+  const auto &insts = sl.kernel->insts();
+  size_t next = 0;
+  for (size_t pc = 0; pc < insts.size() && pc < sl.result.perInst.size();
+       ++pc) {
+    if (!insts[pc].isConditionalBranch)
+      continue;
+    LaunchBranch b;
+    b.stats = &sl.result.perInst[pc].branch;
+    b.loc = sim::userLocation(insts[pc], s.mainFile);
+    if (sl.branches)
+      for (size_t k = next; k < sl.branches->size(); ++k)
+        if (sameChain((*sl.branches)[k].inlineChain, insts[pc].inlineChain)) {
+          b.facts = &(*sl.branches)[k];
+          next = k + 1;
+          break;
+        }
+    out.push_back(b);
+  }
+  return out;
+}
+
+std::vector<std::string> readLines(const std::string &path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(l);
+  return lines;
+}
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t");
+  size_t e = s.find_last_not_of(" \t;{");
+  return b == std::string::npos || e < b ? "" : s.substr(b, e - b + 1);
+}
+
+/// The condition of the `if`/`while`/`for` on `text` whose parentheses hold
+/// column `col` (else the first one): the for's middle clause, the if's and
+/// while's whole condition. The trimmed line when there is none.
+std::string conditionText(const std::string &text, unsigned col) {
+  std::string best;
+  bool bestHolds = false;
+  for (const char *kw : {"if", "while", "for"}) {
+    size_t n = std::string(kw).size();
+    for (size_t at = text.find(kw); at != std::string::npos;
+         at = text.find(kw, at + 1)) {
+      bool wordStart =
+          at == 0 || !(std::isalnum(text[at - 1]) || text[at - 1] == '_');
+      size_t open = text.find_first_not_of(' ', at + n);
+      if (!wordStart || open == std::string::npos || text[open] != '(')
+        continue;
+      int depth = 0;
+      size_t close = open;
+      std::vector<size_t> semis;
+      for (; close < text.size(); ++close) {
+        depth += text[close] == '(';
+        depth -= text[close] == ')';
+        if (text[close] == ';' && depth == 1)
+          semis.push_back(close);
+        if (depth == 0)
+          break;
+      }
+      if (close >= text.size())
+        continue;
+      std::string inside = text.substr(open + 1, close - open - 1);
+      if (std::string(kw) == "for" && semis.size() == 2)
+        inside = text.substr(semis[0] + 1, semis[1] - semis[0] - 1);
+      bool holds = col > open && col <= close + 1;
+      if (best.empty() || (holds && !bestHolds)) {
+        best = trim(inside);
+        bestHolds = holds;
+      }
+    }
+  }
+  if (!best.empty())
+    return best;
+  // A conditional expression: `x = c ? a : b` -> `c`.
+  size_t question = text.find('?');
+  if (question != std::string::npos) {
+    size_t start = text.rfind('=', question);
+    start = start == std::string::npos ? 0 : start + 1;
+    return trim(text.substr(start, question - start));
+  }
+  return trim(text);
+}
+
+std::string joinSources(const std::vector<std::string> &sources) {
+  std::string s;
+  for (size_t i = 0; i < sources.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == sources.size() ? " and " : ", ") + sources[i];
+  return s.empty() ? "the thread" : s;
+}
+
+/// "8, 8, 8, 8, 8, 4, 2, 1" (runs of one value as "0 x3").
+std::string perExecutionText(const std::vector<uint32_t> &v) {
+  std::string s;
+  for (size_t i = 0; i < v.size();) {
+    size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[i])
+      ++j;
+    s += (s.empty() ? "" : ", ") + (j - i >= 2
+                                        ? fmt::format("{} x{}", v[i], j - i + 1)
+                                    : j > i ? fmt::format("{}, {}", v[i], v[j])
+                                            : std::to_string(v[i]));
+    i = j + 1;
+  }
+  return s;
+}
+
+bool predictedPredicated(const StaticBranch &b) {
+  return !b.regionHasLoop && !b.regionHasBarrier &&
+         b.regionInstructions <= kPredicatedRegionMaxInstructions;
+}
+
+std::string sassNote(const StaticBranch *b) {
+  if (b && predictedPredicated(*b))
+    return fmt::format(
+        "SASS: predicted 0 divergent branch targets "
+        "(smsp__sass_branch_targets_threads_divergent.sum): the body ({} IR "
+        "instructions, no loop or barrier) is short enough for ptxas to "
+        "predicate, as on every such branch measured on the H100; the "
+        "counts above are kcheck's source-level figure",
+        b->regionInstructions);
+  return "SASS: not predicted (the body holds a loop or a barrier, or is "
+         "long, so ptxas may keep a real branch); the counts above are "
+         "kcheck's source-level figure";
+}
+
+struct Group {
+  core::SourceLoc loc;
+  const StaticBranch *facts = nullptr;
+  uint64_t executions = 0, divergent = 0, lanes = 0, taken = 0;
+  std::vector<std::string> launchNotes;
+  std::vector<std::string> uniformLaunches;
+};
+
+std::string threadRanges(uint32_t mask, unsigned warp) {
+  std::string s;
+  for (unsigned lane = 0; lane < 32;) {
+    if (!((mask >> lane) & 1u)) {
+      ++lane;
+      continue;
+    }
+    unsigned end = lane;
+    while (end + 1 < 32 && ((mask >> (end + 1)) & 1u))
+      ++end;
+    unsigned a = warp * 32 + lane, b = warp * 32 + end;
+    s += (s.empty() ? "" : ", ") +
+         (a == b ? std::to_string(a) : fmt::format("{}-{}", a, b));
+    lane = end + 1;
+  }
+  return s;
+}
+
+std::vector<core::Diagnostic> barrierDiagnostics(const Session &s) {
+  std::vector<core::Diagnostic> out;
+  std::map<std::pair<unsigned, unsigned>, size_t> byLine;
+  for (size_t li = 0; li < s.launches.size(); ++li) {
+    const SimulatedLaunch &sl = s.launches[li];
+    if (!sl.kernel)
+      continue;
+    for (size_t pc = 0; pc < sl.result.perInst.size(); ++pc) {
+      const sim::BarrierStats &b = sl.result.perInst[pc].barrier;
+      if (!b.divergentArrivals)
+        continue;
+      core::SourceLoc loc =
+          sim::userLocation(sl.kernel->insts()[pc], s.mainFile);
+      auto [it, fresh] = byLine.try_emplace({loc.line, loc.col}, out.size());
+      if (fresh) {
+        core::Diagnostic d;
+        d.severity = core::Severity::Error;
+        d.loc = loc;
+        d.checkId = "barrier-divergence";
+        d.message = "__syncthreads() reached by only part of a block "
+                    "(barrier divergence: undefined behaviour)";
+        out.push_back(d);
+      }
+      const sim::DivergentBarrier &w = b.firstDivergent;
+      const core::Dim3 &dim = s.report.launches[li].config.block;
+      std::string ids = threadRanges(w.missingMask, w.warp);
+      out[it->second].notes.push_back(
+          {core::Severity::Note,
+           loc,
+           fmt::format("in launch {}: {} warp arrival(s) of {} left live "
+                       "threads behind; first in block ({}), warp {}: "
+                       "threads {} (linear thread index{}) did not arrive",
+                       describeLaunchCall(s, li), b.divergentArrivals,
+                       b.arrivals, core::toString(w.block), w.warp, ids,
+                       dim.y == 1 && dim.z == 1 ? " = threadIdx.x" : ""),
+           "",
+           {}});
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<core::Diagnostic> divergenceDiagnostics(const Session &s,
+                                                    bool remarks) {
+  std::vector<std::string> source = readLines(s.mainFile);
+  std::map<std::pair<unsigned, unsigned>, Group> groups;
+  for (size_t li = 0; li < s.launches.size(); ++li) {
+    for (const LaunchBranch &b : launchBranches(s, li)) {
+      if (!b.stats->executions)
+        continue;
+      bool dependent =
+          b.facts && b.facts->uniformity != BranchUniformity::Uniform;
+      if (!dependent && !b.stats->divergentExecutions)
+        continue;
+      Group &g = groups[{b.loc.line, b.loc.col}];
+      g.loc = b.loc;
+      g.facts = b.facts;
+      g.executions += b.stats->executions;
+      g.divergent += b.stats->divergentExecutions;
+      g.lanes += b.stats->activeLanes;
+      g.taken += b.stats->takenLanes;
+      std::string call = describeLaunchCall(s, li);
+      if (!b.stats->divergentExecutions) {
+        g.uniformLaunches.push_back(call);
+        continue;
+      }
+      std::string note = fmt::format(
+          "in launch {}: {} of {} warp executions divergent; lanes {} to the "
+          "true side, {} to the false side",
+          call, b.stats->divergentExecutions, b.stats->executions,
+          b.stats->takenLanes, b.stats->activeLanes - b.stats->takenLanes);
+      const auto &perExec = b.stats->divergentWarpsByExecution;
+      if (perExec.size() > 1)
+        note += fmt::format("; divergent warps per execution (loop "
+                            "iteration) in block (0,0,0): {}",
+                            perExecutionText(perExec));
+      g.launchNotes.push_back(note);
+    }
+  }
+
+  std::vector<core::Diagnostic> out = barrierDiagnostics(s);
+  for (auto &[key, g] : groups) {
+    std::string cond = g.loc.line && g.loc.line <= source.size()
+                           ? conditionText(source[g.loc.line - 1], g.loc.col)
+                           : "";
+    std::string why =
+        g.facts
+            ? fmt::format("`{}` depends on {}{}", cond,
+                          joinSources(g.facts->sources),
+                          g.facts->uniformity == BranchUniformity::WarpUniform
+                              ? " only at warp granularity"
+                              : "")
+            : fmt::format("`{}` differs between threads", cond);
+    core::Diagnostic d;
+    d.loc = g.loc;
+    d.checkId = "divergent-branch";
+    if (g.divergent) {
+      d.severity = core::Severity::Warning;
+      d.message = fmt::format(
+          "divergent branch: {} of {} warp executions ({:.1f}%) split the "
+          "warp; {:.1f} lanes on the true side, {:.1f} on the false side "
+          "per execution",
+          g.divergent, g.executions, 100.0 * g.divergent / g.executions,
+          double(g.taken) / g.executions,
+          double(g.lanes - g.taken) / g.executions);
+      d.notes.push_back({core::Severity::Note, g.loc, why, "", {}});
+      for (const std::string &n : g.launchNotes)
+        d.notes.push_back({core::Severity::Note, g.loc, n, "", {}});
+      if (!g.uniformLaunches.empty()) {
+        std::string list;
+        for (const std::string &l : g.uniformLaunches)
+          list += (list.empty() ? "" : "; ") + l;
+        d.notes.push_back({core::Severity::Note,
+                           g.loc,
+                           "warp-uniform (no warp split) in launch " + list,
+                           "",
+                           {}});
+      }
+      d.notes.push_back(
+          {core::Severity::Note, g.loc, sassNote(g.facts), "", {}});
+      out.push_back(std::move(d));
+    } else if (remarks) {
+      d.severity = core::Severity::Remark;
+      d.message = fmt::format(
+          "thread-dependent branch is warp-uniform: no warp split in {} warp "
+          "executions",
+          g.executions);
+      d.notes.push_back({core::Severity::Note, g.loc, why, "", {}});
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
+std::string divergenceSummaryRows(const Session &s, size_t li) {
+  const SimulatedLaunch &sl = s.launches[li];
+  if (!sl.kernel)
+    return "";
+  uint64_t executions = 0, divergent = 0, branchLanes = 0;
+  unsigned sassUnknown = 0;
+  for (const LaunchBranch &b : launchBranches(s, li)) {
+    executions += b.stats->executions;
+    divergent += b.stats->divergentExecutions;
+    branchLanes += b.stats->activeLanes;
+    if (b.stats->divergentExecutions &&
+        !(b.facts && predictedPredicated(*b.facts)))
+      ++sassUnknown;
+  }
+  // SIMT efficiency over the instructions whose lanes the simulation counts
+  // per execution: memory instructions and conditional branches.
+  uint64_t slots = executions * 32, active = branchLanes;
+  for (const sim::InstStats &st : sl.result.perInst) {
+    slots += (st.shared.executions + st.global.executions) * 32;
+    active += st.shared.activeLanes + st.global.activeLanes;
+  }
+  std::string out = fmt::format(
+      "  branches      : {} warp executions, {} divergent (source level)\n",
+      executions, divergent);
+  out += sassUnknown
+             ? fmt::format("  SASS branches : {} divergent branch(es) may stay "
+                           "real SASS branches; "
+                           "smsp__sass_branch_targets_threads_divergent.sum "
+                           "not predicted\n",
+                           sassUnknown)
+             : "  SASS branches : smsp__sass_branch_targets_threads_divergent"
+               ".sum predicted 0 (ptxas predicates every divergent body)\n";
+  if (slots) {
+    const core::Dim3 &block = s.report.launches[li].config.block;
+    unsigned absent = unsigned((32 - block.count() % 32) % 32);
+    out += fmt::format(
+        "  SIMT efficiency: {:.1f}% of lane-slots active over branches and "
+        "memory instructions; {:.1f}% idle from divergence or exited "
+        "threads{}\n",
+        100.0 * active / slots, 100.0 * (slots - active) / slots,
+        absent ? fmt::format(" and from the {} absent lanes of each block's "
+                             "last warp",
+                             absent)
+               : " (no absent lanes: the block is whole warps)");
+  }
+  return out;
+}
+
+} // namespace kcheck::cli

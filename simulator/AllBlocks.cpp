@@ -1,0 +1,156 @@
+#include "simulator/AllBlocks.h"
+
+#include "simulator/engine/StoreBuffer.h"
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+
+namespace kcheck::sim {
+
+namespace {
+
+core::Dim3 blockAt(uint64_t linear, const core::Dim3 &grid) {
+  return {uint32_t(linear % grid.x), uint32_t(linear / grid.x % grid.y),
+          uint32_t(linear / (uint64_t(grid.x) * grid.y))};
+}
+
+std::string failureText(const BlockResult &r) {
+  return r.fault ? r.fault->message : r.message;
+}
+
+/// Block after block with direct stores: the reference semantics.
+LaunchResult runInOrder(const DecodedKernel &kernel,
+                        const core::LaunchConfig &config,
+                        const std::vector<KernelArg> &args,
+                        DeviceMemory &memory, const Limits &limits,
+                        const BlockClassOptions &options,
+                        BlockCounter &counter) {
+  LaunchResult result;
+  BlockRunner runner(kernel, config, args, memory, limits);
+  uint64_t total = config.grid.count();
+  for (uint64_t i = 0; i < total; ++i) {
+    if (options.progress && i % 256 == 0)
+      options.progress(i, total);
+    core::Dim3 b = blockAt(i, config.grid);
+    BlockResult r = runner.runBlock(b, counter.begin(result, b, i == 0));
+    result.blocksSimulated++;
+    if (!r.ok()) {
+      result.error = failureText(r);
+      break;
+    }
+  }
+  result.notes = runner.notes();
+  return result;
+}
+
+/// One thread's share of a window.
+struct Slice {
+  uint64_t begin = 0, end = 0;
+  LaunchResult part;
+  std::string error; // the slice stopped at its last block
+};
+
+void runSlice(Slice &slice, BlockRunner &runner, BlockCounter &counter,
+              const core::Dim3 &grid) {
+  for (uint64_t i = slice.begin; i < slice.end; ++i) {
+    core::Dim3 b = blockAt(i, grid);
+    BlockResult r = runner.runBlock(b, counter.begin(slice.part, b, i == 0));
+    slice.part.blocksSimulated++;
+    if (!r.ok()) {
+      slice.error = failureText(r);
+      return;
+    }
+  }
+}
+
+} // namespace
+
+bool blocksMayRunBuffered(const DecodedKernel &kernel) {
+  for (const bc::Inst &in : kernel.code())
+    if ((in.op == bc::Op::AtomicRmw || in.op == bc::Op::CmpXchg) &&
+        in.sub != bc::kSharedAS)
+      return false;
+  return true;
+}
+
+LaunchResult runAllBlocks(const DecodedKernel &kernel,
+                          const core::LaunchConfig &config,
+                          const std::vector<KernelArg> &args,
+                          DeviceMemory &memory, const Limits &limits,
+                          const BlockClassOptions &options,
+                          BlockCounter &counter) {
+  if (!blocksMayRunBuffered(kernel))
+    return runInOrder(kernel, config, args, memory, limits, options, counter);
+  uint64_t total = config.grid.count();
+  // Buffered stores even on one thread: the result must not depend on --jobs.
+  unsigned jobs = unsigned(
+      std::clamp<uint64_t>(options.jobs, 1, std::max<uint64_t>(total, 1)));
+  std::vector<std::unique_ptr<BlockCounter>> forks;
+  std::vector<BlockCounter *> counters{&counter};
+  for (unsigned t = 1; t < jobs; ++t) {
+    forks.push_back(counter.fork());
+    if (!forks.back())
+      break;
+    counters.push_back(forks.back().get());
+  }
+  jobs = unsigned(counters.size());
+  // Runners are built here, on one thread: their construction allocates the
+  // module's symbols in memory.
+  std::vector<std::unique_ptr<BlockRunner>> runners;
+  std::vector<StoreBuffer> buffers(jobs);
+  for (unsigned t = 0; t < jobs; ++t) {
+    runners.push_back(
+        std::make_unique<BlockRunner>(kernel, config, args, memory, limits));
+    runners.back()->setStoreBuffer(&buffers[t]);
+  }
+
+  LaunchResult result;
+  for (uint64_t w0 = 0; w0 < total && result.error.empty();
+       w0 += kWindowBlocks) {
+    if (options.progress)
+      options.progress(w0, total);
+    uint64_t w1 = std::min(total, w0 + kWindowBlocks);
+    std::vector<Slice> slices(jobs);
+    for (unsigned t = 0; t < jobs; ++t) {
+      slices[t].begin = w0 + (w1 - w0) * t / jobs;
+      slices[t].end = w0 + (w1 - w0) * (t + 1) / jobs;
+    }
+    {
+      std::vector<std::jthread> helpers;
+      for (unsigned t = 1; t < jobs; ++t)
+        helpers.emplace_back([&, t] {
+          runSlice(slices[t], *runners[t], *counters[t], config.grid);
+        });
+      runSlice(slices[0], *runners[0], *counters[0], config.grid);
+    } // joins the helpers
+    // Merge in launch order; a failing block ends the launch there, as it
+    // would block after block: later slices are dropped.
+    for (unsigned t = 0; t < jobs; ++t) {
+      if (!result.error.empty()) {
+        buffers[t].discard();
+        continue;
+      }
+      accumulate(result, slices[t].part, 1);
+      result.blocksSimulated += slices[t].part.blocksSimulated;
+      buffers[t].commit(memory);
+      result.error = slices[t].error;
+    }
+  }
+  // Notes in the order block-after-block would raise them.
+  std::vector<std::pair<uint64_t, std::string>> notes;
+  for (const auto &runner : runners) {
+    auto mine = runner->notesByBlock();
+    notes.insert(notes.end(), mine.begin(), mine.end());
+  }
+  std::stable_sort(
+      notes.begin(), notes.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &[block, text] : notes)
+    if (std::find(result.notes.begin(), result.notes.end(), text) ==
+        result.notes.end())
+      result.notes.push_back(std::move(text));
+  return result;
+}
+
+} // namespace kcheck::sim

@@ -1,0 +1,33 @@
+// Runs every block of a launch, on several threads when that cannot change
+// the result. Used when block classes cannot be proven (or --exhaustive).
+//
+// Blocks go in windows of kWindowBlocks consecutive blocks (launch order, x
+// fastest); each thread runs a contiguous slice of a window with its own
+// BlockRunner and counter, its global stores held in a StoreBuffer; then the
+// slices' counts and stores are merged in launch order. So a block reads
+// global memory as it stood when its window began plus its own stores, and
+// the bytes left behind are the last block's (launch order) that wrote them.
+// A race-free CUDA program cannot tell this from any GPU schedule; a racy one
+// (a block reading another block's plain stores of the same launch) gets an
+// answer that depends on the window size only, never on the thread count or
+// timing. Kernels with global atomics — the sanctioned way for blocks to talk
+// — run on one thread, with direct stores, block after block.
+#pragma once
+
+#include "simulator/BlockClasses.h"
+
+namespace kcheck::sim {
+
+inline constexpr uint64_t kWindowBlocks = 4096;
+
+/// Whether the launch may run with buffered stores (no global atomics).
+bool blocksMayRunBuffered(const DecodedKernel &kernel);
+
+LaunchResult runAllBlocks(const DecodedKernel &kernel,
+                          const core::LaunchConfig &config,
+                          const std::vector<KernelArg> &args,
+                          DeviceMemory &memory, const Limits &limits,
+                          const BlockClassOptions &options,
+                          BlockCounter &counter);
+
+} // namespace kcheck::sim
