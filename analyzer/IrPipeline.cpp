@@ -2,6 +2,7 @@
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -22,6 +23,8 @@
 
 #include <memory>
 #include <mutex>
+#include <set>
+#include <tuple>
 
 namespace kcheck::analyzer {
 
@@ -165,6 +168,150 @@ struct ExpandSmallMemcpys : PassInfoMixin<ExpandSmallMemcpys> {
   static bool isRequired() { return true; }
 };
 
+// Source locations the way nvcc's line table has them (parity-notes "Lines"):
+// what Clang locates differently is fixed before the optimizer (multi-line
+// copies) and after it (forwarded copies, line-0 loads and stores).
+struct NvccLineState {
+  // (scope, line, column) of copies into a local that is then only copied
+  // into a by-value argument: their loads belong to the callee's first read.
+  std::set<std::tuple<const DIScope *, unsigned, unsigned>> forwardedCopies;
+};
+
+std::tuple<const DIScope *, unsigned, unsigned>
+locationKey(const DILocation *loc) {
+  return {loc->getScope(), loc->getLine(), loc->getColumn()};
+}
+
+// Before the optimizer, on Clang's own IR.
+struct LocateCopiesLikeNvcc : PassInfoMixin<LocateCopiesLikeNvcc> {
+  explicit LocateCopiesLikeNvcc(NvccLineState &state) : state_(&state) {}
+
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
+    for (Function &function : module)
+      for (Instruction &instruction : instructions(function))
+        if (auto *copy = dyn_cast<MemCpyInst>(&instruction))
+          locate(*copy);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+
+private:
+  void locate(MemCpyInst &copy) {
+    const DILocation *loc = copy.getDebugLoc().get();
+    if (!loc)
+      return;
+    // `X =\n Y`: Clang locates the copy at the `=`, nvcc at the RHS (sgemm
+    // lines 79 and 104), whose address Clang computes on the RHS's line.
+    if (auto *source = dyn_cast<Instruction>(copy.getRawSource()))
+      if (const DILocation *at = source->getDebugLoc().get();
+          at && at->getLine() > loc->getLine() &&
+          at->getScope()->getSubprogram() == loc->getScope()->getSubprogram() &&
+          at->getInlinedAt() == loc->getInlinedAt()) {
+        copy.setDebugLoc(source->getDebugLoc());
+        return;
+      }
+    // `Packed v = p[i]; sum += v;` with `v` passed by value (reduce_v8):
+    // nvcc's load is the callee's read of the parameter, on its line.
+    auto *local = dyn_cast<AllocaInst>(copy.getRawDest());
+    if (!local || isa<AllocaInst>(copy.getRawSource()))
+      return;
+    bool forwarded = false;
+    for (const User *user : local->users()) {
+      if (user == &copy || isa<LifetimeIntrinsic>(user))
+        continue;
+      const auto *next = dyn_cast<MemCpyInst>(user);
+      if (!next || next->getRawSource() != local || !passedByValue(*next))
+        return;
+      forwarded = true;
+    }
+    if (forwarded)
+      state_->forwardedCopies.insert(locationKey(loc));
+  }
+
+  static bool passedByValue(const MemCpyInst &copy) {
+    auto *temporary = dyn_cast<AllocaInst>(copy.getRawDest());
+    if (!temporary)
+      return false;
+    for (const Use &use : temporary->uses())
+      if (const auto *call = dyn_cast<CallBase>(use.getUser());
+          call && call->isArgOperand(&use) &&
+          call->isByValArgument(call->getArgOperandNo(&use)))
+        return true;
+    return false;
+  }
+
+  NvccLineState *state_;
+};
+
+// After the optimizer.
+struct RelocateLikeNvcc : PassInfoMixin<RelocateLikeNvcc> {
+  explicit RelocateLikeNvcc(NvccLineState &state) : state_(&state) {}
+
+  PreservedAnalyses run(Function &function, FunctionAnalysisManager &) {
+    for (Instruction &instruction : instructions(function)) {
+      if (!isa<LoadInst, StoreInst>(instruction))
+        continue;
+      const DILocation *loc = instruction.getDebugLoc().get();
+      if (loc && loc->getLine() == 0) {
+        // A load or store hoisted out of both arms of an `if` gets line 0;
+        // ptxas credits it to the previous located instruction. (Loads left
+        // with no location at all stay unlocated: see lines_exceptions.txt.)
+        if (const Instruction *previous = previousLocated(instruction))
+          instruction.setDebugLoc(previous->getDebugLoc());
+      } else if (loc && isa<LoadInst>(instruction) &&
+                 state_->forwardedCopies.count(locationKey(loc))) {
+        if (const Instruction *use = firstUse(instruction))
+          instruction.setDebugLoc(use->getDebugLoc());
+      }
+    }
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+
+private:
+  static bool located(const Instruction &instruction) {
+    const DILocation *loc = instruction.getDebugLoc().get();
+    return loc && loc->getLine() != 0;
+  }
+
+  // In program (layout) order, as ptxas emits it.
+  static const Instruction *previousLocated(const Instruction &instruction) {
+    const BasicBlock *block = instruction.getParent();
+    for (const Instruction *i = instruction.getPrevNode();;) {
+      for (; i; i = i->getPrevNode())
+        if (located(*i))
+          return i;
+      block = block->getPrevNode();
+      if (!block)
+        return nullptr;
+      i = &block->back();
+    }
+  }
+
+  // The first located user in the load's block, looking through the
+  // element extractions and casts of a vector load.
+  static const Instruction *firstUse(const Instruction &load) {
+    SmallPtrSet<const Instruction *, 16> users;
+    SmallVector<const Instruction *> work = {&load};
+    while (!work.empty()) {
+      const Instruction *value = work.pop_back_val();
+      for (const User *user : value->users())
+        if (const auto *i = dyn_cast<Instruction>(user);
+            i && users.insert(i).second &&
+            isa<ExtractElementInst, ShuffleVectorInst, CastInst>(i))
+          work.push_back(i);
+    }
+    for (const Instruction &i :
+         make_range(std::next(load.getIterator()), load.getParent()->end()))
+      if (users.count(&i) && located(i) &&
+          !isa<ExtractElementInst, ShuffleVectorInst, CastInst>(i))
+        return &i;
+    return nullptr;
+  }
+
+  NvccLineState *state_;
+};
+
 } // namespace
 
 void initializeNvptxTarget() {
@@ -193,7 +340,9 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
                                moduleAnalyses);
 
+  NvccLineState lineState;
   ModulePassManager passes;
+  passes.addPass(LocateCopiesLikeNvcc(lineState));
   passes.addPass(MarkDeviceFunctionsAlwaysInline());
   {
     // Address spaces before O3, so that O3 sees shared stores as shared and
@@ -211,6 +360,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     late.addPass(InferAddressSpacesPass());
     late.addPass(InferAlignmentPass());
     late.addPass(LoadStoreVectorizerPass());
+    late.addPass(RelocateLikeNvcc(lineState));
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
   }
   passes.run(module, moduleAnalyses);

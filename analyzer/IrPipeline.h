@@ -29,6 +29,10 @@ void initializeNvptxTarget();
 //   -> constant memcpys of 1/2/4/8/16 bytes as one load + one store of that
 //   width
 //   -> infer-address-spaces, infer-alignment, load-store-vectorizer
+// and debug locations moved to where nvcc's line table has them (before:
+// multi-line copies on the RHS's line; after: line-0 loads and stores on the
+// previous located instruction's line, loads of a copy forwarded to a
+// by-value parameter on the line of their first use).
 // with an NVPTX TargetMachine for `arch` (e.g. "sm_90"), so the cost models are
 // NVPTX's.
 void runNvccLikePipeline(llvm::Module &module, llvm::StringRef arch);

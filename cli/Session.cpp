@@ -365,7 +365,10 @@ Session analyzeFile(const Options &options) {
         s.errors.push_back(sl.result.error);
       } else {
         lr.metrics = sl.result.total;
-        lr.lines = sim::rollUpLines(*dk, sl.result, options.file);
+        lr.lines = sim::rollUpLines(*dk, sl.result, options.file,
+                                    sim::LineView::NsightCompute);
+        lr.innermostLines = sim::rollUpLines(*dk, sl.result, options.file,
+                                             sim::LineView::Innermost);
       }
     }
     s.report.launches.push_back(std::move(lr));

@@ -75,8 +75,13 @@ std::set<std::string> lineMetricNames(const ReportLaunch &l) {
   return names;
 }
 
-void compareLines(const ReportLaunch &p, const ReportLaunch &m,
+void compareLines(const ReportLaunch &predicted, const ReportLaunch &m,
                   LaunchComparison &out) {
+  // kcheck-profile correlates each SASS instruction with its innermost line
+  // only: compare with the prediction's innermost view where it has one.
+  ReportLaunch p;
+  p.lines = predicted.innermostLines.empty() ? predicted.lines
+                                             : predicted.innermostLines;
   if (p.lines.empty() || m.lines.empty())
     return;
   std::set<std::string> pNames = lineMetricNames(p),

@@ -23,6 +23,21 @@ void writeMetrics(JsonWriter &w, const Counters &c) {
   w.endObject();
 }
 
+void writeLines(JsonWriter &w, const std::vector<LineReport> &lines) {
+  w.beginArray();
+  for (const LineReport &line : lines) {
+    w.beginObject();
+    w.key("file");
+    w.value(line.file);
+    w.key("line");
+    w.value(line.line);
+    w.key("metrics");
+    writeMetrics(w, line.metrics);
+    w.endObject();
+  }
+  w.endArray();
+}
+
 } // namespace
 
 std::string toJson(const PredictionReport &report) {
@@ -56,18 +71,9 @@ std::string toJson(const PredictionReport &report) {
       w.key("metrics");
       writeMetrics(w, l.metrics);
       w.key("lines");
-      w.beginArray();
-      for (const LineReport &line : l.lines) {
-        w.beginObject();
-        w.key("file");
-        w.value(line.file);
-        w.key("line");
-        w.value(line.line);
-        w.key("metrics");
-        writeMetrics(w, line.metrics);
-        w.endObject();
-      }
-      w.endArray();
+      writeLines(w, l.lines);
+      w.key("lines_innermost");
+      writeLines(w, l.innermostLines);
     }
     w.key("notes");
     w.beginArray();

@@ -25,7 +25,12 @@ struct LaunchReport {
   LaunchConfig config;
   bool simulated = false; // false: see notes for why not
   Counters metrics;
-  std::vector<LineReport> lines; // sorted by file, line
+  // Nsight Compute's source view, which also credits an inlined call's first
+  // line to the call line; sorted by file, line.
+  std::vector<LineReport> lines;
+  // Each instruction on its innermost main-file line only (the SASS line
+  // table's view, and kcheck-profile's); JSON "lines_innermost".
+  std::vector<LineReport> innermostLines;
   std::vector<std::string> notes;
 };
 

@@ -131,7 +131,12 @@ ReportLoadResult loadReport(std::string_view jsonText) {
       }
       launch.hasMetrics = true;
     }
-    if (const JsonValue *lines = l.find("lines"); lines && lines->isArray()) {
+    for (auto [key, into] :
+         {std::pair{"lines", &launch.lines},
+          std::pair{"lines_innermost", &launch.innermostLines}}) {
+      const JsonValue *lines = l.find(key);
+      if (!lines || !lines->isArray())
+        continue;
       for (const JsonValue &ln : lines->items()) {
         ReportLine line;
         line.file = stringOf(ln, "file");
@@ -143,7 +148,7 @@ ReportLoadResult loadReport(std::string_view jsonText) {
               where + "line " + std::to_string(line.line) + ": " + r.error;
           return r;
         }
-        launch.lines.push_back(std::move(line));
+        into->push_back(std::move(line));
       }
     }
     rep.launches.push_back(std::move(launch));
@@ -236,19 +241,25 @@ std::string toJson(const ReportFile &report) {
     if (l.hasMetrics) {
       w.key("metrics");
       writeMetrics(w, l.metrics);
-      w.key("lines");
-      w.beginArray();
-      for (const ReportLine &line : l.lines) {
-        w.beginObject();
-        w.key("file");
-        w.value(line.file);
-        w.key("line");
-        w.value(line.line);
-        w.key("metrics");
-        writeMetrics(w, line.metrics);
-        w.endObject();
+      for (auto [key, lines] :
+           {std::pair{"lines", &l.lines},
+            std::pair{"lines_innermost", &l.innermostLines}}) {
+        if (lines->empty() && std::string_view(key) != "lines")
+          continue;
+        w.key(key);
+        w.beginArray();
+        for (const ReportLine &line : *lines) {
+          w.beginObject();
+          w.key("file");
+          w.value(line.file);
+          w.key("line");
+          w.value(line.line);
+          w.key("metrics");
+          writeMetrics(w, line.metrics);
+          w.endObject();
+        }
+        w.endArray();
       }
-      w.endArray();
     }
     writeStrings(w, "notes", l.notes);
     w.endObject();

@@ -36,6 +36,9 @@ struct ReportLaunch {
   bool hasMetrics = false; // false: not simulated / not measured (see error)
   MetricList metrics;
   std::vector<ReportLine> lines;
+  // Predictions: "lines_innermost", each instruction on its innermost line
+  // only (as kcheck-profile measures); "lines" is Nsight Compute's view.
+  std::vector<ReportLine> innermostLines;
   std::vector<std::string> notes;
   std::string error; // a measurement's fault or lost counters, if any
 };

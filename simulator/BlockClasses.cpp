@@ -293,12 +293,15 @@ private:
       Int granule = options_.granuleBytes;
       uint32_t bytes = c.accessBytes;
       bool pow2 = bytes && (bytes & (bytes - 1)) == 0;
-      if (pow2 && d % bytes != 0)
+      // Masks, not %: a 128-bit division per check dominated 1M-block grids.
+      if (pow2 && (d & (bytes - 1)) != 0)
         return false; // alignment (and misaligned faults) would change
       // One lane per execution: an aligned access within one granule costs
       // one sector wherever it lands.
       bool singleLane = o.maxLanes <= 1 && pow2 && bytes <= granule;
-      if (!singleLane && d % granule != 0)
+      bool granulePow2 = (granule & (granule - 1)) == 0;
+      if (!singleLane &&
+          (granulePow2 ? (d & (granule - 1)) != 0 : d % granule != 0))
         return false;
       Int lo = Int(o.addrLo) + d, hi = Int(o.addrHi) + d + bytes;
       if (lo < 0 || hi > Int(std::numeric_limits<uint64_t>::max()))

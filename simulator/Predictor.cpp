@@ -204,9 +204,39 @@ core::SourceLoc userLocation(const InstInfo &inst,
                                   : inst.inlineChain.front();
 }
 
+namespace {
+
+// The main file's frames of an instruction's inline chain, innermost first.
+std::vector<core::SourceLoc> mainFileChain(const InstInfo &inst,
+                                           const std::string &mainFile) {
+  std::vector<core::SourceLoc> chain;
+  for (const core::SourceLoc &loc : inst.inlineChain)
+    if (sameFile(loc.file, mainFile))
+      chain.push_back(loc);
+  return chain;
+}
+
+} // namespace
+
 std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
                                           const LaunchResult &result,
-                                          const std::string &mainFile) {
+                                          const std::string &mainFile,
+                                          LineView view) {
+  // Nsight Compute's source view also credits an inlined call's first line
+  // (the callee line of the instance's first instruction) to the call line:
+  // reduce_v4's call of warpReduce shows line 64's 3 wavefronts, not 18;
+  // reduce_v8's `sum_pack += g_idata_load` the LDG.128 of operator+='s first
+  // line. An inline instance is the chain outside its innermost frame.
+  using Chain = std::vector<core::SourceLoc>;
+  std::map<Chain, unsigned> firstLine;
+  if (view == LineView::NsightCompute)
+    for (const InstInfo &info : kernel.insts()) {
+      Chain chain = mainFileChain(info, mainFile);
+      for (size_t k = 0; k + 1 < chain.size(); ++k)
+        firstLine.try_emplace(Chain(chain.begin() + k + 1, chain.end()),
+                              chain[k].line);
+    }
+
   std::map<std::pair<std::string, unsigned>, core::Counters> lines;
   for (size_t i = 0; i < result.perInst.size(); ++i) {
     const InstStats &s = result.perInst[i];
@@ -214,20 +244,31 @@ std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
     if (!info.isMemory ||
         (s.shared.executions == 0 && s.global.executions == 0))
       continue;
-    core::SourceLoc loc = userLocation(info, mainFile);
-    core::Counters &c = lines[{loc.file, loc.line}];
-    bool load = info.kind == AccessKind::Load;
-    if (s.shared.executions) {
-      c[load ? Metric::SharedLdInst : Metric::SharedStInst] +=
-          s.shared.executions;
-      c[load ? Metric::SharedLdWavefronts : Metric::SharedStWavefronts] +=
-          s.shared.wavefronts;
+    std::vector<core::SourceLoc> credited = {userLocation(info, mainFile)};
+    if (view == LineView::NsightCompute) {
+      Chain chain = mainFileChain(info, mainFile);
+      for (size_t k = 0; k + 1 < chain.size(); ++k) {
+        auto it = firstLine.find(Chain(chain.begin() + k + 1, chain.end()));
+        if (it == firstLine.end() || it->second != chain[k].line)
+          break;
+        credited.push_back(chain[k + 1]);
+      }
     }
-    if (s.global.executions) {
-      c[load ? Metric::GlobalLdInst : Metric::GlobalStInst] +=
-          s.global.executions;
-      c[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] +=
-          s.global.sectors;
+    bool load = info.kind == AccessKind::Load;
+    for (const core::SourceLoc &loc : credited) {
+      core::Counters &c = lines[{loc.file, loc.line}];
+      if (s.shared.executions) {
+        c[load ? Metric::SharedLdInst : Metric::SharedStInst] +=
+            s.shared.executions;
+        c[load ? Metric::SharedLdWavefronts : Metric::SharedStWavefronts] +=
+            s.shared.wavefronts;
+      }
+      if (s.global.executions) {
+        c[load ? Metric::GlobalLdInst : Metric::GlobalStInst] +=
+            s.global.executions;
+        c[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] +=
+            s.global.sectors;
+      }
     }
   }
   std::vector<core::LineReport> out;

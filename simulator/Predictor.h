@@ -135,12 +135,22 @@ private:
   std::function<void(uint64_t, uint64_t)> progress_;
 };
 
-/// Rolls per-instruction counters up to source lines: each instruction counts
-/// on the innermost line of its inline chain that lies in `mainFile`
-/// (or the innermost line when none does).
+/// Which lines an instruction counts on.
+enum class LineView {
+  /// The innermost line of its inline chain that lies in the main file (or
+  /// the innermost line when none does): the SASS line table's, and
+  /// kcheck-profile's CUPTI correlation's.
+  Innermost,
+  /// Nsight Compute's source view: the innermost line, and also the call
+  /// line(s) for the instructions of an inlined call's first line.
+  NsightCompute,
+};
+
+/// Rolls per-instruction counters up to source lines of `mainFile`.
 std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
                                           const LaunchResult &result,
-                                          const std::string &mainFile);
+                                          const std::string &mainFile,
+                                          LineView view = LineView::Innermost);
 
 /// The line an instruction is reported on (see rollUpLines).
 core::SourceLoc userLocation(const InstInfo &inst, const std::string &mainFile);

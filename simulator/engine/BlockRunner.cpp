@@ -306,6 +306,14 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
       case Op::Store:
       case Op::AtomicRmw:
       case Op::CmpXchg:
+        // An address computed from data kcheck never saw (host input it
+        // filled with zeros) makes this access's counts a guess: say so.
+        if (w.taint[in.a])
+          noteOnce(pc, 4,
+                   "address of the memory access at " + where(pc) +
+                       " depends on input data that kcheck did not see "
+                       "(deterministic zero fill assumed): its counts are "
+                       "not exact");
         if (!execMemory(in, pc, w, mask, sink))
           return WarpStop::Abort;
         ++pc;
