@@ -46,8 +46,9 @@ std::string predictText(const Session &s) {
     if (!l.simulated)
       continue;
     for (unsigned m = 0; m < core::kMetricCount; ++m)
-      out += fmt::format("  {:<66} {:>14}\n", core::metricName(core::Metric(m)),
-                         l.metrics.v[m]);
+      if (core::isPredicted(core::Metric(m)))
+        out += fmt::format("  {:<66} {:>14}\n",
+                           core::metricName(core::Metric(m)), l.metrics.v[m]);
   }
   return out;
 }

@@ -25,6 +25,12 @@ enum class Metric : unsigned {
 inline constexpr unsigned kMetricCount = unsigned(Metric::Count);
 
 std::string_view metricName(Metric m);
+/// Whether kcheck's simulator predicts this metric. SASS branch divergence
+/// is not predicted yet (ptxas decides which branches it predicates), so
+/// reports leave it out rather than claim 0.
+inline bool isPredicted(Metric m) {
+  return m != Metric::BranchTargetsDivergent;
+}
 std::optional<Metric> metricFromName(std::string_view name);
 
 /// A fixed set of counters, cheap to add up on the simulator's hot path.

@@ -17,6 +17,8 @@ void writeDim(JsonWriter &w, const Dim3 &d) {
 void writeMetrics(JsonWriter &w, const Counters &c) {
   w.beginObject();
   for (unsigned i = 0; i < kMetricCount; ++i) {
+    if (!isPredicted(Metric(i)))
+      continue;
     w.key(metricName(Metric(i)));
     w.value(c.v[i]);
   }
