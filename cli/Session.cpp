@@ -197,6 +197,78 @@ private:
   std::map<int, uint64_t> bases_;
 };
 
+/// For a file without launches of the wanted kernel: the launch the command
+/// line describes (--kernel, or the file's only kernel). nullopt, with the
+/// reason in `errors`, when no single kernel is named.
+std::optional<HostLaunch>
+launchFromCommandLine(const Options &options, const llvm::Module &module,
+                      std::vector<std::string> &errors) {
+  std::vector<const llvm::Function *> kernels;
+  for (const llvm::Function &f : module)
+    if (isKernel(f)) {
+      std::string demangled = llvm::demangle(f.getName().str());
+      std::string base =
+          baseKernelName(demangled.substr(0, demangled.find('(')));
+      if (options.kernel.empty() || options.kernel == base ||
+          options.kernel == f.getName())
+        kernels.push_back(&f);
+    }
+  if (kernels.empty()) {
+    errors.push_back(options.kernel.empty()
+                         ? "no kernel found in " + options.file
+                         : "no kernel named '" + options.kernel + "'");
+    return std::nullopt;
+  }
+  if (kernels.size() > 1) {
+    std::string names;
+    for (const llvm::Function *f : kernels)
+      names += " " + llvm::demangle(f->getName().str());
+    errors.push_back("no launch found; choose a kernel with --kernel "
+                     "(and give --grid and --block):" +
+                     names);
+    return std::nullopt;
+  }
+  HostLaunch l;
+  std::string demangled = llvm::demangle(kernels[0]->getName().str());
+  l.kernelName = demangled.substr(0, demangled.find('('));
+  l.mangledName = kernels[0]->getName().str();
+  l.signature = demangled;
+  l.notes.push_back("no launch of this kernel in host code: the launch is the "
+                    "command line's");
+  return l;
+}
+
+/// Grid, block and dynamic shared size of a launch: the command line's
+/// overrides, else what host code evaluated to. Fills `lr.config`; names
+/// what is missing in `lr.notes` and returns false then.
+bool resolveConfig(const Options &options, const HostLaunch &hl,
+                   bool fromCommandLine, core::LaunchReport &lr) {
+  std::optional<core::Dim3> grid = options.grid ? options.grid : hl.grid;
+  std::optional<core::Dim3> block = options.block ? options.block : hl.block;
+  std::optional<uint64_t> shmem =
+      options.sharedBytes ? options.sharedBytes : hl.dynamicSharedBytes;
+  if (!shmem && fromCommandLine)
+    shmem = 0;
+  if (grid)
+    lr.config.grid = *grid;
+  if (block)
+    lr.config.block = *block;
+  if (shmem)
+    lr.config.dynamicSharedBytes = *shmem;
+  auto missing = [&](const char *what, const char *flag) {
+    lr.notes.push_back(std::string(what) + " of launch #" +
+                       std::to_string(lr.index) + " (" + hl.kernelName +
+                       ") could not be evaluated; give it with " + flag);
+  };
+  if (!grid)
+    missing("grid", "--grid");
+  if (!block)
+    missing("block", "--block");
+  if (!shmem)
+    missing("dynamic shared size", "--shmem");
+  return grid && block && shmem;
+}
+
 } // namespace
 
 Session analyzeFile(const Options &options) {
@@ -237,38 +309,11 @@ Session analyzeFile(const Options &options) {
       chosen.push_back(&l);
   HostLaunch commandLineLaunch;
   if (chosen.empty()) {
-    std::vector<const llvm::Function *> kernels;
-    for (const llvm::Function &f : *cm.module)
-      if (isKernel(f)) {
-        std::string demangled = llvm::demangle(f.getName().str());
-        std::string base =
-            baseKernelName(demangled.substr(0, demangled.find('(')));
-        if (options.kernel.empty() || options.kernel == base ||
-            options.kernel == f.getName())
-          kernels.push_back(&f);
-      }
-    if (kernels.empty()) {
-      s.errors.push_back(options.kernel.empty()
-                             ? "no kernel found in " + options.file
-                             : "no kernel named '" + options.kernel + "'");
+    std::optional<HostLaunch> l =
+        launchFromCommandLine(options, *cm.module, s.errors);
+    if (!l)
       return s;
-    }
-    if (kernels.size() > 1) {
-      std::string names;
-      for (const llvm::Function *f : kernels)
-        names += " " + llvm::demangle(f->getName().str());
-      s.errors.push_back("no launch found; choose a kernel with --kernel "
-                         "(and give --grid and --block):" +
-                         names);
-      return s;
-    }
-    std::string demangled = llvm::demangle(kernels[0]->getName().str());
-    commandLineLaunch.kernelName = demangled.substr(0, demangled.find('('));
-    commandLineLaunch.mangledName = kernels[0]->getName().str();
-    commandLineLaunch.signature = demangled;
-    commandLineLaunch.notes.push_back(
-        "no launch of this kernel in host code: the launch is the command "
-        "line's");
+    commandLineLaunch = std::move(*l);
     chosen.push_back(&commandLineLaunch);
   }
 
@@ -301,29 +346,8 @@ Session analyzeFile(const Options &options) {
     for (const analyzer::LaunchArg &arg : hl.args)
       sl.argumentTexts.push_back(arg.text);
 
-    std::optional<core::Dim3> grid = options.grid ? options.grid : hl.grid;
-    std::optional<core::Dim3> block = options.block ? options.block : hl.block;
-    std::optional<uint64_t> shmem =
-        options.sharedBytes ? options.sharedBytes : hl.dynamicSharedBytes;
-    if (!shmem && &hl == &commandLineLaunch)
-      shmem = 0;
-    if (grid)
-      lr.config.grid = *grid;
-    if (block)
-      lr.config.block = *block;
-    if (shmem)
-      lr.config.dynamicSharedBytes = *shmem;
-    auto missing = [&](const char *what, const char *flag) {
-      lr.notes.push_back(std::string(what) + " of launch #" +
-                         std::to_string(lr.index) + " (" + hl.kernelName +
-                         ") could not be evaluated; give it with " + flag);
-    };
-    if (!grid)
-      missing("grid", "--grid");
-    if (!block)
-      missing("block", "--block");
-    if (!shmem)
-      missing("dynamic shared size", "--shmem");
+    bool configKnown =
+        resolveConfig(options, hl, &hl == &commandLineLaunch, lr);
 
     const llvm::Function *fn = cm.module->getFunction(hl.mangledName);
     if (!fn || fn->isDeclaration()) {
@@ -333,7 +357,7 @@ Session analyzeFile(const Options &options) {
     }
     std::vector<sim::KernelArg> args;
     bool argsOk = fn && builder.arguments(*fn, &hl, args, lr.notes);
-    if (fn && grid && block && shmem && argsOk) {
+    if (fn && configKnown && argsOk) {
       auto &dk = decoded[hl.mangledName];
       if (!dk) {
         auto d = sim::DecodedKernel::decode(*fn);
