@@ -165,21 +165,9 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
     std::string name = g.array.empty() ? "shared memory" : "'" + g.array + "'";
     d.message = degreeText(g.minDegree, g.maxDegree) +
                 " shared-memory bank conflict on " + name;
-    auto note = [&](std::string text) {
-      core::Diagnostic n;
-      n.severity = core::Severity::Note;
-      n.loc = g.loc;
-      n.message = std::move(text);
-      d.notes.push_back(std::move(n));
-    };
-    if (!g.expressions.empty()) {
-      std::string list;
-      for (const std::string &e : g.expressions)
-        list += (list.empty() ? "'" : ", '") + e + "'";
-      note((g.expressions.size() == 1 ? "index expression "
-                                      : "index expressions ") +
-           list);
-    }
+    auto note = [&](std::string text) { d.addNote(std::move(text)); };
+    if (!g.expressions.empty())
+      note(indexExpressionsText(g.expressions));
     const sim::WorstWarp &w = g.worst->worst;
     note(fmt::format("worst warp: block ({}) warp {}, {} wavefronts where {} "
                      "would do",

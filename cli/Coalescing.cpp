@@ -383,21 +383,9 @@ std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
     core::Diagnostic d;
     d.loc = g.loc;
     d.checkId = "uncoalesced-access";
-    auto note = [&](std::string text) {
-      core::Diagnostic n;
-      n.severity = core::Severity::Note;
-      n.loc = g.loc;
-      n.message = std::move(text);
-      d.notes.push_back(std::move(n));
-    };
-    if (!g.expressions.empty()) {
-      std::string list;
-      for (const std::string &e : g.expressions)
-        list += (list.empty() ? "'" : ", '") + e + "'";
-      note((g.expressions.size() == 1 ? "index expression "
-                                      : "index expressions ") +
-           list);
-    }
+    auto note = [&](std::string text) { d.addNote(std::move(text)); };
+    if (!g.expressions.empty())
+      note(indexExpressionsText(g.expressions));
     std::string where = fmt::format("block ({}) warp {}",
                                     core::toString(worst->block), worst->warp);
 

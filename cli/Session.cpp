@@ -406,6 +406,15 @@ Session analyzeFile(const Options &options) {
   return s;
 }
 
+std::string indexExpressionsText(const std::vector<std::string> &expressions) {
+  std::string list;
+  for (const std::string &e : expressions)
+    list += (list.empty() ? "'" : ", '") + e + "'";
+  return (expressions.size() == 1 ? "index expression "
+                                  : "index expressions ") +
+         list;
+}
+
 std::string describeLaunch(const core::LaunchReport &l) {
   return launchText(l);
 }

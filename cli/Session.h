@@ -38,6 +38,10 @@ struct Session {
 
 Session analyzeFile(const Options &options);
 
+/// "index expressions 'sdata[index + s]', 'sdata[index]'" for a finding's
+/// notes.
+std::string indexExpressionsText(const std::vector<std::string> &expressions);
+
 /// "reduce_v1<<<131072, 256>>>"
 std::string describeLaunch(const core::LaunchReport &launch);
 /// "#1 OffsetCopy<<<4096, 256>>>(d_out, d_in, 1)": the launch as the program

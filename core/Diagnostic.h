@@ -19,6 +19,15 @@ struct Diagnostic {
   std::string message; // lowercase start, no trailing period (Clang style)
   std::string checkId; // stable id, e.g. "bank-conflict"; empty for notes
   std::vector<Diagnostic> notes;
+
+  /// Appends a note at this diagnostic's location.
+  void addNote(std::string text) {
+    Diagnostic n;
+    n.severity = Severity::Note;
+    n.loc = loc;
+    n.message = std::move(text);
+    notes.push_back(std::move(n));
+  }
 };
 
 } // namespace kcheck::core
