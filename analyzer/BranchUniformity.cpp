@@ -150,6 +150,35 @@ private:
     }
   }
 
+  /// `tid.x > 95` (what -O3 makes of `tid.x / 32 > 2`) and the like: the
+  /// bound falls on a warp boundary, so all 32 threads of a warp agree.
+  static bool isWarpGranularCompare(const ICmpInst &cmp) {
+    const Value *lhs = cmp.getOperand(0), *rhs = cmp.getOperand(1);
+    CmpInst::Predicate pred = cmp.getPredicate();
+    if (isa<ConstantInt>(lhs)) {
+      std::swap(lhs, rhs);
+      pred = CmpInst::getSwappedPredicate(pred);
+    }
+    const auto *c = dyn_cast<ConstantInt>(rhs);
+    if (!c || !isThreadIdxX(lhs))
+      return false;
+    uint64_t k = c->getZExtValue();
+    switch (pred) {
+    case CmpInst::ICMP_ULT:
+    case CmpInst::ICMP_UGE:
+    case CmpInst::ICMP_SLT:
+    case CmpInst::ICMP_SGE:
+      return k % 32 == 0;
+    case CmpInst::ICMP_UGT:
+    case CmpInst::ICMP_ULE:
+    case CmpInst::ICMP_SGT:
+    case CmpInst::ICMP_SLE:
+      return (k + 1) % 32 == 0;
+    default:
+      return false;
+    }
+  }
+
   bool warpUniform(const Value *v, SmallPtrSet<const Value *, 32> &visiting) {
     if (!ui_.isDivergent(v))
       return true;
@@ -159,6 +188,9 @@ private:
       return false; // phis may be divergent through control flow
     if (const auto *op = dyn_cast<BinaryOperator>(inst);
         op && isWarpGranular(*op))
+      return true;
+    if (const auto *cmp = dyn_cast<ICmpInst>(inst);
+        cmp && isWarpGranularCompare(*cmp))
       return true;
     if (!visiting.insert(v).second)
       return false;

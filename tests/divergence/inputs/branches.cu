@@ -24,10 +24,10 @@ __global__ void modulo(float *out) {
 }
 
 __global__ void warpUniformSlides(float *out) {
-  float x = 0;
+  // The body stores, so -O3 keeps a real branch (no select).
   if (threadIdx.x / WARP_SIZE > 2) // warp-uniform (the slides' example)
-    x = 1;
-  out[blockIdx.x * blockDim.x + threadIdx.x] = x;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+  // (no else)
 }
 
 __global__ void dataDependent(const int *in, float *out) {
