@@ -425,8 +425,10 @@ struct InjectionState {
   bool rangeReady = false;
   RangeSession range;
   SassSession sass;
-  // Module cubins by CRC, for the PC-to-line table.
+  // Module cubins by CRC, for the PC-to-line table, and their parsed line
+  // tables (nullopt: unreadable, CUPTI's correlation is used instead).
   std::map<uint32_t, std::vector<char>> cubins;
+  std::map<uint32_t, std::optional<CubinLineTable>> lineTables;
 
   void fail(const std::string &message) {
     report.errors.push_back(message);
@@ -493,15 +495,13 @@ struct InjectionState {
 // the state is reachable from one global (owned for the process's life).
 InjectionState *gState = nullptr;
 
-std::optional<SourceLine> locatePc(const InjectionState &s, uint32_t crc,
-                                   const std::string &function, uint32_t pc) {
-  auto it = s.cubins.find(crc);
-  if (it == s.cubins.end())
-    return std::nullopt;
+// CUPTI's correlation: one line per PC, the last line-table row at it.
+std::optional<SourceLine> cuptiLine(const std::vector<char> &cubin,
+                                    const std::string &function, uint32_t pc) {
   CUpti_GetSassToSourceCorrelationParams p{};
   p.size = CUpti_GetSassToSourceCorrelationParamsSize;
-  p.cubin = it->second.data();
-  p.cubinSize = it->second.size();
+  p.cubin = cubin.data();
+  p.cubinSize = cubin.size();
   p.functionName = function.c_str();
   p.pcOffset = pc;
   if (cuptiGetSassToSourceCorrelation(&p) != CUPTI_SUCCESS)
@@ -514,6 +514,38 @@ std::optional<SourceLine> locatePc(const InjectionState &s, uint32_t crc,
   std::free(p.fileName);
   std::free(p.dirName);
   return line;
+}
+
+// The lines Nsight Compute's source view credits (CubinLineTable); CUPTI's
+// single line where the cubin's line table cannot be read.
+std::vector<SourceLine> locatePc(InjectionState &s, uint32_t crc,
+                                 const std::string &function, uint32_t pc) {
+  auto it = s.cubins.find(crc);
+  if (it == s.cubins.end())
+    return {};
+  auto table = s.lineTables.find(crc);
+  if (table == s.lineTables.end()) {
+    std::string error;
+    table =
+        s.lineTables
+            .emplace(crc,
+                     CubinLineTable::parse(
+                         std::string_view(it->second.data(), it->second.size()),
+                         &error))
+            .first;
+    if (!table->second)
+      s.report.notes.push_back(
+          "the line table of a cubin could not be read (" + error +
+          "): per-line values use CUPTI's one line per instruction, so "
+          "lines of inlined calls can differ from Nsight Compute's");
+  }
+  if (table->second) {
+    std::vector<SourceLine> lines = table->second->linesAt(function, pc);
+    if (!lines.empty())
+      return lines;
+  }
+  std::optional<SourceLine> one = cuptiLine(it->second, function, pc);
+  return one ? std::vector<SourceLine>{*one} : std::vector<SourceLine>{};
 }
 
 struct LaunchParams {

@@ -2,6 +2,7 @@
 
 #include "core/Metrics.h"
 
+#include <iterator>
 #include <map>
 
 namespace kcheck::runtime {
@@ -24,6 +25,8 @@ const std::vector<std::string> &sassPerPcMetrics() {
 }
 
 namespace {
+
+constexpr size_t kLineMetricCount = 19;
 
 uint64_t valueOf(const SassPcRecord &r, const char *name) {
   return core::findMetric(r.values, name).value_or(0);
@@ -52,6 +55,10 @@ rollUpToLines(const std::vector<SassPcRecord> &records,
       "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal.sum",
       "smsp__sass_sectors_mem_global.sum",
       "smsp__sass_sectors_mem_global_ideal.sum",
+      "smsp__sass_thread_inst_executed_op_shared_ld_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_shared_st_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_global_st_pred_on.sum",
   };
   // Records arrive one per (PC, metric); merge them per PC first.
   using PcKey = std::tuple<uint32_t, std::string, uint32_t>;
@@ -65,11 +72,6 @@ rollUpToLines(const std::vector<SassPcRecord> &records,
     SassPcRecord pc{std::get<0>(key), std::get<1>(key), std::get<2>(key), {}};
     for (const auto &[n, v] : values)
       pc.values.emplace_back(n, v);
-    std::optional<SourceLine> where =
-        locate(pc.cubinCrc, pc.function, pc.pcOffset);
-    SourceLine loc = where.value_or(SourceLine{});
-    std::vector<uint64_t> &sums = perLine[{loc.file, loc.line}];
-    sums.resize(names.size());
     const uint64_t sharedLd =
         valueOf(pc, "smsp__sass_inst_executed_op_shared_ld");
     const uint64_t sharedSt =
@@ -81,22 +83,40 @@ rollUpToLines(const std::vector<SassPcRecord> &records,
     const uint64_t wavefronts =
         valueOf(pc, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
     const uint64_t sectors = valueOf(pc, "smsp__sass_sectors_mem_global");
-    sums[0] += sharedLd;
-    sums[1] += sharedLd ? wavefronts : 0;
-    sums[2] += sharedSt;
-    sums[3] += sharedSt ? wavefronts : 0;
-    sums[4] += globalLd;
-    sums[5] += globalLd ? sectors : 0;
-    sums[6] += globalSt;
-    sums[7] += globalSt ? sectors : 0;
-    sums[8] += valueOf(pc, "smsp__sass_branch_targets_threads_divergent");
-    sums[9] += valueOf(pc, "smsp__sass_inst_executed");
-    sums[10] += valueOf(pc, "smsp__sass_thread_inst_executed_pred_on");
-    sums[11] += wavefronts;
-    sums[12] +=
-        valueOf(pc, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal");
-    sums[13] += sectors;
-    sums[14] += valueOf(pc, "smsp__sass_sectors_mem_global_ideal");
+    const uint64_t predOn =
+        valueOf(pc, "smsp__sass_thread_inst_executed_pred_on");
+    const uint64_t add[] = {
+        sharedLd,
+        sharedLd ? wavefronts : 0,
+        sharedSt,
+        sharedSt ? wavefronts : 0,
+        globalLd,
+        globalLd ? sectors : 0,
+        globalSt,
+        globalSt ? sectors : 0,
+        valueOf(pc, "smsp__sass_branch_targets_threads_divergent"),
+        valueOf(pc, "smsp__sass_inst_executed"),
+        predOn,
+        wavefronts,
+        valueOf(pc, "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"),
+        sectors,
+        valueOf(pc, "smsp__sass_sectors_mem_global_ideal"),
+        sharedLd ? predOn : 0,
+        sharedSt ? predOn : 0,
+        globalLd ? predOn : 0,
+        globalSt ? predOn : 0,
+    };
+    static_assert(std::size(add) == kLineMetricCount);
+    std::vector<SourceLine> where =
+        locate(pc.cubinCrc, pc.function, pc.pcOffset);
+    if (where.empty())
+      where.push_back(SourceLine{});
+    for (const SourceLine &loc : where) {
+      std::vector<uint64_t> &sums = perLine[{loc.file, loc.line}];
+      sums.resize(names.size());
+      for (size_t i = 0; i < names.size(); ++i)
+        sums[i] += add[i];
+    }
   }
   std::vector<core::ReportLine> lines;
   for (const auto &[key, sums] : perLine) {

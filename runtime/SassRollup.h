@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/ReportFile.h"
+#include "runtime/CubinLineTable.h"
 
 #include <cstdint>
 #include <functional>
@@ -28,17 +29,16 @@ struct SassPcRecord {
   core::MetricList values; // SASS API names from sassPerPcMetrics()
 };
 
-struct SourceLine {
-  std::string file; // directory/file as the line table records it
-  unsigned line = 0;
-};
-
-using LocatePc = std::function<std::optional<SourceLine>(
+/// The lines a PC is credited to (CubinLineTable::linesAt's rule); empty
+/// when it has no line information.
+using LocatePc = std::function<std::vector<SourceLine>(
     uint32_t cubinCrc, const std::string &function, uint32_t pcOffset)>;
 
-/// Lines sorted by (file, line); PCs without line information go to line 0
-/// of file "". Metric names are the per-launch ones (".sum") plus
-/// ideal/all-op totals that Nsight Compute's source page shows.
+/// Lines sorted by (file, line); a PC's values go to every line it is
+/// credited to, PCs without line information to line 0 of file "". Metric
+/// names are the per-launch ones (".sum"), the ideal/all-op totals that
+/// Nsight Compute's source page shows, and the predicated-on thread
+/// instructions of each memory op (active lanes of loads and stores).
 std::vector<core::ReportLine>
 rollUpToLines(const std::vector<SassPcRecord> &records, const LocatePc &locate);
 

@@ -32,19 +32,19 @@ std::vector<SassPcRecord> kSmemRecords() {
   };
 }
 
-std::optional<SourceLine> kernCuh(uint32_t crc, const std::string &f,
-                                  uint32_t pc) {
+std::vector<SourceLine> kernCuh(uint32_t crc, const std::string &f,
+                                uint32_t pc) {
   if (crc != 0x403bc637u || f != "_Z6k_smemPfi")
-    return std::nullopt;
+    return {};
   switch (pc) {
   case 0x120:
-    return SourceLine{"/src/kern.cuh", 5};
+    return {SourceLine{"/src/kern.cuh", 5}};
   case 0x260:
-    return SourceLine{"/src/kern.cuh", 10};
+    return {SourceLine{"/src/kern.cuh", 10}};
   case 0x2c0:
-    return SourceLine{"/src/kern.cuh", 11};
+    return {SourceLine{"/src/kern.cuh", 11}};
   default:
-    return std::nullopt;
+    return {};
   }
 }
 
@@ -90,10 +90,57 @@ TEST(SassRollup, SplitsSharedAndGlobalByOpcode) {
 TEST(SassRollup, SumsPcsOfOneLine) {
   std::vector<SassPcRecord> r = kSmemRecords();
   auto sameLine = [](uint32_t, const std::string &, uint32_t) {
-    return std::optional<SourceLine>(SourceLine{"k.cu", 3});
+    return std::vector<SourceLine>{SourceLine{"k.cu", 3}};
   };
   std::vector<core::ReportLine> lines = rollUpToLines(r, sameLine);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(core::findMetric(lines[0].metrics, "smsp__sass_inst_executed.sum"),
             2048u + 32768u + 512u + 7u);
+}
+
+TEST(SassRollup, CreditsEveryLineOfAPc) {
+  // The first instruction of an inlined call counts on the call line and on
+  // the callee's line (CubinLineTable::linesAt), with its whole value.
+  auto twoLines = [](uint32_t, const std::string &, uint32_t pc) {
+    if (pc == 0x260)
+      return std::vector<SourceLine>{{"k.cu", 3}, {"inl.h", 40}};
+    return std::vector<SourceLine>{{"k.cu", 3}};
+  };
+  std::vector<core::ReportLine> lines = rollUpToLines(kSmemRecords(), twoLines);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].file, "inl.h");
+  EXPECT_EQ(core::findMetric(lines[0].metrics, "smsp__sass_inst_executed.sum"),
+            32768u);
+  EXPECT_EQ(core::findMetric(lines[1].metrics, "smsp__sass_inst_executed.sum"),
+            2048u + 32768u + 512u + 7u);
+}
+
+TEST(SassRollup, PredicatedOnLanesPerMemoryOp) {
+  auto rec = [](uint32_t pc, const char *m, uint64_t v) {
+    return SassPcRecord{1u, "k", pc, {{m, v}}};
+  };
+  std::vector<SassPcRecord> r = {
+      rec(0x10, "smsp__sass_inst_executed_op_shared_ld", 10),
+      rec(0x10, "smsp__sass_thread_inst_executed_pred_on", 200),
+      rec(0x20, "smsp__sass_inst_executed_op_global_st", 4),
+      rec(0x20, "smsp__sass_thread_inst_executed_pred_on", 128),
+      rec(0x30, "smsp__sass_thread_inst_executed_pred_on", 999), // an FADD
+  };
+  auto one = [](uint32_t, const std::string &, uint32_t) {
+    return std::vector<SourceLine>{{"k.cu", 1}};
+  };
+  std::vector<core::ReportLine> lines = rollUpToLines(r, one);
+  ASSERT_EQ(lines.size(), 1u);
+  const auto &m = lines[0].metrics;
+  EXPECT_EQ(core::findMetric(
+                m, "smsp__sass_thread_inst_executed_op_shared_ld_pred_on.sum"),
+            200u);
+  EXPECT_EQ(core::findMetric(
+                m, "smsp__sass_thread_inst_executed_op_global_st_pred_on.sum"),
+            128u);
+  EXPECT_EQ(core::findMetric(
+                m, "smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum"),
+            0u);
+  EXPECT_EQ(core::findMetric(m, "smsp__sass_thread_inst_executed_pred_on.sum"),
+            200u + 128u + 999u);
 }
