@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Checks kcheck-profile's per-line values against Nsight Compute's source page.
 usage: check-lines-vs-ncu.py MEAS.json SOURCE.csv
+       check-lines-vs-ncu.py --export SOURCE.csv > LINES.csv
 SOURCE.csv: ncu -i REP --page source --csv --print-source cuda,sass (one block per
-launch, in launch order). Prints differing (launch, line, metric) and a count."""
+launch, in launch order), or LINES.csv, the per-line columns that --export keeps
+of it (docs/validation/data/ncu-lines/). Prints differing (launch, line, metric)
+and a count."""
 import csv, json, os, sys
 
 COLUMNS = {  # ncu source column -> kcheck-profile line metric
@@ -16,7 +19,20 @@ COLUMNS = {  # ncu source column -> kcheck-profile line metric
 }
 
 
+def compact(path):
+    out = []
+    for row in csv.DictReader(open(path)):
+        i = int(row['launch'])
+        while len(out) <= i:
+            out.append({'func': row['function'], 'lines': {}})
+        out[i]['lines'][(row['file'], int(row['line']))] = {
+            name: int(row[name]) for name in COLUMNS.values()}
+    return out
+
+
 def blocks(path):
+    if open(path).readline().startswith('launch,'):
+        return compact(path)
     out, header, cur = [], None, None
     for row in csv.reader(open(path)):
         if not row: continue
@@ -34,13 +50,24 @@ def blocks(path):
         elif row[0] == 'Line No':
             header = row
         elif header and cur is not None and row[0] != '':
-            vals = dict(zip(header[4:], row[4:]))
+            # ncu leaves quotes inside the source text unescaped (an asm
+            # string in __ldg), which splits that field; the counter columns
+            # are the row's last ones either way.
+            vals = dict(zip(header[4:], row[len(row) - (len(header) - 4):]))
             line = cur['lines'].setdefault((cur['file'], int(row[0])), {})
             for col, name in COLUMNS.items():
                 v = vals.get(col, '0')
                 line[name] = line.get(name, 0) + (int(float(v.replace(',', ''))) if v not in ('', '-') else 0)
     return out
 
+
+if sys.argv[1] == '--export':
+    w = csv.writer(sys.stdout, lineterminator='\n')
+    w.writerow(['launch', 'function', 'file', 'line'] + list(COLUMNS.values()))
+    for i, block in enumerate(blocks(sys.argv[2])):
+        for (f, l), m in sorted(block['lines'].items()):
+            w.writerow([i, block['func'], f, l] + [m.get(n, 0) for n in COLUMNS.values()])
+    sys.exit(0)
 
 meas, src = json.load(open(sys.argv[1])), blocks(sys.argv[2])
 agree = total = 0
