@@ -1,5 +1,8 @@
 #include "IrPipeline.h"
 
+#include "IrPipelineMemory.h"
+
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -57,6 +60,11 @@ bool configureLlvmOptionsOnce() {
         // parity-notes item 4: keeps the two stores of an if/else, as nvcc
         // does.
         "-simplifycfg-sink-common=false",
+        // Loads common to both arms of an if/else are hoisted by
+        // MergeDiamondAccessesLikeNvcc instead, which also matches addresses
+        // computed differently and gives them line 0 as nvcc does
+        // (scan_hillis_steele).
+        "-simplifycfg-hoist-common=false",
     };
     std::string errors;
     raw_string_ostream errorStream(errors);
@@ -312,6 +320,71 @@ private:
   NvccLineState *state_;
 };
 
+// LICM drops the location of a load it hoists out of a loop (sgemm's
+// `FETCH_FLOAT4(ldg_reg_a[..]) = FETCH_FLOAT4(A[..])` in a loop that
+// becomes straight-line code); NVVM keeps it, so ptxas credits the LDG to
+// the copy's line. The line and column of every located load and store of a
+// kernel's own code are recorded before the optimizer, in metadata that
+// LICM keeps on what it hoists, and given back afterwards to those left with
+// no location (line-0 locations are another matter: RelocateLikeNvcc).
+constexpr llvm::StringLiteral kSourceLineMetadata = "kcheck.line";
+
+bool isOwnLocation(const DILocation *loc, const Function &function) {
+  return loc && loc->getLine() != 0 && !loc->getInlinedAt() &&
+         loc->getScope()->getSubprogram() == function.getSubprogram();
+}
+
+struct RecordSourceLines : PassInfoMixin<RecordSourceLines> {
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
+    LLVMContext &context = module.getContext();
+    unsigned kind = context.getMDKindID(kSourceLineMetadata);
+    Type *i32 = Type::getInt32Ty(context);
+    for (Function &function : module) {
+      if (!isKernel(function) || !function.getSubprogram())
+        continue;
+      for (Instruction &instruction : instructions(function)) {
+        const DILocation *loc = instruction.getDebugLoc().get();
+        if (!isa<LoadInst, StoreInst>(instruction) ||
+            !isOwnLocation(loc, function))
+          continue;
+        instruction.setMetadata(
+            kind,
+            MDNode::get(context, {ConstantAsMetadata::get(
+                                      ConstantInt::get(i32, loc->getLine())),
+                                  ConstantAsMetadata::get(ConstantInt::get(
+                                      i32, loc->getColumn()))}));
+      }
+    }
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+struct RestoreDroppedLines : PassInfoMixin<RestoreDroppedLines> {
+  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
+    unsigned kind = module.getContext().getMDKindID(kSourceLineMetadata);
+    for (Function &function : module)
+      for (Instruction &instruction : instructions(function)) {
+        MDNode *line = instruction.getMetadata(kind);
+        if (!line)
+          continue;
+        instruction.setMetadata(kind, nullptr);
+        if (instruction.getDebugLoc() || !function.getSubprogram() ||
+            line->getNumOperands() != 2)
+          continue;
+        auto number = [&](unsigned i) {
+          return unsigned(mdconst::extract<ConstantInt>(line->getOperand(i))
+                              ->getZExtValue());
+        };
+        instruction.setDebugLoc(DILocation::get(module.getContext(), number(0),
+                                                number(1),
+                                                function.getSubprogram()));
+      }
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 } // namespace
 
 void initializeNvptxTarget() {
@@ -352,14 +425,18 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     early.addPass(InferAddressSpacesPass());
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(early)));
   }
+  passes.addPass(RecordSourceLines());
   passes.addPass(builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3));
+  passes.addPass(RestoreDroppedLines());
   passes.addPass(AlignSharedGlobals());
   passes.addPass(createModuleToFunctionPassAdaptor(ExpandSmallMemcpys()));
   {
     FunctionPassManager late;
+    late.addPass(MergeDiamondAccessesLikeNvcc());
     late.addPass(InferAddressSpacesPass());
     late.addPass(InferAlignmentPass());
     late.addPass(LoadStoreVectorizerPass());
+    late.addPass(LowerMaskedMemoryLikeNvcc());
     late.addPass(RelocateLikeNvcc(lineState));
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
   }

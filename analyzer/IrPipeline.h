@@ -22,19 +22,23 @@ void initializeNvptxTarget();
 //   mark defined non-kernel functions alwaysinline (nvcc inlines them; the
 //     interpreter executes no calls)
 //   -> sroa<modify-cfg>, infer-address-spaces
-//   -> default<O3>, with -unroll-threshold=800 and
-//   -simplifycfg-sink-common=false
+//   -> record each kernel load's and store's line (LICM drops some)
+//   -> default<O3>, with -unroll-threshold=800,
+//   -simplifycfg-sink-common=false and -simplifycfg-hoist-common=false
+//   -> give loads and stores left with no location their recorded line
 //   -> every addrspace(3) global aligned to at least 16 bytes (as ptxas lays
 //   them out)
 //   -> constant memcpys of 1/2/4/8/16 bytes as one load + one store of that
 //   width
+//   -> if/else diamonds as NVVM leaves them: common loads hoisted, common
+//   stores sunk (IrPipelineMemory.h)
 //   -> infer-address-spaces, infer-alignment, load-store-vectorizer
+//   -> the vectorizer's masked loads and stores as nvcc's plain ones
 // and debug locations moved to where nvcc's line table has them (before:
 // multi-line copies on the RHS's line; after: line-0 loads and stores on the
 // previous located instruction's line, loads of a copy forwarded to a
-// by-value parameter on the line of their first use).
-// with an NVPTX TargetMachine for `arch` (e.g. "sm_90"), so the cost models are
-// NVPTX's.
+// by-value parameter on the line of their first use), with an NVPTX
+// TargetMachine for `arch` (e.g. "sm_90"), so the cost models are NVPTX's.
 void runNvccLikePipeline(llvm::Module &module, llvm::StringRef arch);
 
 // Calls from kernels to functions defined in the module; empty after the

@@ -1,0 +1,34 @@
+// Address arithmetic the IR pipeline's passes compare addresses with
+// (IrPipelineMemory): two pointers computed by different instructions, e.g.
+// `&buf[1][tid]` as a GEP of a GEP in one arm of an if/else and as
+// `&buf[0][tid] + 1024` in the other, are the same address.
+#pragma once
+
+#include "llvm/ADT/MapVector.h"
+
+#include <cstdint>
+
+namespace llvm {
+class DataLayout;
+class Value;
+} // namespace llvm
+
+namespace kcheck::analyzer {
+
+// An address as constant + sum of coefficient * opaque value, looking
+// through GEPs, casts, and add/sub/or-disjoint/mul/shl by constants (overflow
+// ignored, as nvcc's index arithmetic assumes). Opaque values are compared by
+// identity.
+struct LinearAddress {
+  int64_t constant = 0;
+  llvm::SmallMapVector<const llvm::Value *, int64_t, 4> terms;
+};
+
+LinearAddress linearAddress(const llvm::Value *pointer,
+                            const llvm::DataLayout &layout);
+
+// Whether the two pointers are provably equal, as their linear forms.
+bool sameLinearAddress(const llvm::Value *a, const llvm::Value *b,
+                       const llvm::DataLayout &layout);
+
+} // namespace kcheck::analyzer

@@ -1,0 +1,369 @@
+#include "IrPipelineMemory.h"
+
+#include "IrPipelineAddress.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+#include <optional>
+
+namespace kcheck::analyzer {
+
+using namespace llvm;
+
+namespace {
+
+// head: br cond, A, B; A and B each reached only from head and both going
+// on to join. `first` is the arm laid out first (Clang's `then`).
+struct Diamond {
+  BasicBlock *head = nullptr;
+  BasicBlock *first = nullptr;
+  BasicBlock *second = nullptr;
+  BasicBlock *join = nullptr;
+};
+
+std::optional<Diamond>
+diamondAt(BasicBlock &head,
+          const DenseMap<const BasicBlock *, unsigned> &order) {
+  auto *branch = dyn_cast<BranchInst>(head.getTerminator());
+  if (!branch || !branch->isConditional())
+    return std::nullopt;
+  BasicBlock *a = branch->getSuccessor(0);
+  BasicBlock *b = branch->getSuccessor(1);
+  if (a == b || a == &head || b == &head ||
+      a->getSinglePredecessor() != &head || b->getSinglePredecessor() != &head)
+    return std::nullopt;
+  auto *branchA = dyn_cast<BranchInst>(a->getTerminator());
+  auto *branchB = dyn_cast<BranchInst>(b->getTerminator());
+  if (!branchA || !branchB || branchA->isConditional() ||
+      branchB->isConditional() ||
+      branchA->getSuccessor(0) != branchB->getSuccessor(0))
+    return std::nullopt;
+  BasicBlock *join = branchA->getSuccessor(0);
+  if (join == a || join == b || join == &head)
+    return std::nullopt;
+  if (order.lookup(b) < order.lookup(a))
+    std::swap(a, b);
+  return Diamond{&head, a, b, join};
+}
+
+Instruction *firstMemoryAccess(BasicBlock &block) {
+  for (Instruction &instruction : block)
+    if (instruction.mayReadOrWriteMemory())
+      return &instruction;
+  return nullptr;
+}
+
+Instruction *lastMemoryAccess(BasicBlock &block) {
+  for (Instruction &instruction : reverse(block))
+    if (instruction.mayReadOrWriteMemory())
+      return &instruction;
+  return nullptr;
+}
+
+// Collects, operands first, the instructions of the diamond's arms that
+// `value` needs moved before `at` (pure address arithmetic) for it to be
+// available there; false if that is not possible.
+bool collectToHoist(Value *value, Instruction *at, const Diamond &diamond,
+                    const DominatorTree &dominators,
+                    SmallVectorImpl<Instruction *> &toMove,
+                    unsigned depth = 0) {
+  auto *instruction = dyn_cast<Instruction>(value);
+  if (!instruction || dominators.dominates(instruction, at) ||
+      is_contained(toMove, instruction))
+    return true;
+  if (depth > 8 ||
+      (instruction->getParent() != diamond.first &&
+       instruction->getParent() != diamond.second) ||
+      isa<PHINode>(instruction) || instruction->mayReadOrWriteMemory() ||
+      !isSafeToSpeculativelyExecute(instruction))
+    return false;
+  for (Value *operand : instruction->operands())
+    if (!collectToHoist(operand, at, diamond, dominators, toMove, depth + 1))
+      return false;
+  toMove.push_back(instruction);
+  return true;
+}
+
+// One of the two (equal) pointers made available before `at`, or null.
+Value *availablePointer(Value *a, Value *b, Instruction *at,
+                        const Diamond &diamond,
+                        const DominatorTree &dominators) {
+  for (Value *pointer : {a, b}) {
+    SmallVector<Instruction *, 8> toMove;
+    if (!collectToHoist(pointer, at, diamond, dominators, toMove))
+      continue;
+    for (Instruction *instruction : toMove) {
+      instruction->moveBefore(at->getIterator());
+      instruction->dropUBImplyingAttrsAndMetadata();
+      // Hoisted out of one arm: no line of its own (ptxas would otherwise
+      // credit a following line-0 load to this arm's line).
+      if (const DILocation *loc = instruction->getDebugLoc().get())
+        instruction->setDebugLoc(DILocation::get(
+            loc->getContext(), 0, 0, loc->getScope(), loc->getInlinedAt()));
+    }
+    return pointer;
+  }
+  return nullptr;
+}
+
+bool sameAccess(const Value *pointerA, const Value *pointerB, Type *typeA,
+                Type *typeB, const DataLayout &layout) {
+  return typeA == typeB && pointerA->getType() == pointerB->getType() &&
+         sameLinearAddress(pointerA, pointerB, layout);
+}
+
+bool hoistCommonLoad(const Diamond &diamond, const DominatorTree &dominators) {
+  auto *loadA = dyn_cast_or_null<LoadInst>(firstMemoryAccess(*diamond.first));
+  auto *loadB = dyn_cast_or_null<LoadInst>(firstMemoryAccess(*diamond.second));
+  if (!loadA || !loadB || !loadA->isSimple() || !loadB->isSimple())
+    return false;
+  const DataLayout &layout = diamond.head->getDataLayout();
+  if (!sameAccess(loadA->getPointerOperand(), loadB->getPointerOperand(),
+                  loadA->getType(), loadB->getType(), layout))
+    return false;
+  // As early in the head as its address allows: after the head's last
+  // memory access (the __syncthreads() of a scan step), where nvcc's PTX
+  // has it, so that the line-0 load is credited to that instruction's line.
+  Instruction *at = diamond.head->getTerminator();
+  for (Instruction &instruction : reverse(*diamond.head))
+    if (instruction.mayReadOrWriteMemory() ||
+        instruction.mayHaveSideEffects() || isa<PHINode>(instruction)) {
+      at = instruction.getNextNode();
+      break;
+    }
+  Value *pointer =
+      availablePointer(loadA->getPointerOperand(), loadB->getPointerOperand(),
+                       at, diamond, dominators);
+  if (!pointer && at != diamond.head->getTerminator()) {
+    at = diamond.head->getTerminator();
+    pointer =
+        availablePointer(loadA->getPointerOperand(), loadB->getPointerOperand(),
+                         at, diamond, dominators);
+  }
+  if (!pointer)
+    return false;
+  loadA->moveBefore(at->getIterator());
+  loadA->setOperand(LoadInst::getPointerOperandIndex(), pointer);
+  loadA->setAlignment(std::min(loadA->getAlign(), loadB->getAlign()));
+  combineMetadataForCSE(loadA, loadB, /*DoesKMove=*/true);
+  // Two locations merge into line 0, as in nvcc's PTX (`.loc 1 0 0`), which
+  // RelocateLikeNvcc then credits as ptxas does. (LLVM 22's merged location
+  // keeps a line.)
+  if (const DILocation *loc = loadA->getDebugLoc().get();
+      loc && loadA->getDebugLoc() != loadB->getDebugLoc())
+    loadA->setDebugLoc(DILocation::get(loc->getContext(), 0, 0, loc->getScope(),
+                                       loc->getInlinedAt()));
+  loadB->replaceAllUsesWith(loadA);
+  loadB->eraseFromParent();
+  return true;
+}
+
+bool isZero(const Value *value) {
+  const auto *constant = dyn_cast<Constant>(value);
+  return constant && constant->isNullValue();
+}
+
+bool sinkCommonStore(const Diamond &diamond, const DominatorTree &dominators,
+                     AAResults &aliases) {
+  if (!diamond.join->hasNPredecessors(2))
+    return false;
+  auto *storeA = dyn_cast_or_null<StoreInst>(lastMemoryAccess(*diamond.first));
+  auto *storeB = dyn_cast_or_null<StoreInst>(lastMemoryAccess(*diamond.second));
+  if (!storeA || !storeB || !storeA->isSimple() || !storeB->isSimple() ||
+      isZero(storeB->getValueOperand()))
+    return false;
+  const DataLayout &layout = diamond.head->getDataLayout();
+  if (!sameAccess(storeA->getPointerOperand(), storeB->getPointerOperand(),
+                  storeA->getValueOperand()->getType(),
+                  storeB->getValueOperand()->getType(), layout))
+    return false;
+  MemoryLocation location = MemoryLocation::get(storeB);
+  for (BasicBlock *arm : {diamond.first, diamond.second})
+    for (Instruction &instruction : *arm)
+      if (&instruction != storeA && &instruction != storeB &&
+          instruction.mayReadOrWriteMemory() &&
+          isModOrRefSet(aliases.getModRefInfo(&instruction, location)))
+        return false;
+  Value *pointer =
+      availablePointer(storeA->getPointerOperand(), storeB->getPointerOperand(),
+                       diamond.head->getTerminator(), diamond, dominators);
+  if (!pointer)
+    return false;
+  Value *valueA = storeA->getValueOperand();
+  Value *valueB = storeB->getValueOperand();
+  Value *value = valueA;
+  if (valueA != valueB) {
+    PHINode *phi =
+        PHINode::Create(valueA->getType(), 2, "sunk", diamond.join->begin());
+    phi->addIncoming(valueA, diamond.first);
+    phi->addIncoming(valueB, diamond.second);
+    phi->setDebugLoc(storeB->getDebugLoc());
+    value = phi;
+  }
+  auto *merged = cast<StoreInst>(storeB->clone());
+  merged->insertBefore(diamond.join->getFirstInsertionPt());
+  merged->setOperand(0, value);
+  merged->setOperand(StoreInst::getPointerOperandIndex(), pointer);
+  merged->setAlignment(std::min(storeA->getAlign(), storeB->getAlign()));
+  combineMetadataForCSE(merged, storeA, /*DoesKMove=*/true);
+  storeA->eraseFromParent();
+  storeB->eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses
+MergeDiamondAccessesLikeNvcc::run(Function &function,
+                                  FunctionAnalysisManager &analyses) {
+  auto &dominators = analyses.getResult<DominatorTreeAnalysis>(function);
+  auto &aliases = analyses.getResult<AAManager>(function);
+  DenseMap<const BasicBlock *, unsigned> order;
+  for (BasicBlock &block : function)
+    order[&block] = order.size();
+  bool changed = false;
+  for (BasicBlock &block : function) {
+    std::optional<Diamond> diamond = diamondAt(block, order);
+    if (!diamond)
+      continue;
+    while (hoistCommonLoad(*diamond, dominators))
+      changed = true;
+    while (sinkCommonStore(*diamond, dominators, aliases))
+      changed = true;
+  }
+  if (!changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
+namespace {
+
+// The constant mask's lanes; nullopt unless every lane is a known bit.
+std::optional<SmallVector<bool, 8>> constantMask(Value *value) {
+  auto *mask = dyn_cast<Constant>(value);
+  auto *type = dyn_cast<FixedVectorType>(value->getType());
+  if (!mask || !type)
+    return std::nullopt;
+  SmallVector<bool, 8> lanes;
+  for (unsigned lane = 0; lane < type->getNumElements(); ++lane) {
+    auto *bit = dyn_cast_or_null<ConstantInt>(mask->getAggregateElement(lane));
+    if (!bit)
+      return std::nullopt;
+    lanes.push_back(bit->isOne());
+  }
+  return lanes;
+}
+
+bool lowerMaskedLoad(IntrinsicInst &call, const DataLayout &layout) {
+  auto *type = dyn_cast<FixedVectorType>(call.getType());
+  Value *pointer = call.getArgOperand(0);
+  Value *passThrough = call.getArgOperand(2);
+  std::optional<SmallVector<bool, 8>> lanes =
+      constantMask(call.getArgOperand(1));
+  Align align = call.getParamAlign(0).valueOrOne();
+  // Only a vector that its alignment keeps inside one aligned block, so that
+  // loading the disabled lanes cannot fault (what the NVPTX backend relies
+  // on too).
+  if (!type || !lanes || align.value() < layout.getTypeStoreSize(type))
+    return false;
+  IRBuilder<> builder(&call);
+  LoadInst *load = builder.CreateAlignedLoad(type, pointer, align);
+  load->copyMetadata(call);
+  Value *result = load;
+  if (!isa<PoisonValue, UndefValue>(passThrough) &&
+      !all_of(*lanes, [](bool enabled) { return enabled; }))
+    result = builder.CreateSelect(call.getArgOperand(1), load, passThrough);
+  call.replaceAllUsesWith(result);
+  call.eraseFromParent();
+  return true;
+}
+
+bool lowerMaskedStore(IntrinsicInst &call, const DataLayout &layout) {
+  Value *value = call.getArgOperand(0);
+  Value *pointer = call.getArgOperand(1);
+  auto *type = dyn_cast<FixedVectorType>(value->getType());
+  std::optional<SmallVector<bool, 8>> lanes =
+      constantMask(call.getArgOperand(2));
+  if (!type || !lanes)
+    return false;
+  Align align = call.getParamAlign(1).valueOrOne();
+  Type *element = type->getElementType();
+  uint64_t elementBytes = layout.getTypeStoreSize(element);
+  if (elementBytes == 0 || layout.getTypeAllocSize(element) != elementBytes)
+    return false;
+  IRBuilder<> builder(&call);
+  unsigned count = type->getNumElements();
+  for (unsigned lane = 0; lane < count;) {
+    if (!(*lanes)[lane]) {
+      ++lane;
+      continue;
+    }
+    unsigned run = 1;
+    while (lane + run < count && (*lanes)[lane + run])
+      ++run;
+    // The run as pieces of 4, 2 or 1 lanes, at most 16 bytes, each as wide
+    // as its offset's alignment allows (ptxas's widest store is 16 bytes).
+    for (unsigned end = lane + run; lane < end;) {
+      uint64_t offset = lane * elementBytes;
+      Align pieceAlign = commonAlignment(align, offset);
+      unsigned width = 1;
+      for (unsigned candidate : {4u, 2u})
+        if (candidate <= end - lane && candidate * elementBytes <= 16 &&
+            pieceAlign.value() >= candidate * elementBytes) {
+          width = candidate;
+          break;
+        }
+      Value *address = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(),
+                                                          pointer, offset);
+      Value *piece;
+      if (width == 1) {
+        piece = builder.CreateExtractElement(value, builder.getInt64(lane));
+      } else {
+        SmallVector<int, 4> indices;
+        for (unsigned i = 0; i < width; ++i)
+          indices.push_back(int(lane + i));
+        piece = builder.CreateShuffleVector(value, indices);
+      }
+      StoreInst *store = builder.CreateAlignedStore(piece, address, pieceAlign);
+      store->copyMetadata(call);
+      lane += width;
+    }
+  }
+  call.eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses LowerMaskedMemoryLikeNvcc::run(Function &function,
+                                                 FunctionAnalysisManager &) {
+  const DataLayout &layout = function.getDataLayout();
+  SmallVector<IntrinsicInst *, 8> calls;
+  for (Instruction &instruction : instructions(function))
+    if (auto *call = dyn_cast<IntrinsicInst>(&instruction))
+      if (call->getIntrinsicID() == Intrinsic::masked_load ||
+          call->getIntrinsicID() == Intrinsic::masked_store)
+        calls.push_back(call);
+  bool changed = false;
+  for (IntrinsicInst *call : calls)
+    changed |= call->getIntrinsicID() == Intrinsic::masked_load
+                   ? lowerMaskedLoad(*call, layout)
+                   : lowerMaskedStore(*call, layout);
+  if (!changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
+} // namespace kcheck::analyzer
