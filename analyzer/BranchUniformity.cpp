@@ -252,6 +252,8 @@ private:
   UniformityInfo &ui_;
 };
 
+constexpr unsigned kNvptxSharedAddressSpace = 3;
+
 bool isBarrier(const Instruction &i) {
   const auto *call = dyn_cast<CallBase>(&i);
   const Function *callee = call ? call->getCalledFunction() : nullptr;
@@ -259,6 +261,22 @@ bool isBarrier(const Instruction &i) {
     return false;
   StringRef n = callee->getName();
   return n.starts_with("llvm.nvvm.barrier") || n == "llvm.nvvm.bar.sync";
+}
+
+/// Whether `v` is computed inside `region` from a load of a space other than
+/// shared (an address merged by GVN's PRE is not: it loads nothing).
+bool fromGlobalLoad(const Value *v,
+                    const SmallPtrSetImpl<const BasicBlock *> &region,
+                    SmallPtrSetImpl<const Value *> &visited) {
+  const auto *inst = dyn_cast<Instruction>(v);
+  if (!inst || !region.contains(inst->getParent()) ||
+      !visited.insert(inst).second)
+    return false;
+  if (const auto *load = dyn_cast<LoadInst>(inst))
+    return load->getPointerAddressSpace() != kNvptxSharedAddressSpace;
+  return std::any_of(inst->op_begin(), inst->op_end(), [&](const Use &u) {
+    return fromGlobalLoad(u.get(), region, visited);
+  });
 }
 
 /// The blocks from the branch's successors up to (not including) its
@@ -290,6 +308,12 @@ void measureRegion(const BasicBlock &from, const PostDominatorTree &pdt,
     for (const BasicBlock *s : successors(b))
       work.push_back(s);
   }
+  if (reconv)
+    for (const PHINode &phi : reconv->phis())
+      for (const Value *in : phi.incoming_values()) {
+        SmallPtrSet<const Value *, 16> visited;
+        out.regionMergesGlobalLoad |= fromGlobalLoad(in, seen, visited);
+      }
 }
 
 } // namespace

@@ -49,6 +49,9 @@ struct StaticBranch {
   unsigned regionInstructions = 0;
   bool regionHasLoop = false;
   bool regionHasBarrier = false;
+  // A phi at the reconvergence point takes a value the region computed from
+  // a load of global (or generic) memory: `v = c ? in[i] : 0`.
+  bool regionMergesGlobalLoad = false;
 };
 
 /// Every conditional branch of `kernel`, in function order. Does not modify

@@ -46,7 +46,9 @@ std::string predictText(const Session &s) {
     if (!l.simulated)
       continue;
     for (unsigned m = 0; m < core::kMetricCount; ++m)
-      if (core::isPredicted(core::Metric(m)))
+      if (core::isPredicted(core::Metric(m)) ||
+          std::count(l.alsoPredicted.begin(), l.alsoPredicted.end(),
+                     core::Metric(m)))
         out += fmt::format("  {:<66} {:>14}\n",
                            core::metricName(core::Metric(m)), l.metrics.v[m]);
   }

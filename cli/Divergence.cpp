@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -31,13 +32,13 @@ bool sameChain(const std::vector<core::SourceLoc> &a,
   return true;
 }
 
-/// The decoded branches of a launch, in pc order, each matched with the
-/// static branch of the same IR instruction (both lists follow function
-/// order; the location chain confirms the match).
-std::vector<LaunchBranch> launchBranches(const Session &s, size_t li) {
+/// The decoded branches of a simulated launch, in pc order, each matched
+/// with the static branch of the same IR instruction (both lists follow
+/// function order; the location chain confirms the match).
+std::vector<LaunchBranch> launchBranches(const SimulatedLaunch &sl,
+                                         const std::string &mainFile) {
   std::vector<LaunchBranch> out;
-  const SimulatedLaunch &sl = s.launches[li];
-  if (!sl.kernel || !s.report.launches[li].simulated)
+  if (!sl.kernel || !sl.result.error.empty())
     return out;
   const auto &insts = sl.kernel->insts();
   size_t next = 0;
@@ -47,7 +48,7 @@ std::vector<LaunchBranch> launchBranches(const Session &s, size_t li) {
       continue;
     LaunchBranch b;
     b.stats = &sl.result.perInst[pc].branch;
-    b.loc = sim::userLocation(insts[pc], s.mainFile);
+    b.loc = sim::userLocation(insts[pc], mainFile);
     if (sl.branches)
       for (size_t k = next; k < sl.branches->size(); ++k)
         if (sameChain((*sl.branches)[k].inlineChain, insts[pc].inlineChain)) {
@@ -58,6 +59,12 @@ std::vector<LaunchBranch> launchBranches(const Session &s, size_t li) {
     out.push_back(b);
   }
   return out;
+}
+
+std::vector<LaunchBranch> launchBranches(const Session &s, size_t li) {
+  if (!s.report.launches[li].simulated)
+    return {};
+  return launchBranches(s.launches[li], s.mainFile);
 }
 
 std::vector<std::string> readLines(const std::string &path) {
@@ -147,11 +154,38 @@ std::string perExecutionText(const std::vector<uint32_t> &v) {
   return s;
 }
 
-bool predictedPredicated(const StaticBranch &b) {
-  return !b.regionHasLoop && !b.regionHasBarrier &&
-         b.regionInstructions <= kPredicatedRegionMaxInstructions;
+/// Why ptxas may keep `b` a real SASS branch; empty when it predicates it
+/// (a short loop- and barrier-free body, as on every such branch measured
+/// on the H100).
+std::string realBranchReason(const StaticBranch &b) {
+  // A loop exit that splits a warp is the loop's own branch: the lanes that
+  // left wait while the others iterate (measured: a grid-stride loop's exit,
+  // kernels/patterns/blocks.cu saxpy_grid_stride, 1 divergent target).
+  if (b.leavesLoop)
+    return "it exits a loop";
+  if (b.regionHasLoop)
+    return "its body holds a loop";
+  if (b.regionHasBarrier)
+    return "its body holds a barrier";
+  if (b.regionInstructions > kPredicatedRegionMaxInstructions)
+    return fmt::format("its body is long ({} IR instructions)",
+                       b.regionInstructions);
+  // `v = c ? in[i] : 0.0f`: a value loaded from global memory in the body
+  // and used after it. ptxas kept a real branch (BSSY/BSYNC) on 8 of the 10
+  // such bodies measured (kernels/patterns/blocks.cu sum_warp_shuffle and
+  // tests/divergence/inputs/sass_probes.cu), and predicated every body
+  // whose merged value came from shared memory (reduce7's warpLevelSums).
+  if (b.regionMergesGlobalLoad)
+    return "its body loads from global memory a value used after it";
+  return "";
 }
 
+bool predictedPredicated(const StaticBranch &b) {
+  return realBranchReason(b).empty();
+}
+
+/// The SASS note of a line whose divergent branches are `b` (the one that
+/// may stay a real branch, else the largest).
 std::string sassNote(const StaticBranch *b) {
   if (b && predictedPredicated(*b))
     return fmt::format(
@@ -161,14 +195,19 @@ std::string sassNote(const StaticBranch *b) {
         "predicate, as on every such branch measured on the H100; the "
         "counts above are kcheck's source-level figure",
         b->regionInstructions);
-  return "SASS: not predicted (the body holds a loop or a barrier, or is "
-         "long, so ptxas may keep a real branch); the counts above are "
-         "kcheck's source-level figure";
+  return fmt::format("SASS: not predicted ({}, so ptxas may keep a real "
+                     "branch); the counts above are kcheck's source-level "
+                     "figure",
+                     b ? realBranchReason(*b) : "no static facts");
 }
 
 struct Group {
   core::SourceLoc loc;
   const StaticBranch *facts = nullptr;
+  // For the SASS note: the first divergent branch instance (unrolled copies
+  // share a line) that may stay a real branch, else the largest one.
+  const StaticBranch *sassFacts = nullptr;
+  bool sassPredicted = true;
   uint64_t executions = 0, divergent = 0, lanes = 0, taken = 0;
   std::vector<std::string> launchNotes;
   std::vector<std::string> uniformLaunches;
@@ -251,6 +290,15 @@ std::vector<core::Diagnostic> divergenceDiagnostics(const Session &s,
       Group &g = groups[{b.loc.line, b.loc.col}];
       g.loc = b.loc;
       g.facts = b.facts;
+      if (b.stats->divergentExecutions && g.sassPredicted) {
+        if (!b.facts || !predictedPredicated(*b.facts)) {
+          g.sassPredicted = false;
+          g.sassFacts = b.facts;
+        } else if (!g.sassFacts || b.facts->regionInstructions >
+                                       g.sassFacts->regionInstructions) {
+          g.sassFacts = b.facts;
+        }
+      }
       g.executions += b.stats->executions;
       g.divergent += b.stats->divergentExecutions;
       g.lanes += b.stats->activeLanes;
@@ -313,7 +361,7 @@ std::vector<core::Diagnostic> divergenceDiagnostics(const Session &s,
                            {}});
       }
       d.notes.push_back(
-          {core::Severity::Note, g.loc, sassNote(g.facts), "", {}});
+          {core::Severity::Note, g.loc, sassNote(g.sassFacts), "", {}});
       out.push_back(std::move(d));
     } else if (remarks) {
       d.severity = core::Severity::Remark;
@@ -328,50 +376,120 @@ std::vector<core::Diagnostic> divergenceDiagnostics(const Session &s,
   return out;
 }
 
+std::optional<uint64_t>
+predictSassDivergentTargets(const SimulatedLaunch &launch,
+                            const std::string &mainFile) {
+  if (!launch.kernel || !launch.result.error.empty() || !launch.branches)
+    return std::nullopt;
+  for (const LaunchBranch &b : launchBranches(launch, mainFile))
+    if (b.stats->divergentExecutions &&
+        !(b.facts && predictedPredicated(*b.facts)))
+      return std::nullopt;
+  return 0;
+}
+
+namespace {
+
+/// `num / den` to one decimal, rounded towards `down` ? 0 : infinity, so a
+/// share of active lanes below 100% never prints as 100.0 (nor idle lanes
+/// above 0 as 0.0).
+double tenths(double num, double den, bool down) {
+  double x = num / den * 10.0;
+  return (down ? std::floor(x) : std::ceil(x)) / 10.0;
+}
+
+/// The "idle lanes by line" rows: the lines (each instruction on its
+/// innermost line) whose loads, stores and branches ran with idle lanes,
+/// lowest SIMT efficiency first, the first kShown of them.
+std::string simtLineRows(const core::LaunchReport &launch) {
+  constexpr size_t kShown = 5;
+  std::vector<const core::LineReport *> idle;
+  for (const core::LineReport &l : launch.innermostLines)
+    if (l.simt.activeLanes < l.simt.warpInst * 32)
+      idle.push_back(&l);
+  if (idle.empty())
+    return "";
+  auto efficiency = [](const core::LineReport *l) {
+    return double(l->simt.activeLanes) / double(l->simt.warpInst * 32);
+  };
+  std::stable_sort(idle.begin(), idle.end(), [&](const auto *a, const auto *b) {
+    return efficiency(a) < efficiency(b);
+  });
+  std::string out = "  idle lanes by line (loads, stores and branches; "
+                    "lowest SIMT efficiency first):\n";
+  for (size_t i = 0; i < idle.size() && i < kShown; ++i) {
+    const core::LineReport &l = *idle[i];
+    size_t slash = l.file.find_last_of('/');
+    out += fmt::format(
+        "    {:<24} {:5.1f}% active, {:.1f} lanes per warp instruction "
+        "({} warp instructions)\n",
+        fmt::format("{}:{}",
+                    slash == std::string::npos ? l.file
+                                               : l.file.substr(slash + 1),
+                    l.line),
+        tenths(100.0 * double(l.simt.activeLanes), double(l.simt.warpInst * 32),
+               true),
+        tenths(double(l.simt.activeLanes), double(l.simt.warpInst), true),
+        l.simt.warpInst);
+  }
+  if (idle.size() > kShown)
+    out += fmt::format("    (and {} more line(s) below 100%)\n",
+                       idle.size() - kShown);
+  return out;
+}
+
+} // namespace
+
 std::string divergenceSummaryRows(const Session &s, size_t li) {
   const SimulatedLaunch &sl = s.launches[li];
-  if (!sl.kernel)
+  const core::LaunchReport &lr = s.report.launches[li];
+  if (!sl.kernel || !lr.simulated)
     return "";
-  uint64_t executions = 0, divergent = 0, branchLanes = 0;
+  uint64_t executions = 0, divergent = 0;
   unsigned sassUnknown = 0;
   for (const LaunchBranch &b : launchBranches(s, li)) {
     executions += b.stats->executions;
     divergent += b.stats->divergentExecutions;
-    branchLanes += b.stats->activeLanes;
     if (b.stats->divergentExecutions &&
         !(b.facts && predictedPredicated(*b.facts)))
       ++sassUnknown;
   }
-  // SIMT efficiency over the instructions whose lanes the simulation counts
-  // per execution: memory instructions and conditional branches.
-  uint64_t slots = executions * 32, active = branchLanes;
-  for (const sim::InstStats &st : sl.result.perInst) {
-    slots += (st.shared.executions + st.global.executions) * 32;
-    active += st.shared.activeLanes + st.global.activeLanes;
-  }
   std::string out = fmt::format(
       "  branches      : {} warp executions, {} divergent (source level)\n",
       executions, divergent);
-  out += sassUnknown
+  std::optional<uint64_t> sass = predictSassDivergentTargets(sl, s.mainFile);
+  out += sass ? fmt::format("  SASS branches : "
+                            "smsp__sass_branch_targets_threads_divergent.sum "
+                            "predicted {} (ptxas predicates every divergent "
+                            "body)\n",
+                            *sass)
+         : sassUnknown
              ? fmt::format("  SASS branches : {} divergent branch(es) may stay "
                            "real SASS branches; "
                            "smsp__sass_branch_targets_threads_divergent.sum "
                            "not predicted\n",
                            sassUnknown)
-             : "  SASS branches : smsp__sass_branch_targets_threads_divergent"
-               ".sum predicted 0 (ptxas predicates every divergent body)\n";
+             : "  SASS branches : "
+               "smsp__sass_branch_targets_threads_divergent.sum not "
+               "predicted (no static branch facts)\n";
+  // SIMT efficiency over the instructions whose lanes the simulation counts
+  // per execution (core::SimtCounts): the sum of the per-line figures.
+  core::SimtCounts simt = sim::simtCounts(sl.result);
+  uint64_t slots = simt.warpInst * 32, active = simt.activeLanes;
   if (slots) {
-    const core::Dim3 &block = s.report.launches[li].config.block;
+    const core::Dim3 &block = lr.config.block;
     unsigned absent = unsigned((32 - block.count() % 32) % 32);
     out += fmt::format(
         "  SIMT efficiency: {:.1f}% of lane-slots active over branches and "
         "memory instructions; {:.1f}% idle from divergence or exited "
         "threads{}\n",
-        100.0 * active / slots, 100.0 * (slots - active) / slots,
+        tenths(100.0 * double(active), double(slots), true),
+        tenths(100.0 * double(slots - active), double(slots), false),
         absent ? fmt::format(" and from the {} absent lanes of each block's "
                              "last warp",
                              absent)
                : " (no absent lanes: the block is whole warps)");
+    out += simtLineRows(lr);
   }
   return out;
 }

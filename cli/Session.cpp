@@ -2,6 +2,7 @@
 
 #include "analyzer/DeviceCompiler.h"
 #include "analyzer/LaunchExtractor.h"
+#include "cli/Divergence.h"
 #include "cli/Progress.h"
 #include "core/ArchSpec.h"
 #include "simulator/engine/DecodedKernel.h"
@@ -368,10 +369,10 @@ Session analyzeFile(const Options &options) {
         dk = std::move(*d);
       }
       sl.kernel = dk;
+      // Every command: the divergence check's explanations, and the
+      // prediction's SASS branch divergence (cli/Divergence.h).
       auto &branches = staticBranches[hl.mangledName];
-      bool wantsBranches = options.command == Command::Divergence ||
-                           options.command == Command::Check;
-      if (!branches && wantsBranches)
+      if (!branches)
         branches = std::make_shared<std::vector<analyzer::StaticBranch>>(
             analyzer::analyzeBranches(*fn));
       sl.branches = branches;
@@ -393,6 +394,12 @@ Session analyzeFile(const Options &options) {
                                     sim::LineView::NsightCompute);
         lr.innermostLines = sim::rollUpLines(*dk, sl.result, options.file,
                                              sim::LineView::Innermost);
+        lr.simt = sim::simtCounts(sl.result);
+        if (std::optional<uint64_t> sass =
+                predictSassDivergentTargets(sl, options.file)) {
+          lr.metrics[core::Metric::BranchTargetsDivergent] = *sass;
+          lr.alsoPredicted.push_back(core::Metric::BranchTargetsDivergent);
+        }
       }
     }
     s.report.launches.push_back(std::move(lr));

@@ -40,6 +40,17 @@ std::string_view metricLabel(std::string_view metric) {
       {"smsp__sass_inst_executed.sum", "warp inst"},
       {"smsp__sass_thread_inst_executed.sum", "thread inst"},
       {"smsp__sass_thread_inst_executed_pred_on.sum", "pred-on thread inst"},
+      {"smsp__sass_thread_inst_executed_op_shared_ld_pred_on.sum",
+       "shared ld pred-on"},
+      {"smsp__sass_thread_inst_executed_op_shared_st_pred_on.sum",
+       "shared st pred-on"},
+      {"smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum",
+       "global ld pred-on"},
+      {"smsp__sass_thread_inst_executed_op_global_st_pred_on.sum",
+       "global st pred-on"},
+      // kcheck's own (core::SimtCounts): compared only between predictions.
+      {"kcheck__simt_warp_inst_executed.sum", "kcheck SIMT warp inst"},
+      {"kcheck__simt_thread_inst_executed.sum", "kcheck SIMT lanes"},
   };
   for (const auto &[name, label] : kLabels)
     if (name == metric)
@@ -77,11 +88,11 @@ std::set<std::string> lineMetricNames(const ReportLaunch &l) {
 
 void compareLines(const ReportLaunch &predicted, const ReportLaunch &m,
                   LaunchComparison &out) {
-  // kcheck-profile correlates each SASS instruction with its innermost line
-  // only: compare with the prediction's innermost view where it has one.
+  // kcheck-profile credits SASS instructions to lines as Nsight Compute's
+  // source page does (runtime/CubinLineTable.h), which is the prediction's
+  // `lines` view; `lines_innermost` is for reading, not for comparing.
   ReportLaunch p;
-  p.lines = predicted.innermostLines.empty() ? predicted.lines
-                                             : predicted.innermostLines;
+  p.lines = predicted.lines;
   if (p.lines.empty() || m.lines.empty())
     return;
   std::set<std::string> pNames = lineMetricNames(p),

@@ -13,6 +13,10 @@ constexpr std::array<std::string_view, kMetricCount> kNames = {
     "smsp__sass_inst_executed_op_global_st.sum",
     "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum",
     "smsp__sass_branch_targets_threads_divergent.sum",
+    "smsp__sass_thread_inst_executed_op_shared_ld_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_shared_st_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_global_st_pred_on.sum",
 };
 } // namespace
 

@@ -2,6 +2,8 @@
 
 #include "core/Json.h"
 
+#include <algorithm>
+
 namespace kcheck::core {
 
 namespace {
@@ -14,14 +16,21 @@ void writeDim(JsonWriter &w, const Dim3 &d) {
   w.endArray();
 }
 
-void writeMetrics(JsonWriter &w, const Counters &c) {
+void writeMetrics(JsonWriter &w, const Counters &c, const SimtCounts &simt,
+                  const std::vector<Metric> &alsoPredicted = {}) {
   w.beginObject();
   for (unsigned i = 0; i < kMetricCount; ++i) {
-    if (!isPredicted(Metric(i)))
+    if (!isPredicted(Metric(i)) &&
+        std::find(alsoPredicted.begin(), alsoPredicted.end(), Metric(i)) ==
+            alsoPredicted.end())
       continue;
     w.key(metricName(Metric(i)));
     w.value(c.v[i]);
   }
+  w.key(kSimtWarpInstName);
+  w.value(simt.warpInst);
+  w.key(kSimtActiveLanesName);
+  w.value(simt.activeLanes);
   w.endObject();
 }
 
@@ -34,7 +43,7 @@ void writeLines(JsonWriter &w, const std::vector<LineReport> &lines) {
     w.key("line");
     w.value(line.line);
     w.key("metrics");
-    writeMetrics(w, line.metrics);
+    writeMetrics(w, line.metrics, line.simt);
     w.endObject();
   }
   w.endArray();
@@ -71,7 +80,7 @@ std::string toJson(const PredictionReport &report) {
     w.value(l.simulated);
     if (l.simulated) {
       w.key("metrics");
-      writeMetrics(w, l.metrics);
+      writeMetrics(w, l.metrics, l.simt, l.alsoPredicted);
       w.key("lines");
       writeLines(w, l.lines);
       w.key("lines_innermost");

@@ -16,6 +16,7 @@ struct LineReport {
   std::string file;
   unsigned line = 0;
   Counters metrics;
+  SimtCounts simt; // JSON: the kcheck__simt_* keys of "metrics"
 };
 
 struct LaunchReport {
@@ -25,6 +26,11 @@ struct LaunchReport {
   LaunchConfig config;
   bool simulated = false; // false: see notes for why not
   Counters metrics;
+  // Metrics beyond isPredicted()'s that were predicted for this launch (SASS
+  // branch divergence where cli/Divergence's rule decides it); the others
+  // are left out of the JSON rather than written as 0.
+  std::vector<Metric> alsoPredicted;
+  SimtCounts simt;
   // Nsight Compute's source view, which also credits an inlined call's first
   // line to the call line; sorted by file, line.
   std::vector<LineReport> lines;

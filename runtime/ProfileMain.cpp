@@ -65,8 +65,11 @@ struct ProfileOptions {
 
 std::vector<std::string> defaultMetrics() {
   std::vector<std::string> m;
+  // Per-op predicated-on lanes exist only per SASS instruction (summed per
+  // line by SassRollup); the Range Profiler has no such counter.
   for (unsigned i = 0; i < kcheck::core::kMetricCount; ++i)
-    m.emplace_back(kcheck::core::metricName(kcheck::core::Metric(i)));
+    if (kcheck::core::isProfilerMetric(kcheck::core::Metric(i)))
+      m.emplace_back(kcheck::core::metricName(kcheck::core::Metric(i)));
   for (const char *extra :
        {"smsp__sass_branch_targets.sum", "smsp__sass_inst_executed.sum",
         "smsp__sass_thread_inst_executed.sum"})

@@ -39,6 +39,8 @@ public:
       out_.total[load ? Metric::SharedLdInst : Metric::SharedStInst] += 1;
       out_.total[load ? Metric::SharedLdWavefronts
                       : Metric::SharedStWavefronts] += c.wavefronts;
+      out_.total[load ? Metric::SharedLdPredOn : Metric::SharedStPredOn] +=
+          lanes;
       SharedAccessStats &st = s.shared;
       st.executions++;
       st.wavefronts += c.wavefronts;
@@ -72,6 +74,8 @@ public:
       out_.total[load ? Metric::GlobalLdInst : Metric::GlobalStInst] += 1;
       out_.total[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] +=
           c.sectors;
+      out_.total[load ? Metric::GlobalLdPredOn : Metric::GlobalStPredOn] +=
+          lanes;
       recordGlobal(s.global, a, c, lanes);
     }
   }
@@ -237,12 +241,12 @@ std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
                               chain[k].line);
     }
 
-  std::map<std::pair<std::string, unsigned>, core::Counters> lines;
+  std::map<std::pair<std::string, unsigned>, core::LineReport> lines;
   for (size_t i = 0; i < result.perInst.size(); ++i) {
     const InstStats &s = result.perInst[i];
     const InstInfo &info = kernel.insts()[i];
-    if (!info.isMemory ||
-        (s.shared.executions == 0 && s.global.executions == 0))
+    core::SimtCounts simt = simtCounts(s);
+    if (simt.warpInst == 0)
       continue;
     std::vector<core::SourceLoc> credited = {userLocation(info, mainFile)};
     if (view == LineView::NsightCompute) {
@@ -256,25 +260,48 @@ std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
     }
     bool load = info.kind == AccessKind::Load;
     for (const core::SourceLoc &loc : credited) {
-      core::Counters &c = lines[{loc.file, loc.line}];
+      core::LineReport &line = lines[{loc.file, loc.line}];
+      line.simt += simt;
+      core::Counters &c = line.metrics;
+      // The same op as the per-launch totals (CountingSink), so a line's
+      // pred_on and inst of one op describe the same instructions.
       if (s.shared.executions) {
         c[load ? Metric::SharedLdInst : Metric::SharedStInst] +=
             s.shared.executions;
         c[load ? Metric::SharedLdWavefronts : Metric::SharedStWavefronts] +=
             s.shared.wavefronts;
+        c[load ? Metric::SharedLdPredOn : Metric::SharedStPredOn] +=
+            s.shared.activeLanes;
       }
       if (s.global.executions) {
         c[load ? Metric::GlobalLdInst : Metric::GlobalStInst] +=
             s.global.executions;
         c[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] +=
             s.global.sectors;
+        c[load ? Metric::GlobalLdPredOn : Metric::GlobalStPredOn] +=
+            s.global.activeLanes;
       }
     }
   }
   std::vector<core::LineReport> out;
-  for (auto &[key, counters] : lines)
-    out.push_back({key.first, key.second, counters});
+  for (auto &[key, line] : lines) {
+    line.file = key.first;
+    line.line = key.second;
+    out.push_back(std::move(line));
+  }
   return out;
+}
+
+core::SimtCounts simtCounts(const InstStats &s) {
+  return {s.shared.executions + s.global.executions + s.branch.executions,
+          s.shared.activeLanes + s.global.activeLanes + s.branch.activeLanes};
+}
+
+core::SimtCounts simtCounts(const LaunchResult &result) {
+  core::SimtCounts total;
+  for (const InstStats &s : result.perInst)
+    total += simtCounts(s);
+  return total;
 }
 
 } // namespace kcheck::sim

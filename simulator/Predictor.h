@@ -146,11 +146,20 @@ enum class LineView {
   NsightCompute,
 };
 
-/// Rolls per-instruction counters up to source lines of `mainFile`.
+/// Rolls per-instruction counters up to source lines of `mainFile`: the
+/// memory metrics of the loads and stores on each line, and the SIMT counts
+/// of its loads, stores and conditional branches (so a line may hold only
+/// SIMT counts).
 std::vector<core::LineReport> rollUpLines(const DecodedKernel &kernel,
                                           const LaunchResult &result,
                                           const std::string &mainFile,
                                           LineView view = LineView::Innermost);
+
+/// kcheck's SIMT counts (core::SimtCounts) of one instruction, and of a
+/// launch: the sum over its instructions, so over the lines of either view
+/// of rollUpLines when each instruction counts on one line.
+core::SimtCounts simtCounts(const InstStats &stats);
+core::SimtCounts simtCounts(const LaunchResult &result);
 
 /// The line an instruction is reported on (see rollUpLines).
 core::SourceLoc userLocation(const InstInfo &inst, const std::string &mainFile);

@@ -1,50 +1,13 @@
 // The Predictor's branch and barrier statistics on simulated launches:
 // divergent executions, lanes per side, divergent warps per loop iteration,
 // and barriers reached by part of a warp.
-#include "analyzer/DeviceCompiler.h"
-#include "core/ArchSpec.h"
-#include "simulator/Predictor.h"
-
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/Function.h"
-
-#include <gtest/gtest.h>
+#include "SimulateUtil.h"
 
 namespace kcheck::sim {
 namespace {
 
-struct SimulatedRun {
-  std::unique_ptr<DecodedKernel> kernel;
-  LaunchResult result;
-};
-
-SimulatedRun simulate(const std::string &name, core::Dim3 grid,
-                      core::Dim3 block) {
-  static analyzer::CompiledModule compiled = analyzer::compileDevice(
-      std::string(KCHECK_DIVERGENCE_INPUTS) + "/branches.cu", {});
-  SimulatedRun run;
-  EXPECT_TRUE(compiled.ok) << compiled.diagnostics;
-  const llvm::Function *fn = nullptr;
-  for (const llvm::Function &f : *compiled.module)
-    if (!f.isDeclaration() &&
-        llvm::demangle(f.getName().str()).starts_with(name + "("))
-      fn = &f;
-  EXPECT_NE(fn, nullptr);
-  auto decoded = DecodedKernel::decode(*fn);
-  EXPECT_TRUE(bool(decoded));
-  run.kernel = std::move(*decoded);
-  DeviceMemory memory;
-  std::vector<KernelArg> args;
-  for (unsigned i = 0; i < run.kernel->numArgs(); ++i)
-    args.push_back({memory.allocate(1 << 20, "arg")});
-  core::LaunchConfig config;
-  config.grid = grid;
-  config.block = block;
-  Predictor predictor(*core::findArch("sm_90"));
-  run.result = predictor.run(*run.kernel, config, args, memory, Limits{});
-  EXPECT_TRUE(run.result.error.empty()) << run.result.error;
-  return run;
-}
+using test::simulate;
+using test::SimulatedRun;
 
 /// Stats of the conditional branch on `line` (the first one there).
 const InstStats *atLine(const SimulatedRun &run, unsigned line, bool branch) {

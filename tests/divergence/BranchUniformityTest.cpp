@@ -92,5 +92,34 @@ TEST_F(BranchUniformityTest, BarrierInsideBranchIsSeen) {
   EXPECT_TRUE(branches[0].regionHasBarrier);
 }
 
+// The facts behind cli/Divergence's SASS rule: which short bodies ptxas may
+// keep as real branches.
+TEST_F(BranchUniformityTest, GridStrideExitLeavesTheLoop) {
+  auto branches = onLine("gridStride", 49);
+  ASSERT_FALSE(branches.empty());
+  bool exits = false;
+  for (const StaticBranch &b : branches)
+    exits |= b.uniformity == BranchUniformity::ThreadDependent && b.leavesLoop;
+  EXPECT_TRUE(exits);
+}
+
+TEST_F(BranchUniformityTest, TernaryGlobalLoadMergesALoadedValue) {
+  auto branches = onLine("ternaryGlobalLoad", 56);
+  ASSERT_EQ(branches.size(), 1u);
+  EXPECT_TRUE(branches[0].regionMergesGlobalLoad);
+  EXPECT_FALSE(branches[0].regionHasLoop);
+}
+
+TEST_F(BranchUniformityTest, SharedLoadAndMergedAddressAreNotGlobalLoads) {
+  auto shared = onLine("ternarySharedLoad", 64);
+  ASSERT_EQ(shared.size(), 1u);
+  EXPECT_FALSE(shared[0].regionMergesGlobalLoad);
+  // The body loads from global, but what is merged after it is the index
+  // GVN shares between the body and the code after (no loaded value).
+  auto store = onLine("storeThenUse", 70);
+  ASSERT_EQ(store.size(), 1u);
+  EXPECT_FALSE(store[0].regionMergesGlobalLoad);
+}
+
 } // namespace
 } // namespace kcheck::analyzer

@@ -44,6 +44,45 @@ __global__ void barrierInBranch(float *out) {
   out[threadIdx.x] = s[threadIdx.x % 16];
 }
 
+// SASS branch-divergence facts (cli/Divergence's rule) and active lanes.
+__global__ void gridStride(float *y, const float *x, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; // loop exit
+       i += blockDim.x * gridDim.x)
+    y[i] = 2.0f * x[i];
+}
+
+__global__ void ternaryGlobalLoad(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = (i < n) ? in[i] : 0.0f; // merges a value loaded from global
+  out[i] = v * 2.0f;
+}
+
+__global__ void ternarySharedLoad(float *out, int n) {
+  __shared__ float s[64];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  float v = (threadIdx.x < n) ? s[threadIdx.x ^ 1] : 0.0f; // shared: no
+  out[threadIdx.x] = v;
+}
+
+__global__ void storeThenUse(float *out, const float *in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) // GVN merges the address i, not a loaded value
+    out[i] = in[i] + 1.0f;
+  out[1000 + i] = __shfl_down_sync(0xffffffff, (float)i, 1);
+}
+
+__global__ void atomics(int *out) {
+  __shared__ int s;
+  if (threadIdx.x == 0)
+    s = 0;
+  __syncthreads();
+  atomicAdd(&s, 1); // atomics count in no ld/st metric
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicAdd(out, s);
+}
+
 int main() {
   float *out;
   int *in;
@@ -54,5 +93,10 @@ int main() {
   warpUniformSlides<<<2, 256>>>(out);
   dataDependent<<<1, 64>>>(in, out);
   barrierInBranch<<<1, 64>>>(out);
+  gridStride<<<2, 64>>>(out, out, 200);
+  ternaryGlobalLoad<<<2, 64>>>(out, out, 45);
+  ternarySharedLoad<<<1, 64>>>(out, 45);
+  storeThenUse<<<2, 64>>>(out, out, 45);
+  atomics<<<2, 64>>>(in);
   return 0;
 }
