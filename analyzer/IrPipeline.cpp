@@ -334,27 +334,43 @@ bool isOwnLocation(const DILocation *loc, const Function &function) {
          loc->getScope()->getSubprogram() == function.getSubprogram();
 }
 
+// Tags a kernel's located loads and stores (those not tagged yet) with their
+// line. Run before O3 and again after each InstCombine inside it (the
+// peephole extension point): loads that SROA makes of an aggregate copy
+// inside O3 (sgemm_vectorize's FETCH_FLOAT4 into a register array) are
+// tagged before LICM can drop their location.
+void recordSourceLines(Function &function) {
+  if (!isKernel(function) || !function.getSubprogram())
+    return;
+  LLVMContext &context = function.getContext();
+  unsigned kind = context.getMDKindID(kSourceLineMetadata);
+  Type *i32 = Type::getInt32Ty(context);
+  for (Instruction &instruction : instructions(function)) {
+    const DILocation *loc = instruction.getDebugLoc().get();
+    if (!isa<LoadInst, StoreInst>(instruction) ||
+        instruction.getMetadata(kind) || !isOwnLocation(loc, function))
+      continue;
+    instruction.setMetadata(
+        kind, MDNode::get(context, {ConstantAsMetadata::get(
+                                        ConstantInt::get(i32, loc->getLine())),
+                                    ConstantAsMetadata::get(ConstantInt::get(
+                                        i32, loc->getColumn()))}));
+  }
+}
+
 struct RecordSourceLines : PassInfoMixin<RecordSourceLines> {
   PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
-    LLVMContext &context = module.getContext();
-    unsigned kind = context.getMDKindID(kSourceLineMetadata);
-    Type *i32 = Type::getInt32Ty(context);
-    for (Function &function : module) {
-      if (!isKernel(function) || !function.getSubprogram())
-        continue;
-      for (Instruction &instruction : instructions(function)) {
-        const DILocation *loc = instruction.getDebugLoc().get();
-        if (!isa<LoadInst, StoreInst>(instruction) ||
-            !isOwnLocation(loc, function))
-          continue;
-        instruction.setMetadata(
-            kind,
-            MDNode::get(context, {ConstantAsMetadata::get(
-                                      ConstantInt::get(i32, loc->getLine())),
-                                  ConstantAsMetadata::get(ConstantInt::get(
-                                      i32, loc->getColumn()))}));
-      }
-    }
+    for (Function &function : module)
+      recordSourceLines(function);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+struct RecordSourceLinesInFunction
+    : PassInfoMixin<RecordSourceLinesInFunction> {
+  PreservedAnalyses run(Function &function, FunctionAnalysisManager &) {
+    recordSourceLines(function);
     return PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
@@ -412,6 +428,11 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   builder.registerLoopAnalyses(loopAnalyses);
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
                                moduleAnalyses);
+
+  builder.registerPeepholeEPCallback(
+      [](FunctionPassManager &fpm, OptimizationLevel) {
+        fpm.addPass(RecordSourceLinesInFunction());
+      });
 
   NvccLineState lineState;
   ModulePassManager passes;
