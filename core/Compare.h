@@ -37,7 +37,8 @@ struct LaunchComparison {
   std::string kernel;  // the predicted side's name (else the measured one's)
   std::string problem; // non-empty: the launch could not be compared fully
   std::vector<MetricComparison> metrics;
-  bool linesCompared = false; // both sides have per-line values
+  bool linesCompared = false;     // both sides have per-line values
+  unsigned linesInOtherFiles = 0; // measured lines of files not predicted
   std::vector<LineComparison> lines;
   bool agrees() const;
 };
