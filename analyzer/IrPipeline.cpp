@@ -1,6 +1,7 @@
 #include "IrPipeline.h"
 
 #include "IrPipelineMemory.h"
+#include "IrPipelineNarrow.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -458,6 +459,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     late.addPass(InferAlignmentPass());
     late.addPass(LoadStoreVectorizerPass());
     late.addPass(LowerMaskedMemoryLikeNvcc());
+    late.addPass(NarrowVectorLoadsLikePtxas());
     late.addPass(RelocateLikeNvcc(lineState));
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
   }

@@ -1,0 +1,122 @@
+#include "IrPipelineNarrow.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+namespace kcheck::analyzer {
+
+using namespace llvm;
+
+namespace {
+
+constexpr unsigned kGlobalAS = 1;
+
+// The lanes of `load` that are read, or nullopt when a user is not a
+// constant-lane extractelement (then the whole vector is needed).
+std::optional<SmallVector<bool, 16>> usedLanes(LoadInst &load, unsigned lanes) {
+  SmallVector<bool, 16> used(lanes, false);
+  for (User *user : load.users()) {
+    auto *extract = dyn_cast<ExtractElementInst>(user);
+    auto *index =
+        extract ? dyn_cast<ConstantInt>(extract->getIndexOperand()) : nullptr;
+    if (!index || index->getZExtValue() >= lanes)
+      return std::nullopt;
+    // The load-store vectorizer's gap-filling lanes are extracted and
+    // never used.
+    if (!extract->use_empty())
+      used[index->getZExtValue()] = true;
+  }
+  return used;
+}
+
+bool narrow(LoadInst &load, const DataLayout &layout) {
+  auto *type = dyn_cast<FixedVectorType>(load.getType());
+  if (!type || load.getPointerAddressSpace() != kGlobalAS ||
+      load.isVolatile() || !load.isSimple())
+    return false;
+  const unsigned lanes = type->getNumElements();
+  std::optional<SmallVector<bool, 16>> used = usedLanes(load, lanes);
+  if (!used || llvm::all_of(*used, [](bool u) { return u; }) ||
+      llvm::none_of(*used, [](bool u) { return u; }))
+    return false;
+  Type *element = type->getElementType();
+  const uint64_t elementBytes = layout.getTypeStoreSize(element);
+  const uint64_t alignment = load.getAlign().value();
+
+  IRBuilder<> builder(&load);
+  Type *i8 = builder.getInt8Ty();
+  // lane -> the loaded value of that lane
+  SmallVector<Value *, 16> values(lanes, nullptr);
+  for (unsigned lane = 0; lane < lanes;) {
+    if (!(*used)[lane]) {
+      ++lane;
+      continue;
+    }
+    unsigned end = lane;
+    while (end < lanes && (*used)[end])
+      ++end;
+    // Pieces of the run [lane, end): the longest power of two that fits and
+    // whose byte offset (from an `alignment`-aligned base) is a multiple of
+    // its size.
+    while (lane < end) {
+      unsigned piece = 1;
+      while (lane + piece * 2 <= end &&
+             (uint64_t(lane) * elementBytes) % (piece * 2 * elementBytes) ==
+                 0 &&
+             piece * 2 * elementBytes <= alignment)
+        piece *= 2;
+      Value *address = builder.CreateConstInBoundsGEP1_64(
+          i8, load.getPointerOperand(), lane * elementBytes);
+      Align pieceAlign =
+          commonAlignment(load.getAlign(), uint64_t(lane) * elementBytes);
+      if (piece == 1) {
+        LoadInst *scalar =
+            builder.CreateAlignedLoad(element, address, pieceAlign);
+        scalar->copyMetadata(load);
+        values[lane] = scalar;
+      } else {
+        LoadInst *vector = builder.CreateAlignedLoad(
+            FixedVectorType::get(element, piece), address, pieceAlign);
+        vector->copyMetadata(load);
+        for (unsigned k = 0; k < piece; ++k)
+          values[lane + k] = builder.CreateExtractElement(vector, k);
+      }
+      lane += piece;
+    }
+  }
+  SmallVector<ExtractElementInst *, 16> extracts;
+  for (User *user : load.users())
+    extracts.push_back(cast<ExtractElementInst>(user));
+  for (ExtractElementInst *extract : extracts) {
+    unsigned lane =
+        unsigned(cast<ConstantInt>(extract->getIndexOperand())->getZExtValue());
+    if (!extract->use_empty())
+      extract->replaceAllUsesWith(values[lane]);
+    extract->eraseFromParent();
+  }
+  load.eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses NarrowVectorLoadsLikePtxas::run(Function &function,
+                                                  FunctionAnalysisManager &) {
+  const DataLayout &layout = function.getDataLayout();
+  SmallVector<LoadInst *, 16> loads;
+  for (Instruction &instruction : instructions(function))
+    if (auto *load = dyn_cast<LoadInst>(&instruction))
+      if (load->getType()->isVectorTy())
+        loads.push_back(load);
+  bool changed = false;
+  for (LoadInst *load : loads)
+    changed |= narrow(*load, layout);
+  if (!changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
+} // namespace kcheck::analyzer

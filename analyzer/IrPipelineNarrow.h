@@ -1,0 +1,24 @@
+// ptxas loads only the used elements of a vector global load.
+#pragma once
+
+#include "llvm/IR/PassManager.h"
+
+namespace kcheck::analyzer {
+
+// A vector load from global memory whose result is read only through
+// extractelement of constant lanes, not all of them, becomes loads of the
+// used lanes: each maximal run of contiguous used lanes, split into pieces
+// of power-of-two length aligned to their size (as ptxas does; measured on
+// the H100: `p[i].x += dt * p[i].w` on a 16-byte struct is one
+// ld.global.v4.f32 in nvcc's PTX and two LDG per warp in the SASS,
+// kernels/patterns/aos_partial.cu). Assumption: the same splitting for
+// longer runs (a run of 3 lanes: 2 + 1), as for stores; shared-memory
+// vector loads are left whole (not measured).
+struct NarrowVectorLoadsLikePtxas
+    : llvm::PassInfoMixin<NarrowVectorLoadsLikePtxas> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
+} // namespace kcheck::analyzer
