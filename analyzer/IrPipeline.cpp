@@ -434,6 +434,13 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
       [](FunctionPassManager &fpm, OptimizationLevel) {
         fpm.addPass(RecordSourceLinesInFunction());
       });
+  // After GVN (and DSE, LICM) of the simplification pipeline: the loads that
+  // HideStoredLoadsLikeNvcc hid go back into their stores before the later
+  // passes (vectorizers) see them.
+  builder.registerScalarOptimizerLateEPCallback(
+      [](FunctionPassManager &fpm, OptimizationLevel) {
+        fpm.addPass(UnhideStoredLoads());
+      });
 
   NvccLineState lineState;
   ModulePassManager passes;
@@ -445,6 +452,9 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     FunctionPassManager early;
     early.addPass(SROAPass(SROAOptions::ModifyCFG));
     early.addPass(InferAddressSpacesPass());
+    // Keeps GVN from forwarding a reload through a may-alias store of the
+    // same value, which nvcc does not (scan_blelloch_padded).
+    early.addPass(HideStoredLoadsLikeNvcc());
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(early)));
   }
   passes.addPass(RecordSourceLines());
@@ -454,6 +464,9 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   passes.addPass(createModuleToFunctionPassAdaptor(ExpandSmallMemcpys()));
   {
     FunctionPassManager late;
+    // Any hidden load the simplification pipeline left (none, unless it ran
+    // without its late extension point).
+    late.addPass(UnhideStoredLoads());
     late.addPass(MergeDiamondAccessesLikeNvcc());
     late.addPass(InferAddressSpacesPass());
     late.addPass(InferAlignmentPass());

@@ -366,4 +366,91 @@ PreservedAnalyses LowerMaskedMemoryLikeNvcc::run(Function &function,
   return preserved;
 }
 
+namespace {
+
+// Tags the freezes HideStoredLoadsLikeNvcc inserts, so that only those are
+// removed again.
+constexpr StringLiteral kHiddenLoadMetadata = "kcheck.hidden-load";
+
+// Whether some other load of the same type reads `load`'s address after
+// `store`: only then can GVN forward through the store (and nvcc reload).
+bool reloadedAfter(const LoadInst &load, const StoreInst &store,
+                   ArrayRef<const LoadInst *> loads,
+                   const DominatorTree &dominators, const DataLayout &layout) {
+  return any_of(loads, [&](const LoadInst *other) {
+    return other != &load && other->getType() == load.getType() &&
+           dominators.dominates(&store, other) &&
+           sameLinearAddress(other->getPointerOperand(),
+                             load.getPointerOperand(), layout);
+  });
+}
+
+} // namespace
+
+PreservedAnalyses
+HideStoredLoadsLikeNvcc::run(Function &function,
+                             FunctionAnalysisManager &analyses) {
+  auto &dominators = analyses.getResult<DominatorTreeAnalysis>(function);
+  const DataLayout &layout = function.getDataLayout();
+  SmallVector<const LoadInst *, 32> loads;
+  SmallVector<StoreInst *, 8> stores;
+  for (Instruction &instruction : instructions(function)) {
+    if (auto *load = dyn_cast<LoadInst>(&instruction); load && load->isSimple())
+      loads.push_back(load);
+    // The shape MemoryDependence's rule needs: a simple store of a simple
+    // load of the same block.
+    auto *store = dyn_cast<StoreInst>(&instruction);
+    auto *stored =
+        store ? dyn_cast<LoadInst>(store->getValueOperand()) : nullptr;
+    if (!stored || !store->isSimple() || !stored->isSimple() ||
+        stored->getParent() != store->getParent())
+      continue;
+    // `a[i] = a[i]` stays visible: a store to the loaded address itself is
+    // a must-alias definition, which nvcc forwards too (and DSE deletes it
+    // only when it sees the load).
+    if (sameLinearAddress(store->getPointerOperand(),
+                          stored->getPointerOperand(), layout))
+      continue;
+    stores.push_back(store);
+  }
+  LLVMContext &context = function.getContext();
+  unsigned kind = context.getMDKindID(kHiddenLoadMetadata);
+  bool changed = false;
+  for (StoreInst *store : stores) {
+    auto *stored = cast<LoadInst>(store->getValueOperand());
+    if (!reloadedAfter(*stored, *store, loads, dominators, layout))
+      continue;
+    auto *hidden = new FreezeInst(stored, stored->getName() + ".hidden",
+                                  store->getIterator());
+    hidden->setDebugLoc(store->getDebugLoc());
+    hidden->setMetadata(kind, MDNode::get(context, {}));
+    store->setOperand(0, hidden);
+    changed = true;
+  }
+  if (!changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
+PreservedAnalyses UnhideStoredLoads::run(Function &function,
+                                         FunctionAnalysisManager &) {
+  unsigned kind = function.getContext().getMDKindID(kHiddenLoadMetadata);
+  SmallVector<FreezeInst *, 8> hidden;
+  for (Instruction &instruction : instructions(function))
+    if (auto *freeze = dyn_cast<FreezeInst>(&instruction);
+        freeze && freeze->getMetadata(kind))
+      hidden.push_back(freeze);
+  for (FreezeInst *freeze : hidden) {
+    freeze->replaceAllUsesWith(freeze->getOperand(0));
+    freeze->eraseFromParent();
+  }
+  if (hidden.empty())
+    return PreservedAnalyses::all();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
 } // namespace kcheck::analyzer

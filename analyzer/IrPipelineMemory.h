@@ -45,4 +45,30 @@ struct LowerMaskedMemoryLikeNvcc
   static bool isRequired() { return true; }
 };
 
+// nvcc reloads `a[j]` in `t = a[i]; a[i] = a[j]; a[j] += t;` unless it
+// proves i != j (scan_blelloch_padded's down-sweep: SASS `LDS` between the
+// two `STS` in the steps with offset <= 16, where `ai + (ai >> 5)` and
+// `bi + (bi >> 5)` may be equal). LLVM's GVN forwards the first load there
+// whatever the aliasing: MemoryDependenceAnalysis skips a may-alias store
+// whose value is a load of the queried location from the same block
+// (canSkipClobberingStore, LLVM 17+; no option turns it off), since such a
+// store leaves the location unchanged either way. NVVM lacks that rule; with
+// it gone, LLVM's alias analysis reloads in exactly nvcc's steps.
+// HideStoredLoadsLikeNvcc runs before O3: it puts a tagged `freeze` between
+// such a load and the store when the location is loaded again after the
+// store, so that MemoryDependence sees a store of an unknown value, a
+// clobber unless alias analysis proves the addresses different (or equal).
+// UnhideStoredLoads, after GVN, puts the load back as the stored value.
+struct HideStoredLoadsLikeNvcc : llvm::PassInfoMixin<HideStoredLoadsLikeNvcc> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
+struct UnhideStoredLoads : llvm::PassInfoMixin<UnhideStoredLoads> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
 } // namespace kcheck::analyzer
