@@ -25,4 +25,9 @@ int runCompare(const Options &options, std::ostream &out, std::ostream &err);
 /// compare (cli/ValidateCommand.cpp); exit 4 without a GPU.
 int runValidate(const Options &options, std::ostream &out, std::ostream &err);
 
+/// `kcheck run`: runs the program's host code against a simulated GPU and
+/// reports its launches (cli/RunCommand.cpp).
+int runHostProgram(const Options &options, std::ostream &out,
+                   std::ostream &err);
+
 } // namespace kcheck::cli

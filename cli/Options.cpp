@@ -3,6 +3,7 @@
 #include "core/ArchSpec.h"
 
 #include <charconv>
+#include <cstdlib>
 
 namespace kcheck::cli {
 
@@ -71,6 +72,11 @@ commands:
   validate         predict FILE.cu, build it with nvcc -lineinfo, measure it
                    with kcheck-profile on this machine's GPU and compare
                    (exit 0 all agree, 1 any differs, 4 no GPU)
+  run              FILE.cu [-- program args]: run the program's own host code
+                   (in-process, against a simulated GPU: it executes the
+                   program!), simulate every launch it makes with its real
+                   sizes and data, then report each launch like predict and
+                   check (--format json: the program's stdout goes to stderr)
 
 options:
   --arch sm_XX         target architecture (default sm_90)
@@ -95,6 +101,8 @@ options:
   --jobs N             threads that simulate blocks (default: the machine's
                        cores, at most 8); results do not depend on it
   -q, --quiet          no progress line on stderr for long simulations
+  --host-budget SECS   run: seconds host code may run, simulations not
+                       counted (default 120); past it, exit 3
   --per-line           validate: also measure and compare per source line
   --keep DIR           validate: keep the predicted and measured JSON in DIR
   -h, --help           this text
@@ -130,6 +138,8 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     o.command = Command::Compare;
   else if (cmd == "validate")
     o.command = Command::Validate;
+  else if (cmd == "run")
+    o.command = Command::Run;
   else if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     o.command = Command::Help;
     return r;
@@ -165,7 +175,8 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       return hasInline ? &inlineValue : needValue(i, a);
     };
     if (a == "--") {
-      o.clangArgs.assign(argv.begin() + long(i) + 1, argv.end());
+      (o.command == Command::Run ? o.programArgs : o.clangArgs)
+          .assign(argv.begin() + long(i) + 1, argv.end());
       break;
     } else if (a == "-h" || a == "--help") {
       o.command = Command::Help;
@@ -275,6 +286,16 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         return r;
       if (!parseUnsigned(*v, o.stepBudget) || o.stepBudget == 0) {
         r.error = "bad value '" + *v + "' for --step-budget";
+        return r;
+      }
+    } else if (a == "--host-budget" && o.command == Command::Run) {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      char *end = nullptr;
+      o.hostBudgetSeconds = std::strtod(v->c_str(), &end);
+      if (v->empty() || *end || !(o.hostBudgetSeconds > 0)) {
+        r.error = "bad value '" + *v + "' for --host-budget (seconds > 0)";
         return r;
       }
     } else if (a == "--arg") {

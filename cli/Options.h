@@ -21,6 +21,7 @@ enum class Command {
   Predict,
   Compare,
   Validate,
+  Run,
   Help,
   Version
 };
@@ -47,7 +48,11 @@ struct Options {
   bool exhaustive = false; // simulate every block, not one per proven class
   unsigned jobs = 0;       // threads running blocks (0: the machine's, capped)
   bool quiet = false;      // no progress line on stderr
-  std::vector<std::string> clangArgs; // after `--`
+  std::vector<std::string> clangArgs; // after `--` (run: programArgs)
+  // run: the program's arguments (after `--`), and the seconds its host code
+  // may run, not counting the simulation of its launches.
+  std::vector<std::string> programArgs;
+  double hostBudgetSeconds = 120;
   // validate: also measure per source line; keep the JSON files in DIR.
   bool perLine = false;
   std::string keepDir;

@@ -24,6 +24,8 @@ int main(int argc, char **argv) {
     return runCompare(parsed.options, std::cout, std::cerr);
   case Command::Validate:
     return runValidate(parsed.options, std::cout, std::cerr);
+  case Command::Run:
+    return runHostProgram(parsed.options, std::cout, std::cerr);
   default:
     return runCommand(parsed.options, std::cout, std::cerr);
   }

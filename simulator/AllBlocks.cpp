@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <sstream>
 #include <thread>
 
 namespace kcheck::sim {
@@ -27,7 +28,9 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
                         const BlockClassOptions &options,
                         BlockCounter &counter) {
   LaunchResult result;
-  BlockRunner runner(kernel, config, args, memory, limits);
+  RunnerOptions runnerOptions;
+  runnerOptions.printfOut = options.printfOut;
+  BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
   uint64_t total = config.grid.count();
   for (uint64_t i = 0; i < total; ++i) {
     if (options.progress && i % 256 == 0)
@@ -99,9 +102,15 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
   // module's symbols in memory.
   std::vector<std::unique_ptr<BlockRunner>> runners;
   std::vector<StoreBuffer> buffers(jobs);
+  // Each thread's device printf output, appended in launch order with its
+  // slice's stores.
+  std::vector<std::ostringstream> printed(jobs);
   for (unsigned t = 0; t < jobs; ++t) {
-    runners.push_back(
-        std::make_unique<BlockRunner>(kernel, config, args, memory, limits));
+    RunnerOptions runnerOptions;
+    if (options.printfOut)
+      runnerOptions.printfOut = &printed[t];
+    runners.push_back(std::make_unique<BlockRunner>(
+        kernel, config, args, memory, limits, runnerOptions));
     runners.back()->setStoreBuffer(&buffers[t]);
   }
 
@@ -129,11 +138,16 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
     for (unsigned t = 0; t < jobs; ++t) {
       if (!result.error.empty()) {
         buffers[t].discard();
+        printed[t].str("");
         continue;
       }
       accumulate(result, slices[t].part, 1);
       result.blocksSimulated += slices[t].part.blocksSimulated;
       buffers[t].commit(memory);
+      if (options.printfOut) {
+        *options.printfOut << printed[t].str();
+        printed[t].str("");
+      }
       result.error = slices[t].error;
     }
   }

@@ -365,6 +365,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   Driver driver(kernel, memory, options, std::move(symmetry));
   RunnerOptions runnerOptions;
   runnerOptions.probePcs = driver.probePcs();
+  runnerOptions.printfOut = options.printfOut;
   BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
 
   LaunchResult result;

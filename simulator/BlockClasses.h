@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -52,6 +53,9 @@ struct BlockClassOptions {
   unsigned jobs = 1;
   /// Called now and then with (blocks done, blocks in the launch).
   std::function<void(uint64_t, uint64_t)> progress;
+  /// Device printf output, in launch order of the blocks that print (null:
+  /// dropped).
+  std::ostream *printfOut = nullptr;
 };
 
 /// What the driver did, for tests and diagnostics.

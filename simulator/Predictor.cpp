@@ -193,6 +193,7 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
   options.granuleBytes = blockShiftGranule(arch_);
   options.jobs = jobs_;
   options.progress = progress_;
+  options.printfOut = printfOut_;
   LaunchResult result =
       runBlockClasses(kernel, config, args, memory, limits, options, counter);
   result.perInst.resize(kernel.insts().size());

@@ -118,6 +118,8 @@ public:
   /// Threads that run a launch's blocks when all of them must run (results
   /// do not depend on it; see simulator/AllBlocks.h).
   void setJobs(unsigned jobs) { jobs_ = jobs ? jobs : 1; }
+  /// Where the kernels' device printf goes (null: dropped).
+  void setPrintf(std::ostream *out) { printfOut_ = out; }
   /// Called now and then during run() with (blocks done, blocks in launch).
   void setProgress(std::function<void(uint64_t, uint64_t)> progress) {
     progress_ = std::move(progress);
@@ -133,6 +135,7 @@ private:
   bool exhaustive_ = false;
   unsigned jobs_ = 1;
   std::function<void(uint64_t, uint64_t)> progress_;
+  std::ostream *printfOut_ = nullptr;
 };
 
 /// Which lines an instruction counts on.

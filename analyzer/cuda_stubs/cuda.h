@@ -14,5 +14,7 @@ typedef enum cudaError_enum {
   CUDA_SUCCESS = 0,
   CUDA_ERROR_INVALID_VALUE = 1
 } CUresult;
+extern "C" {
 CUresult cuInit(unsigned int flags);
 CUresult cuGetErrorString(CUresult error, const char **str);
+}

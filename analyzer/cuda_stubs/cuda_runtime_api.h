@@ -1,7 +1,8 @@
-// kcheck stub: declarations of the CUDA runtime API for host code. kcheck
-// compiles only the device side, but Clang still parses (never generates) the
-// host code, so every runtime call a program makes must be declared. No
-// definitions: nothing calls them.
+// kcheck stub: declarations of the CUDA runtime API for host code. The
+// analyses compile only the device side, but Clang still parses the host
+// code, so every runtime call a program makes must be declared. `kcheck run`
+// also compiles and runs the host side: host/CudaRuntimeApi.cpp defines the
+// calls, and includes this file so that both agree on the structs' layout.
 #pragma once
 #include <stddef.h>
 
@@ -18,6 +19,7 @@ typedef enum cudaError {
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorNoDevice = 100,

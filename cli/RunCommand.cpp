@@ -1,0 +1,201 @@
+// `kcheck run FILE.cu [-- program args]`: runs the program's own host code
+// against a simulated GPU (host/HostRunner.h), so every launch has the grid,
+// block, sizes and data the program really computes, then reports each
+// launch as `predict` does (counters; --format json: the same schema) and
+// the findings of `check`.
+#include "cli/BankConflicts.h"
+#include "cli/Coalescing.h"
+#include "cli/Commands.h"
+#include "cli/Divergence.h"
+#include "cli/Progress.h"
+#include "cli/Session.h"
+#include "cli/TextEmitter.h"
+#include "host/HostRunner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <thread>
+#include <tuple>
+#include <unistd.h>
+
+namespace kcheck::cli {
+
+namespace {
+
+/// The run's launches as a Session, so the checks and emitters of the other
+/// commands apply unchanged.
+Session sessionOf(const Options &o, host::RunResult &run,
+                  const core::ArchSpec &arch) {
+  Session s;
+  s.compiled = true;
+  s.mainFile = o.file;
+  s.arch = arch;
+  s.report.arch = o.arch;
+  size_t slash = o.file.find_last_of('/');
+  s.report.file =
+      slash == std::string::npos ? o.file : o.file.substr(slash + 1);
+  s.subscripts = run.device.subscripts;
+  s.report.notes = run.notes;
+  std::map<const llvm::Function *,
+           std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
+      branches;
+  for (host::RunLaunch &l : run.launches) {
+    core::LaunchReport lr;
+    lr.index = l.index;
+    lr.kernel = l.kernelName;
+    lr.signature = l.signature;
+    lr.config = l.config;
+    SimulatedLaunch sl;
+    sl.kernel = l.kernel;
+    auto &b = branches[l.function];
+    if (!b)
+      b = std::make_shared<std::vector<analyzer::StaticBranch>>(
+          analyzer::analyzeBranches(*l.function));
+    sl.branches = b;
+    sl.result = std::move(l.result);
+    lr.simulated = sl.result.error.empty();
+    lr.notes = sl.result.notes;
+    // Every block runs (results must be computed): say where time goes.
+    if (l.seconds >= 1)
+      lr.notes.push_back(fmt::format("{} blocks simulated in {:.1f} s",
+                                     sl.result.blocksSimulated, l.seconds));
+    if (!lr.simulated) {
+      lr.notes.push_back(sl.result.error);
+    } else {
+      lr.metrics = sl.result.total;
+      lr.lines = sim::rollUpLines(*sl.kernel, sl.result, o.file,
+                                  sim::LineView::NsightCompute);
+      lr.innermostLines = sim::rollUpLines(*sl.kernel, sl.result, o.file,
+                                           sim::LineView::Innermost);
+      lr.simt = sim::simtCounts(sl.result);
+      if (std::optional<uint64_t> sass =
+              predictSassDivergentTargets(sl, o.file)) {
+        lr.metrics[core::Metric::BranchTargetsDivergent] = *sass;
+        lr.alsoPredicted.push_back(core::Metric::BranchTargetsDivergent);
+      }
+    }
+    s.report.launches.push_back(std::move(lr));
+    s.launches.push_back(std::move(sl));
+  }
+  return s;
+}
+
+std::string countersText(const core::LaunchReport &l) {
+  std::string out;
+  for (unsigned m = 0; m < core::kMetricCount; ++m)
+    if (core::isPredicted(core::Metric(m)) ||
+        std::count(l.alsoPredicted.begin(), l.alsoPredicted.end(),
+                   core::Metric(m)))
+      out += fmt::format("  {:<66} {:>14}\n", core::metricName(core::Metric(m)),
+                         l.metrics.v[m]);
+  return out;
+}
+
+/// Every check's findings, in source order (as `check`).
+std::vector<core::Diagnostic> allDiagnostics(const Options &o,
+                                             const Session &s) {
+  std::vector<core::Diagnostic> diags = bankConflictDiagnostics(s);
+  for (auto more : {coalescingDiagnostics(s, o.remarks),
+                    divergenceDiagnostics(s, o.remarks)})
+    diags.insert(diags.end(), std::make_move_iterator(more.begin()),
+                 std::make_move_iterator(more.end()));
+  std::stable_sort(diags.begin(), diags.end(),
+                   [](const core::Diagnostic &a, const core::Diagnostic &b) {
+                     return std::tie(a.loc.file, a.loc.line, a.loc.col) <
+                            std::tie(b.loc.file, b.loc.line, b.loc.col);
+                   });
+  return diags;
+}
+
+} // namespace
+
+int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
+  if (!std::ifstream(o.file)) {
+    err << "kcheck: error: cannot read '" << o.file << "'\n";
+    return kExitCannotAnalyse;
+  }
+  core::ArchSpec arch = *core::findArch(o.arch);
+  arch.options = modelOptionsFor(o, arch);
+
+  host::RunOptions ro;
+  ro.file = o.file;
+  ro.programArgs = o.programArgs;
+  ro.arch = arch;
+  ro.hostBudgetSeconds = o.hostBudgetSeconds;
+  ro.stepBudget = o.stepBudget;
+  ro.jobs =
+      o.jobs ? o.jobs : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  ro.programStdoutToStderr = o.format == OutputFormat::Json;
+  // std::cout writes through stdio's stdout, like host code's printf: the
+  // two stay in order, and both follow the redirection.
+  ro.printfOut = &out;
+  Progress progress(!o.quiet);
+  ro.beginLaunch = [&](const std::string &label) {
+    progress.beginLaunch(label);
+  };
+  ro.progress = [&](uint64_t done, uint64_t total) {
+    progress.update(done, total);
+  };
+  ro.endLaunch = [&] { progress.endLaunch(); };
+  // The program writes through stdio; keep kcheck's own output after it.
+  out.flush();
+  host::RunResult run = host::runProgram(ro);
+  std::fflush(stdout);
+  if (!run.compiled) {
+    err << run.diagnostics;
+    for (const std::string &e : run.errors)
+      err << "kcheck: error: " << e << '\n';
+    if (run.diagnostics.empty() && run.errors.empty())
+      err << "kcheck: error: '" << o.file << "' could not be compiled\n";
+    return kExitCannotAnalyse;
+  }
+
+  Session s = sessionOf(o, run, arch);
+  std::vector<std::string> errors = run.errors;
+  for (const std::string &n : s.report.notes)
+    err << "kcheck: note: " << n << '\n';
+  for (const core::LaunchReport &l : s.report.launches)
+    for (const std::string &n : l.notes)
+      err << "kcheck: note: launch #" << l.index << " " << l.kernel << ": " << n
+          << '\n';
+  err << fmt::format("kcheck: note: {}: exit status {}; {} launch{} "
+                     "simulated in {:.2f} s, host code {:.2f} s, compile "
+                     "{:.2f} s\n",
+                     o.file,
+                     run.exitStatus ? std::to_string(*run.exitStatus)
+                                    : std::string("none (stopped)"),
+                     run.launches.size(), run.launches.size() == 1 ? "" : "es",
+                     run.simulationSeconds, run.hostSeconds,
+                     run.compileSeconds);
+
+  std::vector<core::Diagnostic> diags = allDiagnostics(o, s);
+  if (o.format == OutputFormat::Json) {
+    out << core::toJson(s.report);
+  } else {
+    emitText(out, diags, isatty(STDOUT_FILENO));
+    for (size_t i = 0; i < s.report.launches.size(); ++i) {
+      const core::LaunchReport &l = s.report.launches[i];
+      out << "launch " << describeLaunchCall(s, i)
+          << (l.simulated ? "" : ": not simulated") << '\n';
+      if (l.simulated)
+        out << countersText(l);
+    }
+  }
+  for (const std::string &e : errors)
+    err << "kcheck: error: " << e << '\n';
+  if (!errors.empty())
+    return kExitCannotAnalyse;
+  return std::any_of(diags.begin(), diags.end(),
+                     [](const core::Diagnostic &d) {
+                       return d.severity == core::Severity::Warning ||
+                              d.severity == core::Severity::Error;
+                     })
+             ? kExitFindings
+             : kExitClean;
+}
+
+} // namespace kcheck::cli

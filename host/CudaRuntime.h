@@ -1,0 +1,129 @@
+// kcheck's CUDA runtime: the subset of the CUDA runtime API (and of the
+// registration and launch calls Clang's host code generation emits) that
+// programs use, answered by a simulated device. Device memory is the
+// simulator's DeviceMemory, so kernels see the bytes host code copied in and
+// host code reads back what kernels stored; each launch is handed to the
+// device with its real grid, block, dynamic shared size and arguments.
+//
+// JIT'd host code calls the runtime through C entry points looked up by name
+// (entryPoints()). Those have the CUDA API's fixed signatures, with no room
+// for a context pointer, so they reach the runtime through a thread_local
+// pointer that CudaRuntime::Scope sets for exactly the duration of a run of
+// host code (constructors, main, exit handlers). A CUDA call from a thread the
+// program started itself finds no runtime and ends kcheck with a message.
+//
+// All work is synchronous: a launch is simulated when it is made, so streams
+// are in order and every synchronization is a no-op.
+#pragma once
+
+#include "core/ArchSpec.h"
+#include "core/Launch.h"
+#include "simulator/engine/DeviceMemory.h"
+
+#include <chrono>
+#include <csetjmp>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcheck::host {
+
+/// What the runtime needs from the simulated GPU.
+class SimulatedDevice {
+public:
+  virtual ~SimulatedDevice();
+  virtual sim::DeviceMemory &memory() = 0;
+  /// The device address of module variable `name` of `bytes` bytes
+  /// (allocated and initialized from the device code on first use).
+  virtual uint64_t symbolAddress(const std::string &name, uint64_t bytes) = 0;
+  /// Simulates one launch of kernel `deviceName`; `args` as cudaLaunchKernel
+  /// gets them (one pointer per parameter). Returns "" or why it failed.
+  virtual std::string launch(const std::string &deviceName,
+                             const core::LaunchConfig &config, void **args) = 0;
+};
+
+/// Why a run of host code ended before returning from main.
+struct Stop {
+  enum class Kind {
+    Exit,        // exit(), _Exit(), quick_exit(): `status`
+    Abort,       // abort(), failed assert(): like SIGABRT
+    Unsupported, // a call kcheck cannot answer: `message` names it
+    Failed,      // a launch failed (fault, step budget): `message`
+  };
+  Kind kind = Kind::Exit;
+  int status = 0;
+  std::string message;
+};
+
+class CudaRuntime {
+public:
+  CudaRuntime(const core::ArchSpec &arch, SimulatedDevice &device);
+  ~CudaRuntime();
+  CudaRuntime(const CudaRuntime &) = delete;
+  CudaRuntime &operator=(const CudaRuntime &) = delete;
+
+  /// Makes `runtime` the one the entry points reach on this thread.
+  class Scope {
+  public:
+    explicit Scope(CudaRuntime &runtime);
+    ~Scope();
+    Scope(const Scope &) = delete;
+    Scope &operator=(const Scope &) = delete;
+
+  private:
+    CudaRuntime *previous_;
+  };
+  /// The runtime of the current Scope on this thread, or null.
+  static CudaRuntime *current();
+
+  /// Name and address of every C function the runtime defines for JIT'd
+  /// code, CUDA API and process control (exit, abort, assert) alike.
+  static std::vector<std::pair<const char *, void *>> entryPoints();
+
+  /// Where stop() jumps to: set around each call into host code (null: none).
+  void setStopTarget(std::jmp_buf *target) { stopTarget_ = target; }
+  /// Records why host code stops and jumps to the stop target.
+  [[noreturn]] void stop(Stop why);
+  /// Stops with Stop::Kind::Unsupported for call `name`.
+  [[noreturn]] void unsupported(const char *name);
+  const std::optional<Stop> &stopped() const { return stopped_; }
+
+  // The runtime's state, for the entry points (CudaRuntimeApi.cpp).
+  const core::ArchSpec &arch() const { return arch_; }
+  SimulatedDevice &device() { return device_; }
+  int lastError = 0; // cudaGetLastError's (cudaError_t)
+  struct CallConfiguration {
+    core::Dim3 grid, block;
+    uint64_t sharedBytes = 0;
+    void *stream = nullptr;
+  };
+  std::vector<CallConfiguration> configurations; // <<<>>> push / pop
+  struct Variable {
+    std::string deviceName;
+    uint64_t bytes = 0;
+    bool constant = false;
+  };
+  std::map<const void *, std::string> kernels; // host stub -> device name
+  std::map<const void *, Variable> variables;  // host shadow -> variable
+  struct Event {
+    std::chrono::steady_clock::time_point time;
+    bool recorded = false;
+  };
+  std::deque<Event> events;            // handles are pointers to elements
+  std::deque<int> streams;             // ditto (in order: nothing to keep)
+  std::vector<void *> hostAllocations; // cudaMallocHost, freed at the end
+  /// The device address of a registered variable, or nullopt.
+  std::optional<uint64_t> variableAddress(const void *hostShadow,
+                                          uint64_t offset, uint64_t count);
+
+private:
+  const core::ArchSpec &arch_;
+  SimulatedDevice &device_;
+  std::jmp_buf *stopTarget_ = nullptr;
+  std::optional<Stop> stopped_;
+};
+
+} // namespace kcheck::host

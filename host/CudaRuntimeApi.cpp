@@ -1,0 +1,686 @@
+// The C entry points of kcheck's CUDA runtime (see CudaRuntime.h), with the
+// signatures of kcheck's CUDA stub headers, which JIT'd host code is compiled
+// against: the structs (cudaDeviceProp, dim3) are those headers' own, so
+// both sides agree on their layout.
+#include "host/CudaRuntime.h"
+
+// The stubs mark host/device functions with Clang's CUDA attributes, which
+// mean nothing here.
+#define __host__
+#define __device__
+#include "analyzer/cuda_stubs/cuda_runtime_api.h"
+#undef __host__
+#undef __device__
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+namespace kcheck::host {
+
+namespace {
+
+constexpr int kDriverVersion = 12080; // CUDA_VERSION of the stub headers
+
+CudaRuntime &rt() {
+  if (CudaRuntime *r = CudaRuntime::current())
+    return *r;
+  // A thread the program started: no runtime to answer, nowhere to unwind.
+  static const char message[] =
+      "kcheck: error: a CUDA runtime call from a thread the program started; "
+      "kcheck runs host code's CUDA calls on its main thread only\n";
+  (void)!write(STDERR_FILENO, message, sizeof message - 1);
+  _exit(3);
+}
+
+cudaError_t fail(cudaError_t e) {
+  rt().lastError = e;
+  return e;
+}
+
+core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
+
+// ---------------------------------------------------------------------------
+// Device facts: ArchSpec's SM count and threads per SM; the rest are the
+// generation's documented limits (CUDA Programming Guide, "Technical
+// Specifications per Compute Capability"), and the H100 SXM's clocks and
+// memory for sm_90.
+
+struct Limits {
+  size_t sharedPerBlock = 48 * 1024, sharedPerBlockOptin = 48 * 1024;
+  size_t sharedPerSM = 48 * 1024;
+  int registersPerSM = 65536, blocksPerSM = 32, maxThreadsPerBlock = 1024;
+  int l2Bytes = 50 * 1024 * 1024;
+};
+
+Limits limitsOf(const core::ArchSpec &a) {
+  Limits l;
+  unsigned cc = a.major * 10 + a.minor;
+  if (a.major < 2) {
+    l.sharedPerBlock = l.sharedPerBlockOptin = l.sharedPerSM = 16 * 1024;
+    l.registersPerSM = cc < 12 ? 8192 : 16384;
+    l.blocksPerSM = 8;
+    l.maxThreadsPerBlock = 512;
+  } else if (a.major < 5) {
+    l.registersPerSM = a.major == 2 ? 32768 : 65536;
+    l.blocksPerSM = a.major == 2 ? 8 : 16;
+  } else if (cc == 70 || cc == 72) {
+    l.sharedPerBlockOptin = 96 * 1024;
+    l.sharedPerSM = 96 * 1024;
+  } else if (cc == 75) {
+    l.sharedPerBlockOptin = l.sharedPerSM = 64 * 1024;
+    l.blocksPerSM = 16;
+  } else if (cc == 80 || cc == 87) {
+    l.sharedPerBlockOptin = 163 * 1024;
+    l.sharedPerSM = 164 * 1024;
+  } else if (a.major == 8 || a.major == 12) {
+    l.sharedPerBlockOptin = 99 * 1024;
+    l.sharedPerSM = 100 * 1024;
+    l.blocksPerSM = a.major == 12 ? 32 : 16;
+  } else if (a.major >= 9) {
+    l.sharedPerBlockOptin = 227 * 1024;
+    l.sharedPerSM = 228 * 1024;
+  }
+  return l;
+}
+
+void fillProperties(cudaDeviceProp &p, const core::ArchSpec &a) {
+  std::memset(&p, 0, sizeof p);
+  Limits l = limitsOf(a);
+  std::snprintf(p.name, sizeof p.name, "kcheck simulated %s", a.name.c_str());
+  p.totalGlobalMem = size_t(80) << 30;
+  p.sharedMemPerBlock = l.sharedPerBlock;
+  p.regsPerBlock = 65536;
+  p.warpSize = int(a.warpSize);
+  p.memPitch = 2147483647;
+  p.maxThreadsPerBlock = l.maxThreadsPerBlock;
+  p.maxThreadsDim[0] = p.maxThreadsDim[1] = l.maxThreadsPerBlock;
+  p.maxThreadsDim[2] = 64;
+  p.maxGridSize[0] = a.major < 3 ? 65535 : 2147483647;
+  p.maxGridSize[1] = p.maxGridSize[2] = 65535;
+  p.clockRate = 1980000; // kHz (H100 SXM boost)
+  p.totalConstMem = 65536;
+  p.major = int(a.major);
+  p.minor = int(a.minor);
+  p.textureAlignment = 512;
+  p.deviceOverlap = 1;
+  p.multiProcessorCount = int(a.smCount);
+  p.concurrentKernels = 1;
+  p.asyncEngineCount = 2;
+  p.unifiedAddressing = 1;
+  p.memoryClockRate = 2619000;
+  p.memoryBusWidth = 5120;
+  p.l2CacheSize = l.l2Bytes;
+  p.maxThreadsPerMultiProcessor = int(a.maxThreadsPerSM);
+  p.globalL1CacheSupported = p.localL1CacheSupported = 1;
+  p.sharedMemPerMultiprocessor = l.sharedPerSM;
+  p.regsPerMultiprocessor = l.registersPerSM;
+  p.managedMemory = 1;
+  p.concurrentManagedAccess = 1;
+  p.cooperativeLaunch = 1;
+  p.sharedMemPerBlockOptin = l.sharedPerBlockOptin;
+  p.maxBlocksPerMultiProcessor = l.blocksPerSM;
+  p.reservedSharedMemPerBlock = a.major >= 8 ? 1024 : 0;
+}
+
+std::optional<int> attributeOf(int attr, const core::ArchSpec &a) {
+  cudaDeviceProp p;
+  fillProperties(p, a);
+  switch (attr) {
+  case cudaDevAttrMaxThreadsPerBlock:
+    return p.maxThreadsPerBlock;
+  case cudaDevAttrMaxBlockDimX:
+  case cudaDevAttrMaxBlockDimY:
+  case cudaDevAttrMaxBlockDimZ:
+    return p.maxThreadsDim[attr - cudaDevAttrMaxBlockDimX];
+  case cudaDevAttrMaxGridDimX:
+  case cudaDevAttrMaxGridDimY:
+  case cudaDevAttrMaxGridDimZ:
+    return p.maxGridSize[attr - cudaDevAttrMaxGridDimX];
+  case cudaDevAttrMaxSharedMemoryPerBlock:
+    return int(p.sharedMemPerBlock);
+  case cudaDevAttrTotalConstantMemory:
+    return int(p.totalConstMem);
+  case cudaDevAttrWarpSize:
+    return p.warpSize;
+  case cudaDevAttrMaxPitch:
+    return int(p.memPitch);
+  case cudaDevAttrMaxRegistersPerBlock:
+    return p.regsPerBlock;
+  case cudaDevAttrClockRate:
+    return p.clockRate;
+  case cudaDevAttrMultiProcessorCount:
+    return p.multiProcessorCount;
+  case cudaDevAttrL2CacheSize:
+    return p.l2CacheSize;
+  case cudaDevAttrMaxThreadsPerMultiProcessor:
+    return p.maxThreadsPerMultiProcessor;
+  case cudaDevAttrComputeCapabilityMajor:
+    return p.major;
+  case cudaDevAttrComputeCapabilityMinor:
+    return p.minor;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+    return int(p.sharedMemPerMultiprocessor);
+  case cudaDevAttrMaxRegistersPerMultiprocessor:
+    return p.regsPerMultiprocessor;
+  case cudaDevAttrManagedMemory:
+    return p.managedMemory;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+    return int(p.sharedMemPerBlockOptin);
+  case cudaDevAttrMaxBlocksPerMultiprocessor:
+    return p.maxBlocksPerMultiProcessor;
+  default:
+    return std::nullopt;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Errors.
+
+const char *errorString(cudaError_t e) {
+  switch (e) {
+  case cudaSuccess:
+    return "no error";
+  case cudaErrorInvalidValue:
+    return "invalid argument";
+  case cudaErrorMemoryAllocation:
+    return "out of memory";
+  case cudaErrorInitializationError:
+    return "initialization error";
+  case cudaErrorInvalidConfiguration:
+    return "invalid configuration argument";
+  case cudaErrorInvalidSymbol:
+    return "invalid device symbol";
+  case cudaErrorInvalidDevicePointer:
+    return "invalid device pointer";
+  case cudaErrorInvalidMemcpyDirection:
+    return "invalid copy direction for memcpy";
+  case cudaErrorInvalidDevice:
+    return "invalid device ordinal";
+  case cudaErrorInvalidResourceHandle:
+    return "invalid resource handle";
+  case cudaErrorNotReady:
+    return "device not ready";
+  case cudaErrorIllegalAddress:
+    return "an illegal memory access was encountered";
+  case cudaErrorLaunchFailure:
+    return "unspecified launch failure";
+  case cudaErrorInvalidDeviceFunction:
+    return "invalid device function";
+  default:
+    return "unknown error";
+  }
+}
+
+const char *errorName(cudaError_t e) {
+  switch (e) {
+  case cudaSuccess:
+    return "cudaSuccess";
+  case cudaErrorInvalidValue:
+    return "cudaErrorInvalidValue";
+  case cudaErrorMemoryAllocation:
+    return "cudaErrorMemoryAllocation";
+  case cudaErrorInvalidConfiguration:
+    return "cudaErrorInvalidConfiguration";
+  case cudaErrorInvalidSymbol:
+    return "cudaErrorInvalidSymbol";
+  case cudaErrorInvalidDevicePointer:
+    return "cudaErrorInvalidDevicePointer";
+  case cudaErrorInvalidMemcpyDirection:
+    return "cudaErrorInvalidMemcpyDirection";
+  case cudaErrorInvalidDevice:
+    return "cudaErrorInvalidDevice";
+  case cudaErrorInvalidResourceHandle:
+    return "cudaErrorInvalidResourceHandle";
+  case cudaErrorInvalidDeviceFunction:
+    return "cudaErrorInvalidDeviceFunction";
+  default:
+    return "cudaErrorUnknown";
+  }
+}
+
+cudaError_t apiGetLastError() {
+  cudaError_t e = cudaError_t(rt().lastError);
+  rt().lastError = cudaSuccess;
+  return e;
+}
+cudaError_t apiPeekAtLastError() { return cudaError_t(rt().lastError); }
+const char *apiGetErrorString(cudaError_t e) { return errorString(e); }
+const char *apiGetErrorName(cudaError_t e) { return errorName(e); }
+
+// ---------------------------------------------------------------------------
+// Device management: one device, 0.
+
+cudaError_t apiGetDeviceCount(int *count) {
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t apiGetDevice(int *device) {
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t apiSetDevice(int device) {
+  return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
+}
+cudaError_t apiGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  if (device != 0)
+    return fail(cudaErrorInvalidDevice);
+  fillProperties(*prop, rt().arch());
+  return cudaSuccess;
+}
+cudaError_t apiDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  if (device != 0)
+    return fail(cudaErrorInvalidDevice);
+  std::optional<int> v = attributeOf(attr, rt().arch());
+  if (!v) {
+    char name[64];
+    std::snprintf(name, sizeof name, "cudaDeviceGetAttribute(attribute %d)",
+                  int(attr));
+    rt().unsupported(name);
+  }
+  *value = *v;
+  return cudaSuccess;
+}
+cudaError_t apiSucceed() { return cudaSuccess; }
+cudaError_t apiSucceedUnsigned(unsigned) { return cudaSuccess; }
+cudaError_t apiSucceedInt(int) { return cudaSuccess; }
+cudaError_t apiVersion(int *version) {
+  *version = kDriverVersion;
+  return cudaSuccess;
+}
+cudaError_t apiFuncSetAttribute(const void *, cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
+cudaError_t apiFuncSetCacheConfig(const void *, cudaFuncCache) {
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------------------
+// Memory.
+
+cudaError_t apiMalloc(void **devPtr, size_t size) {
+  uint64_t base = rt().device().memory().allocate(size, "cudaMalloc");
+  *devPtr = reinterpret_cast<void *>(base);
+  return cudaSuccess;
+}
+cudaError_t apiFree(void *) {
+  // DeviceMemory keeps every allocation (addresses are never reused), so a
+  // use after free reads stale bytes instead of faulting.
+  return cudaSuccess;
+}
+cudaError_t apiMallocHost(void **ptr, size_t size) {
+  *ptr = std::malloc(size ? size : 1);
+  if (!*ptr)
+    return fail(cudaErrorMemoryAllocation);
+  rt().hostAllocations.push_back(*ptr);
+  return cudaSuccess;
+}
+cudaError_t apiHostAlloc(void **ptr, size_t size, unsigned) {
+  return apiMallocHost(ptr, size);
+}
+cudaError_t apiFreeHost(void *ptr) {
+  auto &owned = rt().hostAllocations;
+  auto it = std::find(owned.begin(), owned.end(), ptr);
+  if (it == owned.end())
+    return ptr ? fail(cudaErrorInvalidValue) : cudaSuccess;
+  owned.erase(it);
+  std::free(ptr);
+  return cudaSuccess;
+}
+cudaError_t apiMallocPitch(void **devPtr, size_t *pitch, size_t width,
+                           size_t height) {
+  *pitch = (width + 511) / 512 * 512; // textureAlignment
+  return apiMalloc(devPtr, *pitch * height);
+}
+
+bool isDevice(const void *p, size_t n) {
+  return rt().device().memory().find(reinterpret_cast<uint64_t>(p),
+                                     std::max<size_t>(n, 1)) != nullptr;
+}
+
+cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
+  if (n == 0)
+    return cudaSuccess;
+  if (kind == cudaMemcpyDefault)
+    kind = cudaMemcpyKind((isDevice(src, n) ? 2 : 0) + (isDevice(dst, n)));
+  sim::DeviceMemory &m = rt().device().memory();
+  uint64_t d = reinterpret_cast<uint64_t>(dst);
+  uint64_t s = reinterpret_cast<uint64_t>(src);
+  switch (int(kind)) {
+  case cudaMemcpyHostToHost:
+    std::memmove(dst, src, n);
+    return cudaSuccess;
+  case cudaMemcpyHostToDevice:
+    return m.write(d, src, n) ? cudaSuccess : fail(cudaErrorInvalidValue);
+  case cudaMemcpyDeviceToHost:
+    return m.read(s, dst, n) ? cudaSuccess : fail(cudaErrorInvalidValue);
+  case cudaMemcpyDeviceToDevice: {
+    std::vector<uint8_t> bytes(n);
+    if (!m.read(s, bytes.data(), n) || !m.write(d, bytes.data(), n))
+      return fail(cudaErrorInvalidValue);
+    return cudaSuccess;
+  }
+  default:
+    return fail(cudaErrorInvalidMemcpyDirection);
+  }
+}
+
+cudaError_t apiMemcpy(void *dst, const void *src, size_t n,
+                      cudaMemcpyKind kind) {
+  return copy(dst, src, n, kind);
+}
+cudaError_t apiMemcpyAsync(void *dst, const void *src, size_t n,
+                           cudaMemcpyKind kind, cudaStream_t) {
+  return copy(dst, src, n, kind);
+}
+cudaError_t apiMemcpy2D(void *dst, size_t dpitch, const void *src,
+                        size_t spitch, size_t width, size_t height,
+                        cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch)
+    return fail(cudaErrorInvalidPitchValue);
+  for (size_t row = 0; row < height; ++row)
+    if (cudaError_t e =
+            copy(static_cast<char *>(dst) + row * dpitch,
+                 static_cast<const char *>(src) + row * spitch, width, kind))
+      return e;
+  return cudaSuccess;
+}
+cudaError_t apiMemset(void *devPtr, int value, size_t n) {
+  std::vector<uint8_t> bytes(std::min<size_t>(n, 1 << 20), uint8_t(value));
+  uint64_t d = reinterpret_cast<uint64_t>(devPtr);
+  for (size_t done = 0; done < n; done += bytes.size())
+    if (!rt().device().memory().write(d + done, bytes.data(),
+                                      std::min<size_t>(bytes.size(), n - done)))
+      return fail(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+cudaError_t apiMemsetAsync(void *devPtr, int value, size_t n, cudaStream_t) {
+  return apiMemset(devPtr, value, n);
+}
+cudaError_t apiMemcpyToSymbol(const void *symbol, const void *src, size_t n,
+                              size_t offset, cudaMemcpyKind kind) {
+  std::optional<uint64_t> d = rt().variableAddress(symbol, offset, n);
+  if (!d)
+    return fail(cudaErrorInvalidSymbol);
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection);
+  return copy(reinterpret_cast<void *>(*d), src, n, cudaMemcpyDefault);
+}
+cudaError_t apiMemcpyToSymbolAsync(const void *symbol, const void *src,
+                                   size_t n, size_t offset, cudaMemcpyKind kind,
+                                   cudaStream_t) {
+  return apiMemcpyToSymbol(symbol, src, n, offset, kind);
+}
+cudaError_t apiMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
+                                size_t offset, cudaMemcpyKind kind) {
+  std::optional<uint64_t> s = rt().variableAddress(symbol, offset, n);
+  if (!s)
+    return fail(cudaErrorInvalidSymbol);
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+      kind != cudaMemcpyDefault)
+    return fail(cudaErrorInvalidMemcpyDirection);
+  return copy(dst, reinterpret_cast<const void *>(*s), n, cudaMemcpyDefault);
+}
+cudaError_t apiGetSymbolAddress(void **devPtr, const void *symbol) {
+  std::optional<uint64_t> a = rt().variableAddress(symbol, 0, 0);
+  if (!a)
+    return fail(cudaErrorInvalidSymbol);
+  *devPtr = reinterpret_cast<void *>(*a);
+  return cudaSuccess;
+}
+cudaError_t apiMemGetInfo(size_t *free, size_t *total) {
+  *total = size_t(80) << 30;
+  *free = *total;
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------------------
+// Streams and events: everything has completed when the call returns.
+
+cudaError_t apiStreamCreate(cudaStream_t *stream) {
+  rt().streams.push_back(0);
+  *stream = reinterpret_cast<cudaStream_t>(&rt().streams.back());
+  return cudaSuccess;
+}
+cudaError_t apiStreamCreateWithFlags(cudaStream_t *stream, unsigned) {
+  return apiStreamCreate(stream);
+}
+cudaError_t apiStreamOp(cudaStream_t) { return cudaSuccess; }
+cudaError_t apiStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+  return cudaSuccess;
+}
+CudaRuntime::Event *eventOf(cudaEvent_t e) {
+  for (CudaRuntime::Event &ev : rt().events)
+    if (reinterpret_cast<cudaEvent_t>(&ev) == e)
+      return &ev;
+  return nullptr;
+}
+cudaError_t apiEventCreate(cudaEvent_t *event) {
+  rt().events.emplace_back();
+  *event = reinterpret_cast<cudaEvent_t>(&rt().events.back());
+  return cudaSuccess;
+}
+cudaError_t apiEventCreateWithFlags(cudaEvent_t *event, unsigned) {
+  return apiEventCreate(event);
+}
+cudaError_t apiEventRecord(cudaEvent_t event, cudaStream_t) {
+  CudaRuntime::Event *e = eventOf(event);
+  if (!e)
+    return fail(cudaErrorInvalidResourceHandle);
+  e->time = std::chrono::steady_clock::now();
+  e->recorded = true;
+  return cudaSuccess;
+}
+cudaError_t apiEventOp(cudaEvent_t event) {
+  return eventOf(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
+}
+cudaError_t apiEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+  CudaRuntime::Event *a = eventOf(start), *b = eventOf(end);
+  if (!a || !b)
+    return fail(cudaErrorInvalidResourceHandle);
+  if (!a->recorded || !b->recorded)
+    return fail(cudaErrorInvalidResourceHandle);
+  // Host time between the records: it includes the simulations, so it is
+  // no GPU time, only a plausible non-negative one.
+  *ms = std::max(
+      0.0f,
+      std::chrono::duration<float, std::milli>(b->time - a->time).count());
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------------------
+// Registration and launches, as Clang's host code generation calls them.
+
+void **apiRegisterFatBinary(void *fatCubin) {
+  // The handle is only passed back to the calls below.
+  return static_cast<void **>(fatCubin);
+}
+void apiRegisterFatBinaryEnd(void **) {}
+void apiUnregisterFatBinary(void **) {}
+int apiRegisterFunction(void **, const char *hostFun, char *deviceFun,
+                        const char *, int, uint3 *, uint3 *, dim3 *, dim3 *,
+                        int *) {
+  rt().kernels[hostFun] = deviceFun;
+  return 0;
+}
+void apiRegisterVar(void **, char *hostVar, char *deviceAddress, const char *,
+                    int, size_t size, int constant, int) {
+  rt().variables[hostVar] = {deviceAddress, size, constant != 0};
+}
+void apiRegisterManagedVar(void **, void **, char *, const char *, int, size_t,
+                           int, int) {
+  rt().unsupported("__managed__ variables (__cudaRegisterManagedVar)");
+}
+unsigned apiPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
+                                  void *stream) {
+  rt().configurations.push_back({toDim3(grid), toDim3(block), shared, stream});
+  return 0;
+}
+cudaError_t apiPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
+                                    void **stream) {
+  auto &stack = rt().configurations;
+  if (stack.empty())
+    return fail(cudaErrorInvalidConfiguration);
+  CudaRuntime::CallConfiguration c = stack.back();
+  stack.pop_back();
+  *grid = dim3(c.grid.x, c.grid.y, c.grid.z);
+  *block = dim3(c.block.x, c.block.y, c.block.z);
+  *shared = c.sharedBytes;
+  *stream = c.stream;
+  return cudaSuccess;
+}
+cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
+                            void **args, size_t shared, cudaStream_t) {
+  CudaRuntime &r = rt();
+  auto it = r.kernels.find(func);
+  if (it == r.kernels.end())
+    return fail(cudaErrorInvalidDeviceFunction);
+  // What the GPU refuses before running anything.
+  cudaDeviceProp p;
+  fillProperties(p, r.arch());
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (!grid.x || !grid.y || !grid.z || !threads ||
+      threads > uint64_t(p.maxThreadsPerBlock) ||
+      block.x > unsigned(p.maxThreadsDim[0]) ||
+      block.y > unsigned(p.maxThreadsDim[1]) ||
+      block.z > unsigned(p.maxThreadsDim[2]) ||
+      grid.x > unsigned(p.maxGridSize[0]) ||
+      grid.y > unsigned(p.maxGridSize[1]) ||
+      grid.z > unsigned(p.maxGridSize[2]))
+    return fail(cudaErrorInvalidConfiguration);
+  if (shared > p.sharedMemPerBlockOptin)
+    return fail(cudaErrorInvalidValue);
+  core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
+  std::string error = r.device().launch(it->second, config, args);
+  if (!error.empty()) {
+    Stop why;
+    why.kind = Stop::Kind::Failed;
+    why.message = std::move(error);
+    r.stop(std::move(why));
+  }
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------------------
+// Process control: host code's exit, abort and failed asserts end the run of
+// host code, not kcheck, which still reports the launches made so far.
+
+[[noreturn]] void stopWith(Stop::Kind kind, int status) {
+  Stop why;
+  why.kind = kind;
+  why.status = status;
+  rt().stop(std::move(why));
+}
+[[noreturn]] void procExit(int status) {
+  std::fflush(nullptr); // what exit() does before the process ends
+  stopWith(Stop::Kind::Exit, status);
+}
+[[noreturn]] void procQuickExit(int status) {
+  stopWith(Stop::Kind::Exit, status);
+}
+[[noreturn]] void procAbort() { stopWith(Stop::Kind::Abort, 134); }
+[[noreturn]] void procAssertFail(const char *assertion, const char *file,
+                                 unsigned line, const char *function) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line,
+               function, assertion);
+  procAbort();
+}
+[[noreturn]] void procUnsupported(const char *name) { rt().unsupported(name); }
+[[noreturn]] void apiManaged(void **, size_t, unsigned) {
+  rt().unsupported("cudaMallocManaged");
+}
+[[noreturn]] void apiOccupancy(int *, const void *, int, size_t) {
+  rt().unsupported("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+}
+[[noreturn]] void apiFuncGetAttributes(cudaFuncAttributes *, const void *) {
+  rt().unsupported("cudaFuncGetAttributes");
+}
+[[noreturn]] void apiPointerGetAttributes(cudaPointerAttributes *,
+                                          const void *) {
+  rt().unsupported("cudaPointerGetAttributes");
+}
+
+template <class F> void *address(F *f) { return reinterpret_cast<void *>(f); }
+
+} // namespace
+
+std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
+  return {
+      {"cudaGetLastError", address(apiGetLastError)},
+      {"cudaPeekAtLastError", address(apiPeekAtLastError)},
+      {"cudaGetErrorString", address(apiGetErrorString)},
+      {"cudaGetErrorName", address(apiGetErrorName)},
+      {"cudaGetDeviceCount", address(apiGetDeviceCount)},
+      {"cudaGetDevice", address(apiGetDevice)},
+      {"cudaSetDevice", address(apiSetDevice)},
+      {"cudaGetDeviceProperties", address(apiGetDeviceProperties)},
+      {"cudaGetDeviceProperties_v2", address(apiGetDeviceProperties)},
+      {"cudaDeviceGetAttribute", address(apiDeviceGetAttribute)},
+      {"cudaDeviceSynchronize", address(apiSucceed)},
+      {"cudaThreadSynchronize", address(apiSucceed)},
+      {"cudaDeviceReset", address(apiSucceed)},
+      {"cudaSetDeviceFlags", address(apiSucceedUnsigned)},
+      {"cudaDeviceSetCacheConfig", address(apiSucceedInt)},
+      {"cudaDeviceSetSharedMemConfig", address(apiSucceedInt)},
+      {"cudaDriverGetVersion", address(apiVersion)},
+      {"cudaRuntimeGetVersion", address(apiVersion)},
+      {"cudaFuncSetAttribute", address(apiFuncSetAttribute)},
+      {"cudaFuncSetCacheConfig", address(apiFuncSetCacheConfig)},
+      {"cudaFuncGetAttributes", address(apiFuncGetAttributes)},
+      {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", address(apiOccupancy)},
+      {"cudaMalloc", address(apiMalloc)},
+      {"cudaFree", address(apiFree)},
+      {"cudaMallocHost", address(apiMallocHost)},
+      {"cudaHostAlloc", address(apiHostAlloc)},
+      {"cudaFreeHost", address(apiFreeHost)},
+      {"cudaMallocPitch", address(apiMallocPitch)},
+      {"cudaMallocManaged", address(apiManaged)},
+      {"cudaPointerGetAttributes", address(apiPointerGetAttributes)},
+      {"cudaMemcpy", address(apiMemcpy)},
+      {"cudaMemcpyAsync", address(apiMemcpyAsync)},
+      {"cudaMemcpy2D", address(apiMemcpy2D)},
+      {"cudaMemset", address(apiMemset)},
+      {"cudaMemsetAsync", address(apiMemsetAsync)},
+      {"cudaMemcpyToSymbol", address(apiMemcpyToSymbol)},
+      {"cudaMemcpyToSymbolAsync", address(apiMemcpyToSymbolAsync)},
+      {"cudaMemcpyFromSymbol", address(apiMemcpyFromSymbol)},
+      {"cudaGetSymbolAddress", address(apiGetSymbolAddress)},
+      {"cudaMemGetInfo", address(apiMemGetInfo)},
+      {"cudaStreamCreate", address(apiStreamCreate)},
+      {"cudaStreamCreateWithFlags", address(apiStreamCreateWithFlags)},
+      {"cudaStreamDestroy", address(apiStreamOp)},
+      {"cudaStreamSynchronize", address(apiStreamOp)},
+      {"cudaStreamQuery", address(apiStreamOp)},
+      {"cudaStreamWaitEvent", address(apiStreamWaitEvent)},
+      {"cudaEventCreate", address(apiEventCreate)},
+      {"cudaEventCreateWithFlags", address(apiEventCreateWithFlags)},
+      {"cudaEventDestroy", address(apiEventOp)},
+      {"cudaEventRecord", address(apiEventRecord)},
+      {"cudaEventSynchronize", address(apiEventOp)},
+      {"cudaEventQuery", address(apiEventOp)},
+      {"cudaEventElapsedTime", address(apiEventElapsedTime)},
+      {"__cudaRegisterFatBinary", address(apiRegisterFatBinary)},
+      {"__cudaRegisterFatBinaryEnd", address(apiRegisterFatBinaryEnd)},
+      {"__cudaUnregisterFatBinary", address(apiUnregisterFatBinary)},
+      {"__cudaRegisterFunction", address(apiRegisterFunction)},
+      {"__cudaRegisterVar", address(apiRegisterVar)},
+      {"__cudaRegisterManagedVar", address(apiRegisterManagedVar)},
+      {"__cudaPushCallConfiguration", address(apiPushCallConfiguration)},
+      {"__cudaPopCallConfiguration", address(apiPopCallConfiguration)},
+      {"cudaLaunchKernel", address(apiLaunchKernel)},
+      {"cudaLaunchCooperativeKernel", address(apiLaunchKernel)},
+      {"exit", address(procExit)},
+      {"_exit", address(procQuickExit)},
+      {"_Exit", address(procQuickExit)},
+      {"quick_exit", address(procQuickExit)},
+      {"abort", address(procAbort)},
+      {"__assert_fail", address(procAssertFail)},
+      {"__kcheck_unsupported_call", address(procUnsupported)},
+  };
+}
+
+} // namespace kcheck::host

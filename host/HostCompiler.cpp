@@ -1,0 +1,135 @@
+#include "host/HostCompiler.h"
+
+#include "analyzer/CudaStubHeaders.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+namespace kcheck::host {
+
+namespace {
+
+// Clang embeds this file's bytes as the program's "fat binary"; kcheck never
+// reads them back (kernels come from the device compile), so any content does.
+constexpr llvm::StringLiteral kPlaceholderFatbin =
+    "/kcheck/cuda-stubs/kcheck-placeholder.fatbin";
+
+void initializeHostTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser(); // inline asm in system headers
+  });
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeHostFileSystem() {
+  auto placeholder = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  placeholder->addFile(kPlaceholderFatbin, 0,
+                       llvm::MemoryBuffer::getMemBuffer("kcheck"));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      analyzer::makeFileSystemWithCudaStubs());
+  overlay->pushOverlay(placeholder);
+  if (auto cwd = llvm::vfs::getRealFileSystem()->getCurrentWorkingDirectory())
+    overlay->setCurrentWorkingDirectory(*cwd);
+  return overlay;
+}
+
+} // namespace
+
+std::vector<std::string>
+hostCompileArguments(const std::string &path,
+                     const HostCompileOptions &options) {
+  std::vector<std::string> args = {
+      KCHECK_CLANG_DRIVER, // absolute: the driver finds libstdc++ from it
+      "-x",
+      "cuda",
+      "--cuda-host-only",
+      "-nocudainc",
+      "-nocudalib",
+      "--cuda-path=/nonexistent",
+      "--cuda-gpu-arch=" + options.arch,
+      "-resource-dir",
+      KCHECK_CLANG_RESOURCE_DIR,
+      "-isystem",
+      std::string(analyzer::kCudaStubDirectory),
+      "-include",
+      std::string(analyzer::kCudaShimHeader),
+      // The CUDA version selects the launch ABI (see HostCompiler.h).
+      "-Xclang",
+      "-target-sdk-version=12.8",
+      "-Xclang",
+      "-fcuda-include-gpubinary",
+      "-Xclang",
+      std::string(kPlaceholderFatbin),
+      // Host code is the program's own: CPU reference loops must not be slow.
+      "-O2",
+      "-Qunused-arguments",
+      "-emit-llvm",
+      "-c",
+  };
+  args.insert(args.end(), options.extraClangArgs.begin(),
+              options.extraClangArgs.end());
+  args.push_back(path);
+  return args;
+}
+
+HostModule compileHost(const std::string &path,
+                       const HostCompileOptions &options) {
+  initializeHostTarget();
+  HostModule result;
+  llvm::raw_string_ostream diagnosticStream(result.diagnostics);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      makeHostFileSystem();
+
+  clang::DiagnosticOptions driverDiagnosticOptions;
+  clang::TextDiagnosticPrinter driverPrinter(diagnosticStream,
+                                             driverDiagnosticOptions);
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> driverDiagnostics =
+      clang::CompilerInstance::createDiagnostics(
+          *fileSystem, driverDiagnosticOptions, &driverPrinter,
+          /*ShouldOwnClient=*/false);
+
+  std::vector<std::string> args = hostCompileArguments(path, options);
+  std::vector<const char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+  clang::CreateInvocationOptions invocationOptions;
+  invocationOptions.Diags = driverDiagnostics;
+  invocationOptions.VFS = fileSystem;
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(argv, invocationOptions);
+  if (!invocation || driverDiagnostics->hasErrorOccurred())
+    return result;
+
+  clang::CompilerInstance compiler(std::move(invocation));
+  compiler.setVirtualFileSystem(fileSystem);
+  compiler.createDiagnostics(
+      new clang::TextDiagnosticPrinter(diagnosticStream,
+                                       compiler.getDiagnosticOpts()),
+      /*ShouldOwnClient=*/true);
+  compiler.setVerboseOutputStream(diagnosticStream);
+
+  result.context = std::make_unique<llvm::LLVMContext>();
+  clang::EmitLLVMOnlyAction action(result.context.get());
+  bool executed = compiler.ExecuteAction(action);
+  result.module = action.takeModule();
+  if (!executed || !result.module ||
+      compiler.getDiagnostics().hasErrorOccurred()) {
+    result.module.reset();
+    return result;
+  }
+  result.ok = true;
+  return result;
+}
+
+} // namespace kcheck::host

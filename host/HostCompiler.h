@@ -1,0 +1,41 @@
+// Compiles the host side of a .cu file in-process with Clang (CUDA host-only,
+// x86-64 Linux) to LLVM IR for the JIT, against kcheck's CUDA stub headers.
+// Clang is told it targets CUDA 12.8 and handed a placeholder GPU binary, so
+// its host code generation emits what nvcc-built programs do at run time:
+// `__cudaRegisterFunction`/`__cudaRegisterVar` from a module constructor, and
+// `<<<>>>` as `__cudaPushCallConfiguration` + a stub calling
+// `cudaLaunchKernel`. Without them (no CUDA installation) Clang would emit
+// the pre-9.2 `cudaConfigureCall`/`cudaLaunch` ABI and no registrations.
+#pragma once
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kcheck::host {
+
+struct HostCompileOptions {
+  std::string arch = "sm_90"; // --cuda-gpu-arch (device code is not built)
+  std::vector<std::string> extraClangArgs; // -D, -I ...; before the file
+};
+
+struct HostModule {
+  // Destroyed in reverse order: the module before its context.
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> module; // null on failure
+  std::string diagnostics;              // Clang's text, warnings included
+  bool ok = false;
+};
+
+HostModule compileHost(const std::string &path,
+                       const HostCompileOptions &options);
+
+/// The driver command line compileHost uses (argv[0]: the driver's path).
+std::vector<std::string>
+hostCompileArguments(const std::string &path,
+                     const HostCompileOptions &options);
+
+} // namespace kcheck::host

@@ -1,0 +1,182 @@
+#include "host/HostDevice.h"
+
+#include "simulator/engine/DecodedKernel.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+
+#include <chrono>
+#include <cstring>
+#include <regex>
+
+namespace kcheck::host {
+
+namespace {
+
+using namespace llvm;
+
+/// Writes a module variable's initializer (DataLayout layout, little
+/// endian); false for what has no bytes of its own (a pointer to another
+/// variable), which then reads as zero.
+bool serialize(const Constant *c, const DataLayout &dl, uint8_t *out) {
+  Type *type = c->getType();
+  if (isa<ConstantAggregateZero>(c) || isa<UndefValue>(c) ||
+      isa<ConstantPointerNull>(c))
+    return true;
+  if (auto *cds = dyn_cast<ConstantDataSequential>(c)) {
+    StringRef raw = cds->getRawDataValues();
+    std::memcpy(out, raw.data(), raw.size());
+    return true;
+  }
+  if (auto *ci = dyn_cast<ConstantInt>(c)) {
+    if (ci->getBitWidth() > 64)
+      return false;
+    uint64_t v = ci->getZExtValue();
+    std::memcpy(out, &v, dl.getTypeStoreSize(type));
+    return true;
+  }
+  if (auto *cf = dyn_cast<ConstantFP>(c)) {
+    APInt bits = cf->getValueAPF().bitcastToAPInt();
+    if (bits.getBitWidth() > 64)
+      return false;
+    uint64_t v = bits.getZExtValue();
+    std::memcpy(out, &v, dl.getTypeStoreSize(type));
+    return true;
+  }
+  if (auto *st = dyn_cast<StructType>(type)) {
+    const StructLayout *layout = dl.getStructLayout(st);
+    bool ok = true;
+    for (unsigned i = 0; i < st->getNumElements(); ++i)
+      ok &= serialize(c->getAggregateElement(i), dl,
+                      out + layout->getElementOffset(i));
+    return ok;
+  }
+  uint64_t count = 0;
+  Type *element = nullptr;
+  if (auto *at = dyn_cast<ArrayType>(type)) {
+    count = at->getNumElements();
+    element = at->getElementType();
+  } else if (auto *vt = dyn_cast<FixedVectorType>(type)) {
+    count = vt->getNumElements();
+    element = vt->getElementType();
+  } else {
+    return false;
+  }
+  uint64_t stride = dl.getTypeAllocSize(element);
+  bool ok = true;
+  for (uint64_t i = 0; i < count; ++i)
+    ok &= serialize(c->getAggregateElement(unsigned(i)), dl, out + i * stride);
+  return ok;
+}
+
+} // namespace
+
+std::pair<std::string, std::string> kernelNames(const std::string &mangled) {
+  std::string signature = llvm::demangle(mangled);
+  llvm::ItaniumPartialDemangler demangler;
+  std::string name = signature.substr(0, signature.find('('));
+  if (!demangler.partialDemangle(mangled.c_str()))
+    if (char *n = demangler.getFunctionName(nullptr, nullptr)) {
+      name = n;
+      std::free(n);
+    }
+  // Template arguments as the source writes them (and `predict` names
+  // them): reduce_v5<256>, not the demangler's reduce_v5<256u>.
+  const std::regex suffix(R"(\b([0-9]+)(u|l|ul|lu|ll|ull)\b)");
+  return {std::regex_replace(name, suffix, "$1"), signature};
+}
+
+HostDevice::HostDevice(const llvm::Module &module, const RunOptions &options,
+                       std::vector<RunLaunch> &launches, SimulationClock &clock)
+    : module_(module), options_(options), launches_(launches), clock_(clock),
+      // Every block: skipped blocks' stores would not be computed.
+      predictor_(options.arch, /*exhaustive=*/true) {
+  predictor_.setJobs(options.jobs);
+  predictor_.setPrintf(options.printfOut);
+  if (options.progress)
+    predictor_.setProgress(options.progress);
+}
+
+uint64_t HostDevice::symbolAddress(const std::string &name, uint64_t bytes) {
+  if (std::optional<uint64_t> known = memory_.symbolAddress(name))
+    return *known;
+  // A variable no kernel uses may be gone from the optimized device module;
+  // host code may still copy to and from it.
+  std::vector<uint8_t> init;
+  if (const GlobalVariable *gv = module_.getGlobalVariable(name, true)) {
+    const DataLayout &dl = module_.getDataLayout();
+    bytes = dl.getTypeAllocSize(gv->getValueType());
+    if (gv->hasInitializer()) {
+      init.assign(bytes, 0);
+      serialize(gv->getInitializer(), dl, init.data());
+    }
+  }
+  return memory_.allocateSymbol(name, bytes, init);
+}
+
+std::string HostDevice::launch(const std::string &deviceName,
+                               const core::LaunchConfig &config, void **args) {
+  const Function *fn = module_.getFunction(deviceName);
+  if (!fn || fn->isDeclaration())
+    return "kernel '" + deviceName + "' not found in the device code";
+  auto [kernelName, signature] = kernelNames(deviceName);
+  // The argument bytes cudaLaunchKernel points at, one scalar per parameter.
+  const DataLayout &dl = module_.getDataLayout();
+  std::vector<sim::KernelArg> kernelArgs;
+  for (const Argument &param : fn->args()) {
+    Type *type = param.getType();
+    uint64_t bytes = type->isPointerTy()
+                         ? dl.getPointerSize(type->getPointerAddressSpace())
+                         : dl.getTypeStoreSize(type).getFixedValue();
+    if (param.hasByValAttr() || bytes > 8)
+      return "kernel " + kernelName + " takes parameter #" +
+             std::to_string(param.getArgNo()) +
+             " as a struct by value, which kcheck's engine does not support";
+    uint64_t bits = 0;
+    std::memcpy(&bits, args[param.getArgNo()], bytes);
+    kernelArgs.push_back({bits});
+  }
+  auto &decoded = decoded_[deviceName];
+  if (!decoded) {
+    auto d = sim::DecodedKernel::decode(*fn);
+    if (!d)
+      return llvm::toString(d.takeError());
+    decoded = std::move(*d);
+  }
+
+  RunLaunch l;
+  l.index = int(launches_.size());
+  l.deviceName = deviceName;
+  l.kernelName = kernelName;
+  l.signature = signature;
+  l.config = config;
+  l.function = fn;
+  l.kernel = decoded;
+  sim::Limits limits;
+  limits.maxWarpSteps = options_.stepBudget;
+  if (options_.beginLaunch)
+    options_.beginLaunch("launch #" + std::to_string(l.index) + " " +
+                         kernelName);
+  auto start = std::chrono::steady_clock::now();
+  clock_.running = true;
+  l.result = predictor_.run(*decoded, config, kernelArgs, memory_, limits);
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  clock_.nanos += std::chrono::nanoseconds(elapsed).count();
+  clock_.running = false;
+  l.seconds = std::chrono::duration<double>(elapsed).count();
+  if (options_.endLaunch)
+    options_.endLaunch();
+  std::string error = l.result.error;
+  launches_.push_back(std::move(l));
+  if (!error.empty())
+    return "launch #" + std::to_string(launches_.back().index) + " " +
+           kernelName + ": " + error;
+  return "";
+}
+
+} // namespace kcheck::host

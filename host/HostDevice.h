@@ -1,0 +1,44 @@
+// The simulated GPU behind kcheck's CUDA runtime when host code runs: the
+// device module's kernels, one DeviceMemory, and the Predictor that runs
+// every block of each launch (simulator/AllBlocks) and counts it.
+#pragma once
+
+#include "host/CudaRuntime.h"
+#include "host/HostRunner.h"
+
+#include <atomic>
+#include <map>
+
+namespace kcheck::host {
+
+/// Time spent simulating, read by the host-budget watchdog on its thread.
+struct SimulationClock {
+  std::atomic<bool> running{false};
+  std::atomic<int64_t> nanos{0};
+};
+
+class HostDevice : public SimulatedDevice {
+public:
+  HostDevice(const llvm::Module &module, const RunOptions &options,
+             std::vector<RunLaunch> &launches, SimulationClock &clock);
+
+  sim::DeviceMemory &memory() override { return memory_; }
+  uint64_t symbolAddress(const std::string &name, uint64_t bytes) override;
+  std::string launch(const std::string &deviceName,
+                     const core::LaunchConfig &config, void **args) override;
+
+private:
+  const llvm::Module &module_;
+  const RunOptions &options_;
+  std::vector<RunLaunch> &launches_;
+  SimulationClock &clock_;
+  sim::DeviceMemory memory_;
+  sim::Predictor predictor_;
+  std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded_;
+};
+
+/// Names of a kernel for reports: ("reduce_v5<256>", "void
+/// reduce_v5<256>(float*, float*)").
+std::pair<std::string, std::string> kernelNames(const std::string &mangled);
+
+} // namespace kcheck::host

@@ -1,0 +1,221 @@
+#include "host/HostRunner.h"
+
+#include "host/HostCompiler.h"
+#include "host/HostDevice.h"
+#include "host/HostGuards.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+#include <chrono>
+#include <csetjmp>
+
+namespace kcheck::host {
+
+namespace {
+
+using namespace llvm;
+using namespace llvm::orc;
+
+constexpr const char *kUnsupportedCall = "__kcheck_unsupported_call";
+
+/// Defines each function host code calls that neither kcheck's CUDA runtime
+/// nor this process provides (cuInit, cublasCreate_v2, ...) as a stub that
+/// stops the run naming it, so a program fails where it makes the call, not
+/// at link time, and only if it makes it.
+class UnsupportedCallGenerator : public DefinitionGenerator {
+public:
+  explicit UnsupportedCallGenerator(LLJIT &jit) : jit_(jit) {}
+
+  Error tryToGenerate(LookupState &, LookupKind, JITDylib &dylib,
+                      JITDylibLookupFlags,
+                      const SymbolLookupSet &symbols) override {
+    auto context = std::make_unique<LLVMContext>();
+    auto module = std::make_unique<Module>("kcheck-unsupported", *context);
+    module->setDataLayout(jit_.getDataLayout());
+    module->setTargetTriple(jit_.getTargetTriple());
+    IRBuilder<> b(*context);
+    FunctionCallee report = module->getOrInsertFunction(
+        kUnsupportedCall, b.getVoidTy(), b.getPtrTy());
+    bool any = false;
+    for (const auto &[name, flags] : symbols) {
+      // A weak reference (libstdc++'s __gthread_active_p probes) stays null.
+      if (flags == SymbolLookupFlags::WeaklyReferencedSymbol)
+        continue;
+      StringRef n = *name;
+      // LLJIT's own platform symbols are looked up before it defines them.
+      if (n == kUnsupportedCall || n.starts_with("__lljit"))
+        continue;
+      Function *stub =
+          Function::Create(FunctionType::get(b.getVoidTy(), false),
+                           GlobalValue::ExternalLinkage, n, *module);
+      b.SetInsertPoint(BasicBlock::Create(*context, "", stub));
+      b.CreateCall(report, {b.CreateGlobalString(llvm::demangle(n))});
+      b.CreateUnreachable();
+      any = true;
+    }
+    if (!any)
+      return Error::success();
+    return jit_.addIRModule(
+        dylib, ThreadSafeModule(std::move(module), std::move(context)));
+  }
+
+private:
+  LLJIT &jit_;
+};
+
+/// Calls into host code so that CudaRuntime::stop() returns here: false
+/// when it did (the reason is runtime.stopped()).
+bool guarded(CudaRuntime &runtime, function_ref<void()> body) {
+  std::jmp_buf target;
+  runtime.setStopTarget(&target);
+  if (setjmp(target)) {
+    runtime.setStopTarget(nullptr);
+    return false;
+  }
+  body();
+  runtime.setStopTarget(nullptr);
+  return true;
+}
+
+Error defineEntryPoints(LLJIT &jit, JITDylib &dylib) {
+  SymbolMap symbols;
+  for (const auto &[name, address] : CudaRuntime::entryPoints())
+    symbols[jit.mangleAndIntern(name)] = {ExecutorAddr::fromPtr(address),
+                                          JITSymbolFlags::Exported |
+                                              JITSymbolFlags::Callable};
+  return dylib.define(absoluteSymbols(std::move(symbols)));
+}
+
+Expected<std::unique_ptr<LLJIT>> makeJit() {
+  auto jit = LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  // Host code's calls resolve to: kcheck's CUDA runtime (main dylib), the
+  // process's C and C++ libraries (LLJIT's process-symbols dylib), and last
+  // the stubs of UnsupportedCallGenerator.
+  JITDylib &main = (*jit)->getMainJITDylib();
+  if (Error e = defineEntryPoints(**jit, main))
+    return e;
+  auto unsupported = (*jit)->createJITDylib("kcheck-unsupported");
+  if (!unsupported)
+    return unsupported.takeError();
+  if (Error e = defineEntryPoints(**jit, *unsupported))
+    return e;
+  unsupported->addGenerator(std::make_unique<UnsupportedCallGenerator>(**jit));
+  main.addToLinkOrder(*unsupported);
+  return jit;
+}
+
+} // namespace
+
+RunResult runProgram(const RunOptions &options) {
+  RunResult result;
+  auto start = std::chrono::steady_clock::now();
+  analyzer::CompileOptions deviceOptions;
+  // As analyzeFile: cc1.x kernels compile as sm_20 (same memory operations).
+  deviceOptions.arch = options.arch.major < 2 ? "sm_20" : options.arch.name;
+  deviceOptions.extraClangArgs = options.clangArgs;
+  result.device = analyzer::compileDevice(options.file, deviceOptions);
+  result.diagnostics = result.device.diagnostics;
+  if (!result.device.ok || !result.device.module)
+    return result;
+  HostCompileOptions hostOptions;
+  hostOptions.arch = deviceOptions.arch;
+  hostOptions.extraClangArgs = options.clangArgs;
+  HostModule host = compileHost(options.file, hostOptions);
+  result.diagnostics += host.diagnostics;
+  if (!host.ok)
+    return result;
+  result.compiled = true;
+
+  auto jit = makeJit();
+  if (!jit) {
+    result.errors.push_back("JIT: " + toString(jit.takeError()));
+    return result;
+  }
+  if (Error e = (*jit)->addIRModule(
+          ThreadSafeModule(std::move(host.module), std::move(host.context)))) {
+    result.errors.push_back("JIT: " + toString(std::move(e)));
+    return result;
+  }
+  auto mainAddress = (*jit)->lookup("main");
+  if (!mainAddress) {
+    result.errors.push_back("cannot run the program: " +
+                            toString(mainAddress.takeError()));
+    return result;
+  }
+  auto *mainFn = mainAddress->toPtr<int (*)(int, char **)>();
+  result.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  // argv as the program would get it from a shell: the program's name
+  // (the file without its extension), then the arguments.
+  std::string programName = options.file.substr(0, options.file.rfind('.'));
+  std::vector<std::string> argStrings = {programName};
+  argStrings.insert(argStrings.end(), options.programArgs.begin(),
+                    options.programArgs.end());
+  std::vector<char *> argv;
+  for (std::string &a : argStrings)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  SimulationClock clock;
+  HostDevice device(*result.device.module, options, result.launches, clock);
+  CudaRuntime runtime(options.arch, device);
+  std::string jitError;
+  {
+    CudaRuntime::Scope scope(runtime);
+    StdoutToStderr redirect(options.programStdoutToStderr);
+    CrashGuard crashes;
+    HostWatchdog watchdog(options.hostBudgetSeconds, clock);
+    JITDylib &main = (*jit)->getMainJITDylib();
+    // Constructors (the CUDA registrations among them), main, then atexit
+    // handlers and destructors, as a process runs them; exit() in any of
+    // them ends that part.
+    bool finished = guarded(runtime, [&] {
+      if (Error e = (*jit)->initialize(main))
+        jitError = toString(std::move(e));
+    });
+    if (finished && jitError.empty()) {
+      int status = 0;
+      if (guarded(runtime,
+                  [&] { status = mainFn(int(argv.size() - 1), argv.data()); }))
+        result.exitStatus = status;
+    }
+    guarded(runtime, [&] {
+      if (Error e = (*jit)->deinitialize(main))
+        consumeError(std::move(e));
+    });
+    std::fflush(nullptr);
+    result.hostSeconds = watchdog.hostSeconds();
+  }
+  result.simulationSeconds = double(clock.nanos.load()) * 1e-9;
+  if (!jitError.empty())
+    result.errors.push_back("JIT: " + jitError);
+  if (const std::optional<Stop> &s = runtime.stopped()) {
+    switch (s->kind) {
+    case Stop::Kind::Exit:
+      result.exitStatus = s->status;
+      break;
+    case Stop::Kind::Abort:
+      result.exitStatus = s->status;
+      result.notes.push_back("the program aborted");
+      break;
+    case Stop::Kind::Unsupported:
+    case Stop::Kind::Failed:
+      result.errors.push_back(s->message);
+      break;
+    }
+  }
+  return result;
+}
+
+} // namespace kcheck::host
