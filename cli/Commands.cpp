@@ -127,7 +127,7 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
     err << "kcheck: error: cannot read '" << o.file << "'\n";
     return kExitCannotAnalyse;
   }
-  Session s = analyzeFile(o);
+  Session s = o.runHost ? sessionFromHostRun(o, err) : analyzeFile(o);
   if (!s.compiled) {
     err << s.clangDiagnostics;
     for (const std::string &e : s.errors)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli/Options.h"
+#include "cli/Session.h"
 
 #include <ostream>
 
@@ -24,6 +25,11 @@ int runCompare(const Options &options, std::ostream &out, std::ostream &err);
 /// `kcheck validate`: predict, build with nvcc, measure with kcheck-profile,
 /// compare (cli/ValidateCommand.cpp); exit 4 without a GPU.
 int runValidate(const Options &options, std::ostream &out, std::ostream &err);
+
+/// predict/check --run-host: the launches of running the program's host code
+/// (its output goes to `err`, the report's stream stays clean), as a Session
+/// for the other commands' checks and emitters (cli/RunCommand.cpp).
+Session sessionFromHostRun(const Options &options, std::ostream &err);
 
 /// `kcheck run`: runs the program's host code against a simulated GPU and
 /// reports its launches (cli/RunCommand.cpp).

@@ -101,7 +101,11 @@ options:
   --jobs N             threads that simulate blocks (default: the machine's
                        cores, at most 8); results do not depend on it
   -q, --quiet          no progress line on stderr for long simulations
-  --host-budget SECS   run: seconds host code may run, simulations not
+  --run-host           predict, check, bank-conflicts, coalescing, divergence:
+                       take the launches (sizes, arguments, data) from running
+                       the program's host code, as `run` does (it executes
+                       the program; never the default)
+  --host-budget SECS   run, --run-host: seconds host code may run, simulations not
                        counted (default 120); past it, exit 3
   --per-line           validate: also measure and compare per source line
   --keep DIR           validate: keep the predicted and measured JSON in DIR
@@ -288,7 +292,11 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         r.error = "bad value '" + *v + "' for --step-budget";
         return r;
       }
-    } else if (a == "--host-budget" && o.command == Command::Run) {
+    } else if (a == "--run-host" && o.command != Command::Run &&
+               o.command != Command::Compare &&
+               o.command != Command::Validate) {
+      o.runHost = true;
+    } else if (a == "--host-budget") {
       const std::string *v = value();
       if (!v)
         return r;

@@ -53,6 +53,10 @@ struct Options {
   // may run, not counting the simulation of its launches.
   std::vector<std::string> programArgs;
   double hostBudgetSeconds = 120;
+  // predict/check/...: take the launches from running the program's host
+  // code (as `run` does) instead of static extraction. Never the default:
+  // it executes the program.
+  bool runHost = false;
   // validate: also measure per source line; keep the JSON files in DIR.
   bool perLine = false;
   std::string keepDir;

@@ -113,6 +113,47 @@ std::vector<core::Diagnostic> allDiagnostics(const Options &o,
 
 } // namespace
 
+Session sessionFromHostRun(const Options &o, std::ostream &err) {
+  core::ArchSpec arch = *core::findArch(o.arch);
+  arch.options = modelOptionsFor(o, arch);
+  host::RunOptions ro;
+  ro.file = o.file;
+  ro.arch = arch;
+  ro.hostBudgetSeconds = o.hostBudgetSeconds;
+  ro.stepBudget = o.stepBudget;
+  ro.jobs =
+      o.jobs ? o.jobs : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  ro.programStdoutToStderr = true; // stdout is the report's
+  ro.printfOut = &err;
+  Progress progress(!o.quiet);
+  ro.beginLaunch = [&](const std::string &label) {
+    progress.beginLaunch(label);
+  };
+  ro.progress = [&](uint64_t done, uint64_t total) {
+    progress.update(done, total);
+  };
+  ro.endLaunch = [&] { progress.endLaunch(); };
+  auto run = std::make_shared<host::RunResult>(host::runProgram(ro));
+  std::fflush(stdout);
+  if (!run->compiled) {
+    Session failed;
+    failed.clangDiagnostics = run->diagnostics;
+    failed.errors = run->errors;
+    return failed;
+  }
+  Session s = sessionOf(o, *run, arch);
+  s.errors.insert(s.errors.end(), run->errors.begin(), run->errors.end());
+  s.report.notes.push_back(fmt::format(
+      "launches from running the host code (--run-host): exit status {}; {} "
+      "launch{} simulated in {:.2f} s, host code {:.2f} s",
+      run->exitStatus ? std::to_string(*run->exitStatus)
+                      : std::string("none (stopped)"),
+      run->launches.size(), run->launches.size() == 1 ? "" : "es",
+      run->simulationSeconds, run->hostSeconds));
+  s.keepAlive = run;
+  return s;
+}
+
 int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
   if (!std::ifstream(o.file)) {
     err << "kcheck: error: cannot read '" << o.file << "'\n";

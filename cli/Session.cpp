@@ -410,6 +410,18 @@ Session analyzeFile(const Options &options) {
       s.report.notes.push_back("kernel " + llvm::demangle(k) +
                                " is never launched by host code; analyse it "
                                "with --kernel NAME --grid X --block Y");
+  // Where static extraction fell short of the program's own sizes or data,
+  // running its host code would make the answer exact: say so once.
+  bool inexact = false;
+  for (const core::LaunchReport &l : s.report.launches)
+    for (const std::string &n : l.notes)
+      inexact |= n.find("did not see") != std::string::npos ||
+                 n.find("could not be evaluated") != std::string::npos;
+  if (inexact)
+    s.report.notes.push_back(
+        "--run-host would make these launches exact: it runs the program's "
+        "host code (executing the program) so that kcheck gets the sizes and "
+        "input data the program computes");
   return s;
 }
 

@@ -34,6 +34,9 @@ struct Session {
   std::vector<analyzer::SubscriptFact> subscripts;
   std::string mainFile;
   core::ArchSpec arch; // with the --bank-mode/--l1-cache options applied
+  // What the launches point into when they come from running the host code
+  // (--run-host): the device module of that run.
+  std::shared_ptr<void> keepAlive;
 };
 
 Session analyzeFile(const Options &options);
