@@ -23,6 +23,7 @@
 #include "llvm/Transforms/Scalar/InferAlignment.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
 
 #include <memory>
@@ -450,6 +451,9 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // Address spaces before O3, so that O3 sees shared stores as shared and
     // sinks them out of loops as nvcc does (toolchain.md pitfall 2).
     FunctionPassManager early;
+    // Scalars in SSA form first, so that the copies' addresses compare.
+    early.addPass(PromotePass());
+    early.addPass(StoreWholeStructCopiesLikeNvcc());
     early.addPass(SROAPass(SROAOptions::ModifyCFG));
     early.addPass(InferAddressSpacesPass());
     // Keeps GVN from forwarding a reload through a may-alias store of the
@@ -467,6 +471,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // Any hidden load the simplification pipeline left (none, unless it ran
     // without its late extension point).
     late.addPass(UnhideStoredLoads());
+    late.addPass(UnfreezeWholeStructCopies());
     late.addPass(MergeDiamondAccessesLikeNvcc());
     late.addPass(InferAddressSpacesPass());
     late.addPass(InferAlignmentPass());

@@ -1,8 +1,12 @@
 #include "IrPipelineNarrow.h"
 
+#include "IrPipelineAddress.h"
+
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 namespace kcheck::analyzer {
 
@@ -11,6 +15,7 @@ using namespace llvm;
 namespace {
 
 constexpr unsigned kGlobalAS = 1;
+constexpr StringLiteral kWholeCopyMetadata = "kcheck.whole-copy";
 
 // The lanes of `load` that are read, or nullopt when a user is not a
 // constant-lane extractelement (then the whole vector is needed).
@@ -117,6 +122,74 @@ PreservedAnalyses NarrowVectorLoadsLikePtxas::run(Function &function,
   PreservedAnalyses preserved;
   preserved.preserveSet<CFGAnalyses>();
   return preserved;
+}
+
+PreservedAnalyses
+StoreWholeStructCopiesLikeNvcc::run(Function &function,
+                                    FunctionAnalysisManager &) {
+  const DataLayout &layout = function.getDataLayout();
+  SmallVector<MemCpyInst *, 8> copies;
+  for (Instruction &instruction : instructions(function))
+    if (auto *copy = dyn_cast<MemCpyInst>(&instruction))
+      copies.push_back(copy);
+  bool changed = false;
+  for (MemCpyInst *copy : copies) {
+    auto *length = dyn_cast<ConstantInt>(copy->getLength());
+    auto *local = dyn_cast<AllocaInst>(copy->getRawSource());
+    if (!length || copy->isVolatile() || !local)
+      continue;
+    const uint64_t size = length->getZExtValue();
+    std::optional<TypeSize> localSize = local->getAllocationSize(layout);
+    if ((size != 8 && size != 16) || !localSize ||
+        localSize->getFixedValue() != size ||
+        isa<AllocaInst>(getUnderlyingObject(copy->getRawDest())))
+      continue;
+    // Only a copy back to where the local was copied from (`q = p[i]; ...;
+    // p[i] = q`): there LLVM would find stores of unchanged fields to be
+    // no-ops; a copy elsewhere keeps all its stores anyway.
+    bool copiedBack = false;
+    for (User *user : local->users())
+      if (auto *in = dyn_cast<MemCpyInst>(user);
+          in && in != copy && in->getRawDest() == local &&
+          sameLinearAddress(in->getRawSource(), copy->getRawDest(), layout))
+        copiedBack = true;
+    if (!copiedBack)
+      continue;
+    const Align align =
+        std::min(copy->getDestAlign().valueOrOne(), local->getAlign());
+    if (align.value() < size)
+      continue; // nvcc splits an under-aligned copy; LLVM does the same
+    IRBuilder<> builder(copy); // the memcpy's debug location
+    Type *vector =
+        FixedVectorType::get(builder.getInt32Ty(), unsigned(size / 4));
+    LoadInst *whole =
+        builder.CreateAlignedLoad(vector, local, local->getAlign());
+    // A tagged freeze keeps VectorCombine from seeing `store (insertelement
+    // (load p), x, 0), p` and storing x alone; UnfreezeWholeStructCopies
+    // removes it after O3.
+    auto *hidden = cast<Instruction>(builder.CreateFreeze(whole));
+    hidden->setMetadata(kWholeCopyMetadata,
+                        MDNode::get(function.getContext(), {}));
+    builder.CreateAlignedStore(hidden, copy->getRawDest(), align);
+    copy->eraseFromParent();
+    changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+PreservedAnalyses UnfreezeWholeStructCopies::run(Function &function,
+                                                 FunctionAnalysisManager &) {
+  unsigned kind = function.getContext().getMDKindID(kWholeCopyMetadata);
+  SmallVector<FreezeInst *, 8> hidden;
+  for (Instruction &instruction : instructions(function))
+    if (auto *freeze = dyn_cast<FreezeInst>(&instruction);
+        freeze && freeze->getMetadata(kind))
+      hidden.push_back(freeze);
+  for (FreezeInst *freeze : hidden) {
+    freeze->replaceAllUsesWith(freeze->getOperand(0));
+    freeze->eraseFromParent();
+  }
+  return hidden.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
 }
 
 } // namespace kcheck::analyzer

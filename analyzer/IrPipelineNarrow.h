@@ -21,4 +21,27 @@ struct NarrowVectorLoadsLikePtxas
   static bool isRequired() { return true; }
 };
 
+// An aggregate copy from a local struct to memory that is not local
+// (`p[i] = q;`, 8 or 16 bytes) is stored whole by nvcc, unchanged fields
+// included (aos_partial.cu's aos4_copy: one st.global.v4.f32, so one LDG.128
+// for `q = p[i]`). After SROA, LLVM would see stores of values just loaded
+// from the same addresses and drop them, leaving a partly used load. Run
+// before SROA: the memcpy becomes one vector load of the local and one
+// vector store, which no pass finds to be a no-op.
+struct StoreWholeStructCopiesLikeNvcc
+    : llvm::PassInfoMixin<StoreWholeStructCopiesLikeNvcc> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
+// Removes the freezes StoreWholeStructCopiesLikeNvcc put on whole-copy
+// stores; run after O3.
+struct UnfreezeWholeStructCopies
+    : llvm::PassInfoMixin<UnfreezeWholeStructCopies> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
 } // namespace kcheck::analyzer

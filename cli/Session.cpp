@@ -419,9 +419,9 @@ Session analyzeFile(const Options &options) {
                  n.find("could not be evaluated") != std::string::npos;
   if (inexact)
     s.report.notes.push_back(
-        "--run-host would make these launches exact: it runs the program's "
-        "host code (executing the program) so that kcheck gets the sizes and "
-        "input data the program computes");
+        "--run-host would give kcheck what it could not see here: it runs "
+        "the program's host code (executing the program), so that launch "
+        "sizes and input data are the program's own");
   return s;
 }
 

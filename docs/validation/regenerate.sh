@@ -59,8 +59,6 @@ where kcheck can tell, it says so in a note on the line):
 - `gather.cu` #0-#6: addresses come from an index array the host fills; kcheck does not
   see the data and notes "address ... depends on input data that kcheck did not see" on
   the line. Running the host code (`kcheck run`, issue 8) gives it the data.
-- `aos_partial.cu` #2 aos4_copy: nvcc stores the unchanged fields of a struct copy back
-  (one 16-byte load stays whole), LLVM drops those stores (the load splits in two).
 
 NOTE
   "$K" compare --format markdown "${pargs[@]}" | sed 's/^# /## /'
