@@ -72,6 +72,8 @@ commands:
   validate         predict FILE.cu, build it with nvcc -lineinfo, measure it
                    with kcheck-profile on this machine's GPU and compare
                    (exit 0 all agree, 1 any differs, 4 no GPU)
+  list-checks      the checks, by id (the [id] of each finding)
+  explain ID       what a check reports, how kcheck counts it, typical fixes
   run              FILE.cu [-- program args]: run the program's own host code
                    (in-process, against a simulated GPU: it executes the
                    program!), simulate every launch it makes with its real
@@ -144,7 +146,17 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     o.command = Command::Validate;
   else if (cmd == "run")
     o.command = Command::Run;
-  else if (cmd == "-h" || cmd == "--help" || cmd == "help") {
+  else if (cmd == "list-checks") {
+    o.command = Command::ListChecks;
+    return r;
+  } else if (cmd == "explain") {
+    o.command = Command::Explain;
+    if (argv.size() != 2)
+      r.error = "explain needs one check id (kcheck list-checks lists them)";
+    else
+      o.file = argv[1];
+    return r;
+  } else if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     o.command = Command::Help;
     return r;
   } else if (cmd == "--version") {

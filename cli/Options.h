@@ -22,6 +22,8 @@ enum class Command {
   Compare,
   Validate,
   Run,
+  ListChecks,
+  Explain,
   Help,
   Version
 };

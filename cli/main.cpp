@@ -1,5 +1,6 @@
 // kcheck: predicts what the GPU does with a CUDA kernel's memory accesses.
 // A thin main: parse the options, run the command, return its exit code.
+#include "cli/Checks.h"
 #include "cli/Commands.h"
 #include "cli/Options.h"
 
@@ -20,6 +21,10 @@ int main(int argc, char **argv) {
   case Command::Version:
     std::cout << "kcheck 0.1\n";
     return kExitClean;
+  case Command::ListChecks:
+    return listChecks(std::cout);
+  case Command::Explain:
+    return explainCheck(parsed.options.file, std::cout, std::cerr);
   case Command::Compare:
     return runCompare(parsed.options, std::cout, std::cerr);
   case Command::Validate:
