@@ -95,6 +95,41 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
   return args;
 }
 
+bool runClangAction(const std::vector<std::string> &args,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+                    llvm::raw_ostream &diagnostics,
+                    clang::FrontendAction &action) {
+  // The driver's own diagnostics (a bad argument, an unknown architecture).
+  clang::DiagnosticOptions driverDiagnosticOptions;
+  clang::TextDiagnosticPrinter driverPrinter(diagnostics,
+                                             driverDiagnosticOptions);
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> driverDiagnostics =
+      clang::CompilerInstance::createDiagnostics(
+          *fileSystem, driverDiagnosticOptions, &driverPrinter,
+          /*ShouldOwnClient=*/false);
+
+  std::vector<const char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+  clang::CreateInvocationOptions invocationOptions;
+  invocationOptions.Diags = driverDiagnostics;
+  invocationOptions.VFS = fileSystem;
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(argv, invocationOptions);
+  if (!invocation || driverDiagnostics->hasErrorOccurred())
+    return false;
+
+  clang::CompilerInstance compiler(std::move(invocation));
+  compiler.setVirtualFileSystem(fileSystem);
+  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(
+                                 diagnostics, compiler.getDiagnosticOpts()),
+                             /*ShouldOwnClient=*/true);
+  // "N errors generated." goes to the verbose stream, stderr unless redirected.
+  compiler.setVerboseOutputStream(diagnostics);
+  return compiler.ExecuteAction(action) &&
+         !compiler.getDiagnostics().hasErrorOccurred();
+}
+
 CompiledModule
 compileDevice(const std::string &path, const CompileOptions &options,
               const std::vector<ConsumerFactory> &extraConsumers) {
@@ -107,42 +142,13 @@ compileDevice(const std::string &path, const CompileOptions &options,
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
       makeFileSystemWithCudaStubs();
 
-  // The driver's own diagnostics (a bad argument, an unknown architecture).
-  clang::DiagnosticOptions driverDiagnosticOptions;
-  clang::TextDiagnosticPrinter driverPrinter(diagnosticStream,
-                                             driverDiagnosticOptions);
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> driverDiagnostics =
-      clang::CompilerInstance::createDiagnostics(
-          *fileSystem, driverDiagnosticOptions, &driverPrinter,
-          /*ShouldOwnClient=*/false);
-
-  std::vector<std::string> args = deviceCompileArguments(path, options);
-  std::vector<const char *> argv;
-  for (const std::string &arg : args)
-    argv.push_back(arg.c_str());
-  clang::CreateInvocationOptions invocationOptions;
-  invocationOptions.Diags = driverDiagnostics;
-  invocationOptions.VFS = fileSystem;
-  std::shared_ptr<clang::CompilerInvocation> invocation =
-      clang::createInvocation(argv, invocationOptions);
-  if (!invocation || driverDiagnostics->hasErrorOccurred())
-    return result;
-
-  clang::CompilerInstance compiler(std::move(invocation));
-  compiler.setVirtualFileSystem(fileSystem);
-  compiler.createDiagnostics(
-      new clang::TextDiagnosticPrinter(diagnosticStream,
-                                       compiler.getDiagnosticOpts()),
-      /*ShouldOwnClient=*/true);
-  // "N errors generated." goes to the verbose stream, stderr unless redirected.
-  compiler.setVerboseOutputStream(diagnosticStream);
-
   result.context = std::make_unique<llvm::LLVMContext>();
   DeviceCompileAction action(*result.context, result.subscripts,
                              extraConsumers);
-  bool executed = compiler.ExecuteAction(action);
+  bool compiled = runClangAction(deviceCompileArguments(path, options),
+                                 fileSystem, diagnosticStream, action);
   std::unique_ptr<llvm::Module> module = action.takeModule();
-  if (!executed || !module || compiler.getDiagnostics().hasErrorOccurred())
+  if (!compiled || !module)
     return result;
 
   runNvccLikePipeline(*module, options.arch);

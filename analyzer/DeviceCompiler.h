@@ -6,8 +6,11 @@
 
 #include "AstFacts.h"
 
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <functional>
 #include <memory>
@@ -17,6 +20,7 @@
 namespace clang {
 class ASTConsumer;
 class CompilerInstance;
+class FrontendAction;
 } // namespace clang
 
 namespace kcheck::analyzer {
@@ -53,5 +57,14 @@ compileDevice(const std::string &path, const CompileOptions &options,
 // path), for diagnostics and for reproducing a compile with the clang++ binary.
 std::vector<std::string> deviceCompileArguments(const std::string &path,
                                                 const CompileOptions &options);
+
+// Runs Clang's driver on `args` over `fileSystem` and executes `action`,
+// with every diagnostic (the driver's and the compile's) printed to
+// `diagnostics`. False when either reported an error. Shared by the device
+// compile and the host compile of `kcheck run` (host/HostCompiler).
+bool runClangAction(const std::vector<std::string> &args,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+                    llvm::raw_ostream &diagnostics,
+                    clang::FrontendAction &action);
 
 } // namespace kcheck::analyzer

@@ -413,18 +413,12 @@ HideStoredLoadsLikeNvcc::run(Function &function,
       continue;
     stores.push_back(store);
   }
-  LLVMContext &context = function.getContext();
-  unsigned kind = context.getMDKindID(kHiddenLoadMetadata);
   bool changed = false;
   for (StoreInst *store : stores) {
     auto *stored = cast<LoadInst>(store->getValueOperand());
     if (!reloadedAfter(*stored, *store, loads, dominators, layout))
       continue;
-    auto *hidden = new FreezeInst(stored, stored->getName() + ".hidden",
-                                  store->getIterator());
-    hidden->setDebugLoc(store->getDebugLoc());
-    hidden->setMetadata(kind, MDNode::get(context, {}));
-    store->setOperand(0, hidden);
+    store->setOperand(0, hideBehindFreeze(stored, store, kHiddenLoadMetadata));
     changed = true;
   }
   if (!changed)
@@ -434,9 +428,16 @@ HideStoredLoadsLikeNvcc::run(Function &function,
   return preserved;
 }
 
-PreservedAnalyses UnhideStoredLoads::run(Function &function,
-                                         FunctionAnalysisManager &) {
-  unsigned kind = function.getContext().getMDKindID(kHiddenLoadMetadata);
+FreezeInst *hideBehindFreeze(Value *value, Instruction *before, StringRef tag) {
+  auto *hidden = new FreezeInst(value, value->getName() + ".hidden",
+                                before->getIterator());
+  hidden->setDebugLoc(before->getDebugLoc());
+  hidden->setMetadata(tag, MDNode::get(before->getContext(), {}));
+  return hidden;
+}
+
+bool removeTaggedFreezes(Function &function, StringRef tag) {
+  unsigned kind = function.getContext().getMDKindID(tag);
   SmallVector<FreezeInst *, 8> hidden;
   for (Instruction &instruction : instructions(function))
     if (auto *freeze = dyn_cast<FreezeInst>(&instruction);
@@ -446,7 +447,12 @@ PreservedAnalyses UnhideStoredLoads::run(Function &function,
     freeze->replaceAllUsesWith(freeze->getOperand(0));
     freeze->eraseFromParent();
   }
-  if (hidden.empty())
+  return !hidden.empty();
+}
+
+PreservedAnalyses UnhideStoredLoads::run(Function &function,
+                                         FunctionAnalysisManager &) {
+  if (!removeTaggedFreezes(function, kHiddenLoadMetadata))
     return PreservedAnalyses::all();
   PreservedAnalyses preserved;
   preserved.preserveSet<CFGAnalyses>();

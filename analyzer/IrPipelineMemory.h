@@ -5,7 +5,23 @@
 
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class FreezeInst;
+class Instruction;
+class Value;
+} // namespace llvm
+
 namespace kcheck::analyzer {
+
+// `value` behind a `freeze` tagged `tag`, inserted before `before`: LLVM's
+// folds no longer see what the value is (a load, an insertelement of one).
+// removeTaggedFreezes takes the freezes of one tag out again. Used where a
+// fold would drop a memory instruction nvcc keeps (HideStoredLoadsLikeNvcc,
+// StoreWholeStructCopiesLikeNvcc); false when there was none.
+llvm::FreezeInst *hideBehindFreeze(llvm::Value *value,
+                                   llvm::Instruction *before,
+                                   llvm::StringRef tag);
+bool removeTaggedFreezes(llvm::Function &function, llvm::StringRef tag);
 
 // In an if/else diamond, nvcc (NVVM) hoists the loads both arms begin with
 // and sinks the stores both arms end with into one store after the join

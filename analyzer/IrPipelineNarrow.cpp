@@ -1,6 +1,7 @@
 #include "IrPipelineNarrow.h"
 
 #include "IrPipelineAddress.h"
+#include "IrPipelineMemory.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -164,13 +165,11 @@ StoreWholeStructCopiesLikeNvcc::run(Function &function,
         FixedVectorType::get(builder.getInt32Ty(), unsigned(size / 4));
     LoadInst *whole =
         builder.CreateAlignedLoad(vector, local, local->getAlign());
-    // A tagged freeze keeps VectorCombine from seeing `store (insertelement
-    // (load p), x, 0), p` and storing x alone; UnfreezeWholeStructCopies
-    // removes it after O3.
-    auto *hidden = cast<Instruction>(builder.CreateFreeze(whole));
-    hidden->setMetadata(kWholeCopyMetadata,
-                        MDNode::get(function.getContext(), {}));
-    builder.CreateAlignedStore(hidden, copy->getRawDest(), align);
+    // Hidden from VectorCombine, which would store only x of `store
+    // (insertelement (load p), x, 0), p`, until after O3.
+    builder.CreateAlignedStore(
+        hideBehindFreeze(whole, copy, kWholeCopyMetadata), copy->getRawDest(),
+        align);
     copy->eraseFromParent();
     changed = true;
   }
@@ -179,17 +178,11 @@ StoreWholeStructCopiesLikeNvcc::run(Function &function,
 
 PreservedAnalyses UnfreezeWholeStructCopies::run(Function &function,
                                                  FunctionAnalysisManager &) {
-  unsigned kind = function.getContext().getMDKindID(kWholeCopyMetadata);
-  SmallVector<FreezeInst *, 8> hidden;
-  for (Instruction &instruction : instructions(function))
-    if (auto *freeze = dyn_cast<FreezeInst>(&instruction);
-        freeze && freeze->getMetadata(kind))
-      hidden.push_back(freeze);
-  for (FreezeInst *freeze : hidden) {
-    freeze->replaceAllUsesWith(freeze->getOperand(0));
-    freeze->eraseFromParent();
-  }
-  return hidden.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  if (!removeTaggedFreezes(function, kWholeCopyMetadata))
+    return PreservedAnalyses::all();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
 }
 
 } // namespace kcheck::analyzer

@@ -113,26 +113,39 @@ std::vector<core::Diagnostic> allDiagnostics(const Options &o,
 
 } // namespace
 
-Session sessionFromHostRun(const Options &o, std::ostream &err) {
-  core::ArchSpec arch = *core::findArch(o.arch);
-  arch.options = modelOptionsFor(o, arch);
+namespace {
+
+/// The run of FILE.cu's host code that `run` and `--run-host` both make:
+/// the options' architecture, budgets and jobs, progress on stderr.
+host::RunOptions runOptionsFor(const Options &o, const core::ArchSpec &arch,
+                               Progress &progress) {
   host::RunOptions ro;
   ro.file = o.file;
+  ro.programArgs = o.programArgs;
   ro.arch = arch;
   ro.hostBudgetSeconds = o.hostBudgetSeconds;
   ro.stepBudget = o.stepBudget;
   ro.jobs =
       o.jobs ? o.jobs : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  ro.programStdoutToStderr = true; // stdout is the report's
-  ro.printfOut = &err;
-  Progress progress(!o.quiet);
-  ro.beginLaunch = [&](const std::string &label) {
+  ro.beginLaunch = [&progress](const std::string &label) {
     progress.beginLaunch(label);
   };
-  ro.progress = [&](uint64_t done, uint64_t total) {
+  ro.progress = [&progress](uint64_t done, uint64_t total) {
     progress.update(done, total);
   };
-  ro.endLaunch = [&] { progress.endLaunch(); };
+  ro.endLaunch = [&progress] { progress.endLaunch(); };
+  return ro;
+}
+
+} // namespace
+
+Session sessionFromHostRun(const Options &o, std::ostream &err) {
+  core::ArchSpec arch = *core::findArch(o.arch);
+  arch.options = modelOptionsFor(o, arch);
+  Progress progress(!o.quiet);
+  host::RunOptions ro = runOptionsFor(o, arch, progress);
+  ro.programStdoutToStderr = true; // stdout is the report's
+  ro.printfOut = &err;
   auto run = std::make_shared<host::RunResult>(host::runProgram(ro));
   std::fflush(stdout);
   if (!run->compiled) {
@@ -162,26 +175,12 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
   core::ArchSpec arch = *core::findArch(o.arch);
   arch.options = modelOptionsFor(o, arch);
 
-  host::RunOptions ro;
-  ro.file = o.file;
-  ro.programArgs = o.programArgs;
-  ro.arch = arch;
-  ro.hostBudgetSeconds = o.hostBudgetSeconds;
-  ro.stepBudget = o.stepBudget;
-  ro.jobs =
-      o.jobs ? o.jobs : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  Progress progress(!o.quiet);
+  host::RunOptions ro = runOptionsFor(o, arch, progress);
   ro.programStdoutToStderr = o.format == OutputFormat::Json;
   // std::cout writes through stdio's stdout, like host code's printf: the
   // two stay in order, and both follow the redirection.
   ro.printfOut = &out;
-  Progress progress(!o.quiet);
-  ro.beginLaunch = [&](const std::string &label) {
-    progress.beginLaunch(label);
-  };
-  ro.progress = [&](uint64_t done, uint64_t total) {
-    progress.update(done, total);
-  };
-  ro.endLaunch = [&] { progress.endLaunch(); };
   // The program writes through stdio; keep kcheck's own output after it.
   out.flush();
   host::RunResult run = host::runProgram(ro);

@@ -1,6 +1,7 @@
 #include "host/HostCompiler.h"
 
 #include "analyzer/CudaStubHeaders.h"
+#include "analyzer/DeviceCompiler.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/CodeGenAction.h"
@@ -91,40 +92,13 @@ HostModule compileHost(const std::string &path,
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
       makeHostFileSystem();
 
-  clang::DiagnosticOptions driverDiagnosticOptions;
-  clang::TextDiagnosticPrinter driverPrinter(diagnosticStream,
-                                             driverDiagnosticOptions);
-  llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> driverDiagnostics =
-      clang::CompilerInstance::createDiagnostics(
-          *fileSystem, driverDiagnosticOptions, &driverPrinter,
-          /*ShouldOwnClient=*/false);
-
-  std::vector<std::string> args = hostCompileArguments(path, options);
-  std::vector<const char *> argv;
-  for (const std::string &arg : args)
-    argv.push_back(arg.c_str());
-  clang::CreateInvocationOptions invocationOptions;
-  invocationOptions.Diags = driverDiagnostics;
-  invocationOptions.VFS = fileSystem;
-  std::shared_ptr<clang::CompilerInvocation> invocation =
-      clang::createInvocation(argv, invocationOptions);
-  if (!invocation || driverDiagnostics->hasErrorOccurred())
-    return result;
-
-  clang::CompilerInstance compiler(std::move(invocation));
-  compiler.setVirtualFileSystem(fileSystem);
-  compiler.createDiagnostics(
-      new clang::TextDiagnosticPrinter(diagnosticStream,
-                                       compiler.getDiagnosticOpts()),
-      /*ShouldOwnClient=*/true);
-  compiler.setVerboseOutputStream(diagnosticStream);
-
   result.context = std::make_unique<llvm::LLVMContext>();
   clang::EmitLLVMOnlyAction action(result.context.get());
-  bool executed = compiler.ExecuteAction(action);
+  bool compiled =
+      analyzer::runClangAction(hostCompileArguments(path, options), fileSystem,
+                               diagnosticStream, action);
   result.module = action.takeModule();
-  if (!executed || !result.module ||
-      compiler.getDiagnostics().hasErrorOccurred()) {
+  if (!compiled || !result.module) {
     result.module.reset();
     return result;
   }
