@@ -11,6 +11,7 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace kcheck::analyzer {
@@ -48,6 +49,21 @@ private:
   std::vector<SubscriptFact> &facts;
   const std::vector<ConsumerFactory> &extraConsumers;
 };
+
+// `base` with `path` reading as `text`.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+overlayMainFile(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
+                const std::string &path, const std::string &text) {
+  auto edited = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  // A relative path means the same file as in `base`.
+  if (auto cwd = base->getCurrentWorkingDirectory())
+    edited->setCurrentWorkingDirectory(*cwd);
+  edited->addFile(path, /*ModificationTime=*/0,
+                  llvm::MemoryBuffer::getMemBufferCopy(text, path));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(base);
+  overlay->pushOverlay(edited);
+  return overlay;
+}
 
 } // namespace
 
@@ -141,6 +157,8 @@ compileDevice(const std::string &path, const CompileOptions &options,
   llvm::raw_string_ostream diagnosticStream(result.diagnostics);
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
       makeFileSystemWithCudaStubs();
+  if (options.mainFileText)
+    fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
 
   result.context = std::make_unique<llvm::LLVMContext>();
   DeviceCompileAction action(*result.context, result.subscripts,

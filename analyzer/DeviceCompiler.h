@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct CompileOptions {
       "sm_90"; // passed as --cuda-gpu-arch; the caller validates it
   std::vector<std::string>
       extraClangArgs; // e.g. -DNAME=1, -I dirs; before the file
+  // When set, compiled in place of the main file's contents on disk (same
+  // path, so relative #includes still resolve): a fix is re-simulated
+  // without writing anything.
+  std::optional<std::string> mainFileText;
 };
 
 // Makes an extra consumer of the same parse (e.g. host launch extraction). It

@@ -112,11 +112,12 @@ std::string iterationText(const std::vector<uint32_t> &degrees) {
   return s;
 }
 
-} // namespace
+using GroupKey = std::tuple<std::string, unsigned, std::string>;
 
-std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
-  // (file, line, array) -> group, over every launch.
-  std::map<std::tuple<std::string, unsigned, std::string>, Group> groups;
+/// The conflicting accesses, by (file, line, array), over every launch: one
+/// finding each.
+std::map<GroupKey, Group> conflictGroups(const Session &s) {
+  std::map<GroupKey, Group> groups;
   for (size_t li = 0; li < s.launches.size(); ++li) {
     const SimulatedLaunch &sl = s.launches[li];
     if (!sl.kernel)
@@ -155,7 +156,20 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
       g.launches.insert(describeLaunch(s.report.launches[li]));
     }
   }
+  return groups;
+}
 
+} // namespace
+
+std::vector<BankConflictWarp> bankConflictWorstWarps(const Session &s) {
+  std::vector<BankConflictWarp> out;
+  for (auto &[key, g] : conflictGroups(s))
+    out.push_back({g.loc, g.array, g.worst->worst});
+  return out;
+}
+
+std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
+  std::map<GroupKey, Group> groups = conflictGroups(s);
   std::vector<core::Diagnostic> out;
   for (auto &[key, g] : groups) {
     core::Diagnostic d;

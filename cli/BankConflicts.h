@@ -13,6 +13,16 @@
 namespace kcheck::cli {
 
 std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &session);
+
+/// The worst warp behind each [bank-conflict] finding (the one with the most
+/// wavefronts per ideal), at the finding's location and array, in the order
+/// of bankConflictDiagnostics: what an emitter draws as lanes -> banks.
+struct BankConflictWarp {
+  core::SourceLoc loc;
+  std::string array; // as in the finding's message ('' for none)
+  sim::WorstWarp warp;
+};
+std::vector<BankConflictWarp> bankConflictWorstWarps(const Session &session);
 /// "  shared loads : N instructions, N wavefronts, N ideal, N excess" rows of
 /// one launch.
 std::string bankConflictSummaryRows(const Session &session, size_t launch);

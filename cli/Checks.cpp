@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <string_view>
+
 namespace kcheck::cli {
 
 namespace {
@@ -35,6 +37,72 @@ const std::vector<CheckPage> &checkPages() {
     return out;
   }();
   return pages;
+}
+
+std::vector<std::string> checkIds() {
+  std::vector<std::string> ids;
+  for (const CheckPage &page : checkPages())
+    ids.push_back(page.id);
+  return ids;
+}
+
+namespace {
+
+/// Whole-string match of `text` against `glob`, where `*` matches any run.
+bool globMatches(std::string_view glob, std::string_view text) {
+  size_t star = glob.find('*');
+  if (star == std::string_view::npos)
+    return glob == text;
+  if (text.substr(0, star) != glob.substr(0, star))
+    return false;
+  std::string_view rest = glob.substr(star + 1);
+  for (size_t from = star; from <= text.size(); ++from)
+    if (globMatches(rest, text.substr(from)))
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::vector<std::string> disabledChecks(const std::string &list,
+                                        const std::vector<std::string> &ids,
+                                        std::string &error) {
+  std::vector<bool> enabled(ids.size(), true);
+  size_t start = 0;
+  for (bool first = true;; first = false) {
+    size_t comma = list.find(',', start);
+    std::string glob = list.substr(start, comma - start);
+    glob.erase(0, glob.find_first_not_of(" \t"));
+    glob.erase(glob.find_last_not_of(" \t") + 1);
+    bool remove = !glob.empty() && glob[0] == '-';
+    if (remove)
+      glob.erase(0, 1);
+    if (glob.empty()) {
+      error = "empty glob in --checks '" + list + "'";
+      return {};
+    }
+    if (first && !remove)
+      enabled.assign(ids.size(), false);
+    bool matched = false;
+    for (size_t i = 0; i < ids.size(); ++i)
+      if (globMatches(glob, ids[i])) {
+        enabled[i] = !remove;
+        matched = true;
+      }
+    if (!matched) {
+      error = "'" + glob +
+              "' in --checks matches no check (kcheck list-checks lists them)";
+      return {};
+    }
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  std::vector<std::string> disabled;
+  for (size_t i = 0; i < ids.size(); ++i)
+    if (!enabled[i])
+      disabled.push_back(ids[i]);
+  return disabled;
 }
 
 int listChecks(std::ostream &out) {

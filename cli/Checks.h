@@ -16,6 +16,18 @@ struct CheckPage {
 };
 
 const std::vector<CheckPage> &checkPages();
+/// The ids of checkPages(), in its order.
+std::vector<std::string> checkIds();
+
+/// --checks=LIST, clang-tidy style: comma-separated globs over `ids` (`*`
+/// matches any run of characters), `-GLOB` removing what it matches,
+/// applied in order to the set of every check; a list that starts with a
+/// positive glob starts from no check (`--checks=bank-conflict`: only it,
+/// as `-*,bank-conflict`). Returns the ids the list disables; a glob that
+/// matches no id, or an empty glob, is an error (`error` set).
+std::vector<std::string> disabledChecks(const std::string &list,
+                                        const std::vector<std::string> &ids,
+                                        std::string &error);
 
 /// `kcheck list-checks`: one line per check.
 int listChecks(std::ostream &out);

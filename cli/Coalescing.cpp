@@ -311,15 +311,11 @@ std::string accessName(const Group &g) {
   return g.store ? "global store to " + name : "global load of " + name;
 }
 
-} // namespace
+using GroupKey = std::tuple<std::string, unsigned, std::string, bool>;
 
-std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
-                                                    bool remarks) {
-  const unsigned sectorBytes = core::findArch(s.report.arch)
-                                   ? core::findArch(s.report.arch)->sectorBytes
-                                   : 32;
-  // (file, line, array, store) -> group, over every launch.
-  std::map<std::tuple<std::string, unsigned, std::string, bool>, Group> groups;
+/// The global accesses by (file, line, array, store), over every launch.
+std::map<GroupKey, Group> accessGroups(const Session &s) {
+  std::map<GroupKey, Group> groups;
   for (size_t li = 0; li < s.launches.size(); ++li) {
     const SimulatedLaunch &sl = s.launches[li];
     if (!sl.kernel || !s.report.launches[li].simulated)
@@ -347,12 +343,49 @@ std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
       g.byLaunch[li].add(st);
     }
   }
+  return groups;
+}
 
+/// The warp that explains a group: the worst over the launches where it is
+/// uncoalesced, or over all of them when it is in none.
+const sim::GlobalWarp *explainingWarp(const Group &g) {
+  bool anyBad =
+      std::any_of(g.byLaunch.begin(), g.byLaunch.end(),
+                  [](const auto &lt) { return lt.second.uncoalesced(); });
+  const sim::GlobalWarp *worst = nullptr;
+  for (auto &[li, t] : g.byLaunch)
+    if (t.uncoalesced() == anyBad &&
+        (!worst || Totals::excessOf(*t.worst) > Totals::excessOf(*worst)))
+      worst = t.worst;
+  return worst;
+}
+
+unsigned sectorBytesOf(const Session &s) {
+  std::optional<core::ArchSpec> arch = core::findArch(s.report.arch);
+  return arch ? arch->sectorBytes : 32;
+}
+
+} // namespace
+
+std::vector<UncoalescedWarp> uncoalescedWorstWarps(const Session &s) {
+  std::vector<UncoalescedWarp> out;
+  for (auto &[key, g] : accessGroups(s))
+    if (std::any_of(g.byLaunch.begin(), g.byLaunch.end(),
+                    [](const auto &lt) { return lt.second.uncoalesced(); }))
+      out.push_back(
+          {g.loc, g.array, g.store, *explainingWarp(g), sectorBytesOf(s)});
+  return out;
+}
+
+std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
+                                                    bool remarks) {
+  const unsigned sectorBytes = sectorBytesOf(s);
+  std::map<GroupKey, Group> groups = accessGroups(s);
   std::vector<core::Diagnostic> out;
   for (auto &[key, g] : groups) {
     Totals flagged, all;
     std::vector<size_t> bad, good;
-    const sim::GlobalWarp *worst = nullptr;
+    const sim::GlobalWarp *worst = explainingWarp(g);
     for (auto &[li, t] : g.byLaunch) {
       (t.uncoalesced() ? bad : good).push_back(li);
       all.executions += t.executions;
@@ -373,8 +406,6 @@ std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
         flagged.usedBytes += t.usedBytes;
         flagged.excessExecutions += t.excessExecutions;
       }
-      if (!worst || Totals::excessOf(*t.worst) > Totals::excessOf(*worst))
-        worst = t.worst;
     }
     if (bad.empty() && !remarks)
       continue;

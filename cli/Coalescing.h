@@ -29,6 +29,19 @@ inline constexpr unsigned kExcessThresholdPercent = 10;
 std::vector<core::Diagnostic> coalescingDiagnostics(const Session &session,
                                                     bool remarks);
 
+/// The warp that explains each [uncoalesced-access] finding (the worst over
+/// the launches where the access is uncoalesced), at the finding's location,
+/// in the order of coalescingDiagnostics: what an emitter draws as lanes ->
+/// sectors.
+struct UncoalescedWarp {
+  core::SourceLoc loc;
+  std::string array; // as in the finding's message ('' for none)
+  bool store = false;
+  sim::GlobalWarp warp;
+  unsigned sectorBytes = 32;
+};
+std::vector<UncoalescedWarp> uncoalescedWorstWarps(const Session &session);
+
 /// "  global loads : N instructions, N requests, N sectors, N ideal, ..."
 /// rows of one launch.
 std::string coalescingSummaryRows(const Session &session, size_t launch);

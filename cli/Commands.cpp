@@ -1,9 +1,15 @@
 #include "cli/Commands.h"
 
 #include "cli/BankConflicts.h"
+#include "cli/Checks.h"
 #include "cli/Coalescing.h"
 #include "cli/Divergence.h"
+#include "cli/Fixes.h"
+#include "cli/HtmlEmitter.h"
+#include "cli/Sanitize.h"
+#include "cli/SarifEmitter.h"
 #include "cli/Session.h"
+#include "cli/Suppressions.h"
 #include "cli/TextEmitter.h"
 #include "cli/Verify.h"
 
@@ -92,6 +98,25 @@ std::vector<core::Diagnostic> diagnosticsOf(const Options &o,
   return diags;
 }
 
+/// The ids of the checks whose findings this run can report: the command's
+/// (`run`: all), less those --checks disabled.
+std::vector<std::string> checksRunBy(const Options &o) {
+  bool all = o.command == Command::Run;
+  std::vector<std::string> ids;
+  if (all || runsBankConflicts(o.command))
+    ids.push_back("bank-conflict");
+  if (all || runsCoalescing(o.command))
+    ids.push_back("uncoalesced-access");
+  if (all || runsDivergence(o.command))
+    ids.insert(ids.end(), {"divergent-branch", "barrier-divergence"});
+  if (isSanitizerCommand(o.command))
+    ids = sanitizerCheckIds(o.command);
+  std::erase_if(ids, [&](const std::string &id) {
+    return std::count(o.disabledChecks.begin(), o.disabledChecks.end(), id);
+  });
+  return ids;
+}
+
 std::string summaryText(const Options &o, const Session &s) {
   std::string out;
   for (size_t li = 0; li < s.report.launches.size(); ++li) {
@@ -121,7 +146,23 @@ bool anyFinding(const std::vector<core::Diagnostic> &diags) {
 
 } // namespace
 
+std::vector<core::Diagnostic>
+reportedDiagnostics(const Options &o, const std::string &source,
+                    std::vector<core::Diagnostic> diags, size_t &suppressed) {
+  std::erase_if(diags, [&](const core::Diagnostic &d) {
+    return std::count(o.disabledChecks.begin(), o.disabledChecks.end(),
+                      d.checkId);
+  });
+  SuppressionOutcome kept =
+      applySuppressions(parseSuppressions(source, o.file, checkIds()),
+                        std::move(diags), o.file, checksRunBy(o));
+  suppressed = kept.suppressed;
+  return std::move(kept.diagnostics);
+}
+
 int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
+  if (isSanitizerCommand(o.command))
+    return runSanitize(o, out, err);
   std::string source;
   if (!readFile(o.file, source)) {
     err << "kcheck: error: cannot read '" << o.file << "'\n";
@@ -143,7 +184,9 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   if (!anySimulated && s.errors.empty())
     s.errors.push_back("no launch could be simulated (see the notes above)");
 
-  std::vector<core::Diagnostic> diags = diagnosticsOf(o, s);
+  size_t suppressed = 0;
+  std::vector<core::Diagnostic> diags =
+      reportedDiagnostics(o, source, diagnosticsOf(o, s), suppressed);
 
   if (o.verify) {
     for (const std::string &e : s.errors)
@@ -157,14 +200,31 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
     return problems.empty() ? kExitClean : kExitFindings;
   }
 
+  FixSearch fixes; // verified fix suggestions, noted on their findings
+  if (searchesFixes(o) && s.errors.empty())
+    fixes = searchFixes(o, s, source, diags);
+
   if (o.format == OutputFormat::Json) {
-    out << core::toJson(s.report);
+    out << (searchesFixes(o)
+                ? withFixesJson(core::toJson(s.report), o, s, source, fixes)
+                : core::toJson(s.report));
+  } else if (o.format == OutputFormat::Sarif) {
+    out << sarifLog(s, diags);
+  } else if (o.format == OutputFormat::Html) {
+    out << htmlReport(s, diags, source);
   } else if (o.command != Command::Predict) {
-    emitText(out, diags, isatty(STDOUT_FILENO));
+    emitTextWithFixIts(out, diags, s, source, fixes, isatty(STDOUT_FILENO));
+    if (suppressed)
+      out << suppressedSummary(suppressed) << '\n';
     out << summaryText(o, s);
   } else {
     out << predictText(s);
   }
+  if (suppressed && o.format != OutputFormat::Text)
+    err << "kcheck: note: " << suppressedSummary(suppressed) << '\n';
+  if ((o.applyFixes || o.printDiff) && s.errors.empty() &&
+      !applyFixes(o, s, source, fixes, out, err))
+    return kExitCannotAnalyse;
   for (const std::string &e : s.errors)
     err << "kcheck: error: " << e << '\n';
   if (!s.errors.empty())

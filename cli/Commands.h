@@ -4,8 +4,12 @@
 
 #include "cli/Options.h"
 #include "cli/Session.h"
+#include "core/Diagnostic.h"
 
+#include <cstddef>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace kcheck::cli {
 
@@ -18,6 +22,15 @@ enum ExitCode : int {
 };
 
 int runCommand(const Options &options, std::ostream &out, std::ostream &err);
+
+/// A command's findings less what the user asked not to see: the checks
+/// --checks disabled, and those a `// kcheck-ignore(ID): reason` in
+/// `source` (the main file) suppresses, counted in `suppressed`; with the
+/// malformed-comment warnings and unused-suppression notes added
+/// (cli/Suppressions.h).
+std::vector<core::Diagnostic>
+reportedDiagnostics(const Options &options, const std::string &source,
+                    std::vector<core::Diagnostic> diags, size_t &suppressed);
 
 /// `kcheck compare`: needs no LLVM (cli/CompareCommand.cpp).
 int runCompare(const Options &options, std::ostream &out, std::ostream &err);

@@ -1,7 +1,9 @@
 #include "cli/Options.h"
 
+#include "cli/Checks.h"
 #include "core/ArchSpec.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
@@ -43,6 +45,24 @@ std::optional<core::Dim3> parseDim3(const std::string &s) {
   return std::nullopt;
 }
 
+// The commands whose output is findings (what SARIF carries).
+bool runsChecks(Command c) {
+  switch (c) {
+  case Command::BankConflicts:
+  case Command::Coalescing:
+  case Command::Divergence:
+  case Command::Check:
+  case Command::Memcheck:
+  case Command::Initcheck:
+  case Command::Racecheck:
+  case Command::Synccheck:
+  case Command::Sanitize:
+    return true;
+  default:
+    return false;
+  }
+}
+
 // Modes that the --arch does not have are usage errors, not silently
 // ignored.
 std::string modeErrorFor(const Options &o) {
@@ -72,6 +92,12 @@ commands:
   validate         predict FILE.cu, build it with nvcc -lineinfo, measure it
                    with kcheck-profile on this machine's GPU and compare
                    (exit 0 all agree, 1 any differs, 4 no GPU)
+  memcheck         compute-sanitizer's tools, without a GPU: out-of-bounds
+  initcheck        and misaligned accesses [memcheck]; shared memory read
+  racecheck        before written [initcheck]; shared-memory races between
+  synccheck        warps, and within a warp without __syncwarp or volatile
+  sanitize         [racecheck]; barrier divergence [barrier-divergence];
+                   sanitize: all four (with --run-host: the program's run)
   list-checks      the checks, by id (the [id] of each finding)
   explain ID       what a check reports, how kcheck counts it, typical fixes
   run              FILE.cu [-- program args]: run the program's own host code
@@ -82,8 +108,11 @@ commands:
 
 options:
   --arch sm_XX         target architecture (default sm_90)
-  --format text|json|markdown  output format (default text; markdown:
-                       compare only)
+  --format text|json|markdown|sarif|html  output format (default text;
+                       markdown: compare, validate; sarif: SARIF 2.1.0 for
+                       code scanning, check commands; html: one
+                       self-contained page with the annotated source and
+                       pictures of the worst warps, check commands, predict)
   --verify             check the file's // expected-warning {{...}} comments
   --remarks            also explain the accesses that are not findings
                        (coalesced, broadcast)
@@ -99,10 +128,21 @@ options:
   --exhaustive         simulate every block (default: one per class of
                        blocks proven to behave the same)
   --step-budget N      warp instructions one block may execute
-                       (default 50000000)
+                       (default 20000000)
+  --max-launch-steps N warp instructions one launch may execute, each block
+                       costing at least one (default 1000000000)
+  --max-memory MB      simulated memory one launch may touch: global pages,
+                       shared and local memory (default 2048)
+  --max-launches N     launches simulated per program (default 10000)
+                       (past a limit that launch stops with a message, exit
+                       3, and the other launches are still reported)
   --jobs N             threads that simulate blocks (default: the machine's
                        cores, at most 8); results do not depend on it
   -q, --quiet          no progress line on stderr for long simulations
+  -fix, --fix          bank-conflicts, coalescing, check: apply the fixes
+                       that re-simulation verified to FILE.cu in place
+  --diff               the same fixes as a unified diff on stdout
+  --no-fixes           do not search for fixes (each is re-simulated)
   --run-host           predict, check, bank-conflicts, coalescing, divergence:
                        take the launches (sizes, arguments, data) from running
                        the program's host code, as `run` does (it executes
@@ -111,7 +151,15 @@ options:
                        counted (default 120); past it, exit 3
   --per-line           validate: also measure and compare per source line
   --keep DIR           validate: keep the predicted and measured JSON in DIR
-  -h, --help           this text
+  -p DIR               take FILE.cu's include paths, macros and -std from
+                       DIR/compile_commands.json (as clang-tidy -p)
+  --checks=LIST        the checks to report, clang-tidy style globs:
+                       -*,bank-conflict (only it), -divergent-branch
+  -h, --help           this text; kcheck help COMMAND (or COMMAND --help):
+                       a command's options and examples
+
+A finding the code accepts: // kcheck-ignore(CHECK-ID): reason, on its line
+or alone on the line before it.
 
 exit codes: 0 clean, 1 findings, 2 usage, 3 input could not be analysed
 
@@ -130,6 +178,15 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     return r;
   }
   const std::string &cmd = argv[0];
+  // `list-checks --help`, `explain -h`: commands that take no options.
+  if ((cmd == "list-checks" || cmd == "explain") &&
+      std::any_of(argv.begin() + 1, argv.end(), [](const std::string &a) {
+        return a == "-h" || a == "--help";
+      })) {
+    o.command = Command::Help;
+    o.helpTopic = cmd;
+    return r;
+  }
   if (cmd == "bank-conflicts")
     o.command = Command::BankConflicts;
   else if (cmd == "coalescing")
@@ -146,6 +203,16 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     o.command = Command::Validate;
   else if (cmd == "run")
     o.command = Command::Run;
+  else if (cmd == "memcheck")
+    o.command = Command::Memcheck;
+  else if (cmd == "initcheck")
+    o.command = Command::Initcheck;
+  else if (cmd == "racecheck")
+    o.command = Command::Racecheck;
+  else if (cmd == "synccheck")
+    o.command = Command::Synccheck;
+  else if (cmd == "sanitize")
+    o.command = Command::Sanitize;
   else if (cmd == "list-checks") {
     o.command = Command::ListChecks;
     return r;
@@ -158,6 +225,10 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
     return r;
   } else if (cmd == "-h" || cmd == "--help" || cmd == "help") {
     o.command = Command::Help;
+    if (cmd == "help" && argv.size() > 2)
+      r.error = "help takes one command (kcheck help COMMAND)";
+    else if (cmd == "help" && argv.size() == 2)
+      o.helpTopic = argv[1];
     return r;
   } else if (cmd == "--version") {
     o.command = Command::Version;
@@ -196,6 +267,7 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       break;
     } else if (a == "-h" || a == "--help") {
       o.command = Command::Help;
+      o.helpTopic = cmd;
       return r;
     } else if (a == "--arch") {
       const std::string *v = value();
@@ -209,6 +281,7 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         return r;
       }
       o.arch = *v;
+      o.archGiven = true;
     } else if (a == "--format") {
       const std::string *v = value();
       if (!v)
@@ -220,12 +293,19 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       else if (*v == "markdown" && (o.command == Command::Compare ||
                                     o.command == Command::Validate))
         o.format = OutputFormat::Markdown;
+      else if (*v == "sarif" && runsChecks(o.command))
+        o.format = OutputFormat::Sarif;
+      else if (*v == "html" &&
+               (runsChecks(o.command) || o.command == Command::Predict))
+        o.format = OutputFormat::Html;
       else {
         r.error =
             "unknown format '" + *v + "' (text, json" +
             (o.command == Command::Compare || o.command == Command::Validate
                  ? ", markdown)"
-                 : ")");
+             : runsChecks(o.command)         ? ", sarif, html)"
+             : o.command == Command::Predict ? ", html)"
+                                             : ")");
         return r;
       }
     } else if (a == "--verify") {
@@ -284,6 +364,12 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       o.keepDir = *v;
     } else if (a == "--exhaustive") {
       o.exhaustive = true;
+    } else if (a == "-fix" || a == "--fix") {
+      o.applyFixes = true;
+    } else if (a == "--diff") {
+      o.printDiff = true;
+    } else if (a == "--no-fixes") {
+      o.searchFixes = false;
     } else if (a == "--quiet" || a == "-q") {
       o.quiet = true;
     } else if (a == "--jobs" || a == "-j") {
@@ -304,6 +390,23 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         r.error = "bad value '" + *v + "' for --step-budget";
         return r;
       }
+    } else if (a == "--max-launch-steps" || a == "--max-launches" ||
+               a == "--max-memory") {
+      const std::string *v = value();
+      uint64_t n;
+      if (!v)
+        return r;
+      if (!parseUnsigned(*v, n) || n == 0 ||
+          (a == "--max-memory" && n > (1ull << 40))) {
+        r.error = "bad value '" + *v + "' for " + a + " (a number > 0)";
+        return r;
+      }
+      if (a == "--max-launch-steps")
+        o.maxLaunchSteps = n;
+      else if (a == "--max-launches")
+        o.maxLaunches = n;
+      else
+        o.maxMemoryBytes = n << 20; // MB
     } else if (a == "--run-host" && o.command != Command::Run &&
                o.command != Command::Compare &&
                o.command != Command::Validate) {
@@ -328,6 +431,25 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         return r;
       }
       o.args.emplace_back(v->substr(0, eq), v->substr(eq + 1));
+    } else if ((a == "-p" || a.rfind("-p=", 0) == 0) &&
+               o.command != Command::Compare) {
+      // clang-tidy's spellings: -p DIR, -p=DIR (DIR or its
+      // compile_commands.json).
+      const std::string *v = a == "-p" ? needValue(i, a) : nullptr;
+      if (a == "-p" && !v)
+        return r;
+      o.compileDatabase = v ? *v : a.substr(3);
+      if (o.compileDatabase.empty()) {
+        r.error = "option -p needs a directory";
+        return r;
+      }
+    } else if (a == "--checks") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      o.disabledChecks = disabledChecks(*v, checkIds(), r.error);
+      if (!r.error.empty())
+        return r;
     } else if (!a.empty() && a[0] == '-') {
       r.error = "unknown option '" + a + "'";
       return r;

@@ -13,6 +13,9 @@
 
 namespace kcheck::cli {
 
+/// As `kcheck --version` prints it (also in SARIF and HTML reports).
+inline constexpr const char *kKcheckVersion = "0.1";
+
 enum class Command {
   BankConflicts,
   Coalescing,
@@ -22,12 +25,20 @@ enum class Command {
   Compare,
   Validate,
   Run,
+  // compute-sanitizer's tools without a GPU (cli/Sanitize.h); Sanitize: all.
+  Memcheck,
+  Initcheck,
+  Racecheck,
+  Synccheck,
+  Sanitize,
   ListChecks,
   Explain,
   Help,
   Version
 };
-enum class OutputFormat { Text, Json, Markdown };
+// Sarif: SARIF 2.1.0 (check commands); Html: one self-contained page
+// (check commands and predict); Markdown: compare and validate only.
+enum class OutputFormat { Text, Json, Markdown, Sarif, Html };
 
 struct Options {
   Command command = Command::Help;
@@ -46,11 +57,27 @@ struct Options {
   std::optional<core::Dim3> grid, block;
   std::optional<uint64_t> sharedBytes;
   std::vector<std::pair<std::string, std::string>> args; // --arg NAME=VALUE
-  uint64_t stepBudget = 50'000'000; // warp instructions per block
+  // Warp instructions per block: 20M take about 10 s of a spinning load
+  // loop on one core (docs/reliability.md).
+  uint64_t stepBudget = 20'000'000;
+  // Limits (docs/reliability.md): past one, that launch stops with a message
+  // (exit 3) and the other launches are still reported.
+  uint64_t maxLaunchSteps = 1'000'000'000; // warp instructions per launch
+  uint64_t maxMemoryBytes = 2048ull << 20; // simulated memory touched
+  uint64_t maxLaunches = 10'000;           // launches simulated per program
   bool exhaustive = false; // simulate every block, not one per proven class
   unsigned jobs = 0;       // threads running blocks (0: the machine's, capped)
   bool quiet = false;      // no progress line on stderr
   std::vector<std::string> clangArgs; // after `--` (run: programArgs)
+  // -p DIR: the project's compile_commands.json, whose flags for the file go
+  // in front of clangArgs (cli/CompileDatabase.h); it may set the --arch
+  // when the command line gives none.
+  std::string compileDatabase;
+  bool archGiven = false;
+  // --checks=LIST: the check ids whose findings are not reported.
+  std::vector<std::string> disabledChecks;
+  // `help COMMAND`, `COMMAND --help`: the command to explain (cli/Help.h).
+  std::string helpTopic;
   // run: the program's arguments (after `--`), and the seconds its host code
   // may run, not counting the simulation of its launches.
   std::vector<std::string> programArgs;
@@ -59,6 +86,12 @@ struct Options {
   // code (as `run` does) instead of static extraction. Never the default:
   // it executes the program.
   bool runHost = false;
+  // Check commands: verified fix suggestions (cli/Fixes.h). -fix writes
+  // them to the file, --diff prints them as a unified diff, --no-fixes skips
+  // the search (it re-simulates each candidate).
+  bool applyFixes = false;
+  bool printDiff = false;
+  bool searchFixes = true;
   // validate: also measure per source line; keep the JSON files in DIR.
   bool perLine = false;
   std::string keepDir;

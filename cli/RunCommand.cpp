@@ -8,7 +8,9 @@
 #include "cli/Commands.h"
 #include "cli/Divergence.h"
 #include "cli/Progress.h"
+#include "cli/Sanitize.h"
 #include "cli/Session.h"
+#include "cli/Suppressions.h"
 #include "cli/TextEmitter.h"
 #include "host/HostRunner.h"
 
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <thread>
 #include <tuple>
@@ -122,9 +125,13 @@ host::RunOptions runOptionsFor(const Options &o, const core::ArchSpec &arch,
   host::RunOptions ro;
   ro.file = o.file;
   ro.programArgs = o.programArgs;
+  ro.clangArgs = o.clangArgs; // -p's flags, --run-host's `-- clang args`
   ro.arch = arch;
   ro.hostBudgetSeconds = o.hostBudgetSeconds;
   ro.stepBudget = o.stepBudget;
+  ro.maxLaunchSteps = o.maxLaunchSteps;
+  ro.maxMemoryBytes = o.maxMemoryBytes;
+  ro.maxLaunches = o.maxLaunches;
   ro.jobs =
       o.jobs ? o.jobs : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   ro.beginLaunch = [&progress](const std::string &label) {
@@ -146,6 +153,7 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
   host::RunOptions ro = runOptionsFor(o, arch, progress);
   ro.programStdoutToStderr = true; // stdout is the report's
   ro.printfOut = &err;
+  ro.sanitizer = sanitizerOptionsFor(o); // kcheck memcheck --run-host
   auto run = std::make_shared<host::RunResult>(host::runProgram(ro));
   std::fflush(stdout);
   if (!run->compiled) {
@@ -155,7 +163,19 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
     return failed;
   }
   Session s = sessionOf(o, *run, arch);
-  s.errors.insert(s.errors.end(), run->errors.begin(), run->errors.end());
+  // A launch that faulted under memcheck is its finding (the program's run
+  // stopped there, as its CUDA calls would fail on a GPU), not an error.
+  for (const std::string &e : run->errors)
+    if (std::none_of(s.launches.begin(), s.launches.end(),
+                     [&](const SimulatedLaunch &l) {
+                       return faultReportedByMemcheck(l.result) &&
+                              e.find(l.result.error) != std::string::npos;
+                     }))
+      s.errors.push_back(e);
+  for (size_t i = 0; i < s.launches.size(); ++i)
+    if (faultReportedByMemcheck(s.launches[i].result))
+      s.report.launches[i].notes = {"the kernel faulted (see the memcheck "
+                                    "error): its counters are not reported"};
   s.report.notes.push_back(fmt::format(
       "launches from running the host code (--run-host): exit status {}; {} "
       "launch{} simulated in {:.2f} s, host code {:.2f} s",
@@ -212,11 +232,18 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
                      run.simulationSeconds, run.hostSeconds,
                      run.compileSeconds);
 
-  std::vector<core::Diagnostic> diags = allDiagnostics(o, s);
+  // --checks and // kcheck-ignore(ID): reason, as for the other commands.
+  std::ifstream sourceFile(o.file);
+  std::string source{std::istreambuf_iterator<char>(sourceFile), {}};
+  size_t suppressed = 0;
+  std::vector<core::Diagnostic> diags =
+      reportedDiagnostics(o, source, allDiagnostics(o, s), suppressed);
   if (o.format == OutputFormat::Json) {
     out << core::toJson(s.report);
   } else {
     emitText(out, diags, isatty(STDOUT_FILENO));
+    if (suppressed)
+      out << suppressedSummary(suppressed) << '\n';
     for (size_t i = 0; i < s.report.launches.size(); ++i) {
       const core::LaunchReport &l = s.report.launches[i];
       out << "launch " << describeLaunchCall(s, i)

@@ -4,6 +4,7 @@
 #include "analyzer/LaunchExtractor.h"
 #include "cli/Divergence.h"
 #include "cli/Progress.h"
+#include "cli/Sanitize.h"
 #include "core/ArchSpec.h"
 #include "simulator/engine/DecodedKernel.h"
 
@@ -272,7 +273,8 @@ bool resolveConfig(const Options &options, const HostLaunch &hl,
 
 } // namespace
 
-Session analyzeFile(const Options &options) {
+Session analyzeFile(const Options &options,
+                    const std::optional<std::string> &mainFileText) {
   Session s;
   s.mainFile = options.file;
   s.report.arch = options.arch;
@@ -291,10 +293,15 @@ Session analyzeFile(const Options &options) {
   // sm_20 (same IR memory operations) and the cc1.x models count them.
   copts.arch = arch.major < 2 ? "sm_20" : options.arch;
   copts.extraClangArgs = options.clangArgs;
+  copts.mainFileText = mainFileText;
   analyzer::CompiledModule cm = analyzer::compileDevice(
-      options.file, copts, {[&host](clang::CompilerInstance &) {
-        return analyzer::makeLaunchExtractor(host);
-      }});
+      options.file, copts,
+      {[&host](clang::CompilerInstance &) {
+         return analyzer::makeLaunchExtractor(host);
+       },
+       [&s](clang::CompilerInstance &) {
+         return analyzer::makeFixCandidatesConsumer(s.fixCandidates);
+       }});
   s.clangDiagnostics = cm.diagnostics;
   if (!cm.ok || !cm.module)
     return s;
@@ -325,6 +332,7 @@ Session analyzeFile(const Options &options) {
            std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
       staticBranches; // per kernel, for the divergence check
   sim::Predictor predictor(arch, options.exhaustive);
+  predictor.setSanitizer(sanitizerOptionsFor(options)); // none unless asked
   // Threads for launches whose every block runs; the result never depends
   // on it. Capped: the engine's blocks scale little past a few cores.
   unsigned jobs = options.jobs
@@ -335,6 +343,13 @@ Session analyzeFile(const Options &options) {
   predictor.setProgress([&progress](uint64_t done, uint64_t total) {
     progress.update(done, total);
   });
+  if (chosen.size() > options.maxLaunches) {
+    s.errors.push_back(std::to_string(chosen.size() - options.maxLaunches) +
+                       " launches past --max-launches " +
+                       std::to_string(options.maxLaunches) +
+                       " were not simulated");
+    chosen.resize(options.maxLaunches);
+  }
   for (const HostLaunch *chosenLaunch : chosen) {
     const HostLaunch &hl = *chosenLaunch;
     core::LaunchReport lr;
@@ -378,6 +393,8 @@ Session analyzeFile(const Options &options) {
       sl.branches = branches;
       sim::Limits limits;
       limits.maxWarpSteps = options.stepBudget;
+      limits.maxLaunchSteps = options.maxLaunchSteps;
+      limits.maxMemoryBytes = options.maxMemoryBytes;
       progress.beginLaunch("launch #" + std::to_string(lr.index) + " " +
                            hl.kernelName);
       sl.result = predictor.run(*dk, lr.config, args, memory, limits);
@@ -385,7 +402,11 @@ Session analyzeFile(const Options &options) {
       lr.simulated = sl.result.error.empty();
       for (const std::string &n : sl.result.notes)
         lr.notes.push_back(n);
-      if (!sl.result.error.empty()) {
+      if (faultReportedByMemcheck(sl.result)) {
+        // A finding of `kcheck memcheck`, not an analysis error.
+        lr.notes.push_back("the kernel faulted (see the memcheck error): "
+                           "its counters are not reported");
+      } else if (!sl.result.error.empty()) {
         lr.notes.push_back(sl.result.error);
         s.errors.push_back(sl.result.error);
       } else {

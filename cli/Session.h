@@ -5,12 +5,14 @@
 
 #include "analyzer/AstFacts.h"
 #include "analyzer/BranchUniformity.h"
+#include "analyzer/FixCandidates.h"
 #include "cli/Options.h"
 #include "core/ArchSpec.h"
 #include "core/Report.h"
 #include "simulator/Predictor.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,9 @@ struct Session {
   core::PredictionReport report;
   std::vector<SimulatedLaunch> launches; // parallel to report.launches
   std::vector<analyzer::SubscriptFact> subscripts;
+  // Rewrites the recipes propose for the kernels of the main file, not yet
+  // verified (cli/Fixes re-simulates them).
+  std::vector<analyzer::FixCandidate> fixCandidates;
   std::string mainFile;
   core::ArchSpec arch; // with the --bank-mode/--l1-cache options applied
   // What the launches point into when they come from running the host code
@@ -39,7 +44,10 @@ struct Session {
   std::shared_ptr<void> keepAlive;
 };
 
-Session analyzeFile(const Options &options);
+/// `mainFileText`, when given, is analysed in place of the file's contents
+/// (a fix being re-simulated).
+Session analyzeFile(const Options &options,
+                    const std::optional<std::string> &mainFileText = {});
 
 /// "index expressions 'sdata[index + s]', 'sdata[index]'" for a finding's
 /// notes.

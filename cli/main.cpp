@@ -2,6 +2,8 @@
 // A thin main: parse the options, run the command, return its exit code.
 #include "cli/Checks.h"
 #include "cli/Commands.h"
+#include "cli/CompileDatabase.h"
+#include "cli/Help.h"
 #include "cli/Options.h"
 
 #include <iostream>
@@ -14,12 +16,21 @@ int main(int argc, char **argv) {
     std::cerr << "kcheck: error: " << parsed.error << "\n\n" << usageText();
     return kExitUsage;
   }
+  if (!parsed.options.compileDatabase.empty()) { // -p DIR
+    std::vector<std::string> notes;
+    std::string error = applyCompileDatabase(parsed.options, notes);
+    for (const std::string &n : notes)
+      std::cerr << "kcheck: note: " << n << '\n';
+    if (!error.empty()) {
+      std::cerr << "kcheck: error: " << error << '\n';
+      return kExitUsage;
+    }
+  }
   switch (parsed.options.command) {
   case Command::Help:
-    std::cout << usageText();
-    return kExitClean;
+    return printHelp(parsed.options.helpTopic, std::cout, std::cerr);
   case Command::Version:
-    std::cout << "kcheck 0.1\n";
+    std::cout << "kcheck " << kKcheckVersion << "\n";
     return kExitClean;
   case Command::ListChecks:
     return listChecks(std::cout);

@@ -98,6 +98,7 @@ HostDevice::HostDevice(const llvm::Module &module, const RunOptions &options,
       predictor_(options.arch, /*exhaustive=*/true) {
   predictor_.setJobs(options.jobs);
   predictor_.setPrintf(options.printfOut);
+  predictor_.setSanitizer(options.sanitizer);
   if (options.progress)
     predictor_.setProgress(options.progress);
 }
@@ -141,6 +142,10 @@ std::string HostDevice::launch(const std::string &deviceName,
     std::memcpy(&bits, args[param.getArgNo()], bytes);
     kernelArgs.push_back({bits});
   }
+  if (launches_.size() >= options_.maxLaunches)
+    return "launch #" + std::to_string(launches_.size()) + " (" + kernelName +
+           ") not simulated: the program made more than --max-launches " +
+           std::to_string(options_.maxLaunches) + " launches";
   auto &decoded = decoded_[deviceName];
   if (!decoded) {
     auto d = sim::DecodedKernel::decode(*fn);
@@ -159,6 +164,8 @@ std::string HostDevice::launch(const std::string &deviceName,
   l.kernel = decoded;
   sim::Limits limits;
   limits.maxWarpSteps = options_.stepBudget;
+  limits.maxLaunchSteps = options_.maxLaunchSteps;
+  limits.maxMemoryBytes = options_.maxMemoryBytes;
   if (options_.beginLaunch)
     options_.beginLaunch("launch #" + std::to_string(l.index) + " " +
                          kernelName);

@@ -37,8 +37,13 @@ struct RunOptions {
   core::ArchSpec arch;                  // models' options applied
   /// Seconds host code may run, not counting the simulation of its launches.
   double hostBudgetSeconds = 120;
-  uint64_t stepBudget = 50'000'000; // warp instructions per block
-  unsigned jobs = 1;                // threads simulating a launch's blocks
+  uint64_t stepBudget = 20'000'000; // warp instructions per block
+  // Per launch, and launches per run (cli/Options.h).
+  uint64_t maxLaunchSteps = ~0ull, maxMemoryBytes = ~0ull;
+  uint64_t maxLaunches = ~0ull;
+  unsigned jobs = 1; // threads simulating a launch's blocks
+  // Sanitizer checks on every launch (kcheck memcheck --run-host).
+  sim::SanitizerOptions sanitizer;
   /// Where the kernels' device printf goes (null: dropped); give the stream
   /// host code's stdout feeds (std::cout) to keep the two in order.
   std::ostream *printfOut = nullptr;

@@ -3,6 +3,7 @@
 #include "simulator/engine/StoreBuffer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -31,17 +32,21 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
   RunnerOptions runnerOptions;
   runnerOptions.printfOut = options.printfOut;
   BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
-  uint64_t total = config.grid.count();
+  uint64_t total = config.grid.count(), steps = 0;
   for (uint64_t i = 0; i < total; ++i) {
     if (options.progress && i % 256 == 0)
       options.progress(i, total);
     core::Dim3 b = blockAt(i, config.grid);
     BlockResult r = runner.runBlock(b, counter.begin(result, b, i == 0));
     result.blocksSimulated++;
+    steps += std::max<uint64_t>(r.warpSteps, 1);
     if (!r.ok()) {
       result.error = failureText(r);
       break;
     }
+    result.error = launchLimitError(limits, steps, memory);
+    if (!result.error.empty())
+      break;
   }
   result.notes = runner.notes();
   return result;
@@ -55,7 +60,8 @@ struct Slice {
 };
 
 void runSlice(Slice &slice, BlockRunner &runner, BlockCounter &counter,
-              const core::Dim3 &grid) {
+              const core::Dim3 &grid, std::atomic<uint64_t> &launchSteps,
+              const Limits &limits) {
   for (uint64_t i = slice.begin; i < slice.end; ++i) {
     core::Dim3 b = blockAt(i, grid);
     BlockResult r = runner.runBlock(b, counter.begin(slice.part, b, i == 0));
@@ -64,10 +70,28 @@ void runSlice(Slice &slice, BlockRunner &runner, BlockCounter &counter,
       slice.error = failureText(r);
       return;
     }
+    // Every slice stops soon after the launch's budget is spent; which
+    // block noticed first does not matter, the launch's counts are dropped.
+    if (launchSteps.fetch_add(std::max<uint64_t>(r.warpSteps, 1)) >=
+        limits.maxLaunchSteps)
+      return;
   }
 }
 
 } // namespace
+
+std::string launchLimitError(const Limits &limits, uint64_t steps,
+                             const DeviceMemory &memory) {
+  if (steps > limits.maxLaunchSteps)
+    return "launch stopped after " + std::to_string(limits.maxLaunchSteps) +
+           " warp instructions (each block costs at least one): raise "
+           "--max-launch-steps to simulate it whole";
+  if (memory.overLimit() || memory.backedBytes() > limits.maxMemoryBytes)
+    return "launch stopped: the simulated memory it touched passed " +
+           std::to_string(limits.maxMemoryBytes >> 20) +
+           " MB: raise --max-memory to simulate it whole";
+  return "";
+}
 
 bool blocksMayRunBuffered(const DecodedKernel &kernel) {
   for (const bc::Inst &in : kernel.code())
@@ -115,6 +139,7 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
   }
 
   LaunchResult result;
+  std::atomic<uint64_t> steps = 0;
   for (uint64_t w0 = 0; w0 < total && result.error.empty();
        w0 += kWindowBlocks) {
     if (options.progress)
@@ -129,9 +154,11 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
       std::vector<std::jthread> helpers;
       for (unsigned t = 1; t < jobs; ++t)
         helpers.emplace_back([&, t] {
-          runSlice(slices[t], *runners[t], *counters[t], config.grid);
+          runSlice(slices[t], *runners[t], *counters[t], config.grid, steps,
+                   limits);
         });
-      runSlice(slices[0], *runners[0], *counters[0], config.grid);
+      runSlice(slices[0], *runners[0], *counters[0], config.grid, steps,
+               limits);
     } // joins the helpers
     // Merge in launch order; a failing block ends the launch there, as it
     // would block after block: later slices are dropped.
@@ -150,6 +177,8 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
       }
       result.error = slices[t].error;
     }
+    if (result.error.empty())
+      result.error = launchLimitError(limits, steps, memory);
   }
   // Notes in the order block-after-block would raise them.
   std::vector<std::pair<uint64_t, std::string>> notes;

@@ -20,6 +20,11 @@ namespace kcheck::sim {
 
 inline constexpr uint64_t kWindowBlocks = 4096;
 
+/// Non-empty when a launch that has run `steps` (warp instructions, at least
+/// one per block) went past `limits`, or its memory did: the launch's error.
+std::string launchLimitError(const Limits &limits, uint64_t steps,
+                             const DeviceMemory &memory);
+
 /// Whether the launch may run with buffered stores (no global atomics).
 bool blocksMayRunBuffered(const DecodedKernel &kernel);
 

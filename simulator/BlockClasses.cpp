@@ -105,6 +105,7 @@ public:
   void onAccess(const WarpAccess &a) override { inner_.onAccess(a); }
   void onBranch(const BranchEvent &b) override { inner_.onBranch(b); }
   void onBarrier(const BarrierEvent &b) override { inner_.onBarrier(b); }
+  void onFault(const Fault &f) override { inner_.onFault(f); }
   void onInstruction(uint32_t id, uint32_t mask) override {
     inner_.onInstruction(id, mask);
   }
@@ -375,9 +376,14 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
     driver.taintSkippedStores(cls);
   };
   uint64_t total = config.grid.count();
+  uint64_t steps = 0; // a joined block costs one, a simulated one its own
   for (uint64_t i = 0; i < total; ++i) {
     if (options.progress && i % 256 == 0)
       options.progress(i, total);
+    if (++steps > limits.maxLaunchSteps) {
+      result.error = launchLimitError(limits, steps, memory);
+      break;
+    }
     core::Dim3 b = blockAt(i, config.grid);
     bool joined = false;
     for (OpenClass &cls : open)
@@ -404,6 +410,10 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
       result.error = r.fault ? r.fault->message : r.message;
       break;
     }
+    steps += r.warpSteps;
+    result.error = launchLimitError(limits, steps, memory);
+    if (!result.error.empty())
+      break;
   }
   for (OpenClass &cls : open)
     close(cls);

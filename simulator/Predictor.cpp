@@ -97,6 +97,8 @@ public:
   }
 
   void onBarrier(const BarrierEvent &b) override {
+    if (b.warpLevel) // __syncwarp: racecheck's, not a block barrier
+      return;
     BarrierStats &st = out_.perInst[b.instId].barrier;
     uint32_t missing = b.liveMask & ~b.activeMask;
     st.arrivals++;
@@ -154,12 +156,68 @@ bool sameFile(const std::string &a, const std::string &b) {
   return a == b || base(a) == base(b);
 }
 
+/// Shared memory one block may use on `arch` with the opt-in attribute
+/// (CUDA C Programming Guide, "Compute Capabilities" table); a kernel
+/// declares at most 48 KB statically (16 KB on cc 1.x).
+uint64_t maxSharedPerBlock(const core::ArchSpec &arch) {
+  unsigned cc = arch.major * 10 + arch.minor;
+  if (cc < 20)
+    return 16 << 10;
+  if (cc >= 90)
+    return 227 << 10;
+  if (cc == 80 || cc == 87)
+    return 163 << 10;
+  if (cc >= 86)
+    return 99 << 10;
+  if (cc == 70 || cc == 72)
+    return 96 << 10;
+  if (cc == 75)
+    return 64 << 10;
+  return 48 << 10;
+}
+
+/// Why a launch cannot be simulated within the hardware's and the limits'
+/// bounds, found before any block runs; empty when it can.
+std::string launchTooLarge(const core::ArchSpec &arch,
+                           const DecodedKernel &kernel,
+                           const core::LaunchConfig &config,
+                           const Limits &limits) {
+  uint64_t staticShared = kernel.staticSharedBytes();
+  uint64_t shared = staticShared + config.dynamicSharedBytes;
+  uint64_t staticMax = arch.major < 2 ? 16 << 10 : 48 << 10;
+  if (staticShared > staticMax)
+    return kernel.name() + " declares " + std::to_string(staticShared) +
+           " bytes of __shared__ memory: a kernel may declare at most " +
+           std::to_string(staticMax) + " statically (ptxas rejects it)";
+  if (shared > maxSharedPerBlock(arch))
+    return "launch needs " + std::to_string(shared) +
+           " bytes of shared memory per block: " + arch.name +
+           " allows at most " + std::to_string(maxSharedPerBlock(arch)) +
+           " (the launch fails on the GPU)";
+  if (shared > limits.maxMemoryBytes)
+    return "launch needs more shared memory than --max-memory allows";
+  if (config.grid.count() > limits.maxLaunchSteps)
+    return "launch of " + std::to_string(config.grid.count()) +
+           " blocks not simulated: each block costs at least one step and "
+           "--max-launch-steps is " +
+           std::to_string(limits.maxLaunchSteps) + "; raise it to simulate it";
+  return "";
+}
+
 } // namespace
 
 LaunchResult Predictor::run(const DecodedKernel &kernel,
                             const core::LaunchConfig &config,
                             const std::vector<KernelArg> &args,
                             DeviceMemory &memory, const Limits &limits) const {
+  if (std::string error = launchTooLarge(arch_, kernel, config, limits);
+      !error.empty()) {
+    LaunchResult refused;
+    refused.error = error;
+    refused.perInst.resize(kernel.insts().size());
+    return refused;
+  }
+  memory.setLimit(limits.maxMemoryBytes);
   // Which blocks run is the driver's choice (simulator/BlockClasses.h); each
   // simulated block counts into the result it is given.
   class Counter : public BlockCounter {
@@ -188,15 +246,40 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
     LaunchResult *target_ = nullptr;
   };
   Counter counter(arch_, kernel.insts().size());
+  // With sanitizer checks, every block's events also go through the
+  // sanitizer's shadow state (one thread: no fork).
+  class Sanitizing : public BlockCounter {
+  public:
+    Sanitizing(BlockCounter &inner, Sanitizer &sanitizer)
+        : inner_(inner), sanitizer_(sanitizer) {}
+    EventSink &begin(LaunchResult &into, core::Dim3 block,
+                     bool firstBlock) override {
+      return sanitizer_.begin(block, inner_.begin(into, block, firstBlock));
+    }
+
+  private:
+    BlockCounter &inner_;
+    Sanitizer &sanitizer_;
+  };
+  std::optional<Sanitizer> sanitizer;
+  std::optional<Sanitizing> sanitizing;
+  if (sanitizer_.any()) {
+    sanitizer.emplace(kernel, config, sanitizer_);
+    sanitizing.emplace(counter, *sanitizer);
+  }
   BlockClassOptions options;
   options.exhaustive = exhaustive_;
   options.granuleBytes = blockShiftGranule(arch_);
   options.jobs = jobs_;
   options.progress = progress_;
   options.printfOut = printfOut_;
-  LaunchResult result =
-      runBlockClasses(kernel, config, args, memory, limits, options, counter);
+  LaunchResult result = runBlockClasses(
+      kernel, config, args, memory, limits, options,
+      sanitizing ? static_cast<BlockCounter &>(*sanitizing) : counter);
   result.perInst.resize(kernel.insts().size());
+  if (sanitizer)
+    result.sanitizer =
+        std::make_shared<const SanitizerReport>(sanitizer->report());
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DecodedKernel.h"
 #include "simulator/engine/DeviceMemory.h"
+#include "simulator/engine/Sanitizer.h"
 
 #include <array>
 #include <functional>
@@ -107,6 +108,8 @@ struct LaunchResult {
   std::vector<std::string> notes;
   std::string error; // non-empty: the launch stopped (fault, step budget)
   uint64_t blocksSimulated = 0;
+  // The sanitizer's findings when Predictor::setSanitizer enabled it.
+  std::shared_ptr<const SanitizerReport> sanitizer;
 };
 
 class Predictor {
@@ -120,6 +123,9 @@ public:
   void setJobs(unsigned jobs) { jobs_ = jobs ? jobs : 1; }
   /// Where the kernels' device printf goes (null: dropped).
   void setPrintf(std::ostream *out) { printfOut_ = out; }
+  /// Also run these sanitizer checks (LaunchResult::sanitizer); off by
+  /// default, since they keep shadow state and run blocks on one thread.
+  void setSanitizer(SanitizerOptions options) { sanitizer_ = options; }
   /// Called now and then during run() with (blocks done, blocks in launch).
   void setProgress(std::function<void(uint64_t, uint64_t)> progress) {
     progress_ = std::move(progress);
@@ -136,6 +142,7 @@ private:
   unsigned jobs_ = 1;
   std::function<void(uint64_t, uint64_t)> progress_;
   std::ostream *printfOut_ = nullptr;
+  SanitizerOptions sanitizer_;
 };
 
 /// Which lines an instruction counts on.

@@ -74,6 +74,16 @@ BlockRunner::Impl::Impl(const DecodedKernel &kernel,
   shared.resize(sharedBytes);
   noted.resize(kernel.code().size());
   probeAt.assign(kernel.code().size(), 0);
+  objectRanges.resize(kernel.code().size());
+  for (size_t pc = 0; pc < kernel.insts().size(); ++pc) {
+    const InstInfo &info = kernel.insts()[pc];
+    if (info.sharedVariable < 0 && info.localVariable < 0)
+      continue;
+    auto [lo, hi] = objectBounds(info);
+    objectRanges[pc] = {lo, hi, true, info.isGenericAddress,
+                        info.sharedVariable >= 0 ? MemSpace::Shared
+                                                 : MemSpace::Local};
+  }
   for (uint32_t pc : this->options.probePcs)
     if (pc < probeAt.size())
       probeAt[pc] = 1;
@@ -187,6 +197,8 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
         continue;
       WarpStop stop = runWarp(*w, sink);
       if (stop == WarpStop::Abort) {
+        if (result.fault)
+          sink.onFault(*result.fault);
         result.warpSteps = steps;
         return result;
       }
@@ -350,6 +362,9 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         continue;
       }
       case Op::WarpSync:
+        sink.onBarrier({pc, w.index, mask, w.live, /*warpLevel=*/true});
+        ++pc;
+        continue;
       case Op::Nop:
         ++pc;
         continue;

@@ -29,6 +29,11 @@ struct KernelArg {
 
 struct Limits {
   uint64_t maxWarpSteps = 2'000'000'000; // executed warp instructions per block
+  // Per launch (checked by the drivers between blocks): warp instructions of
+  // every block, each block costing at least one; and memory touched (the
+  // DeviceMemory's backed pages, whose limit the Predictor sets).
+  uint64_t maxLaunchSteps = ~0ull;
+  uint64_t maxMemoryBytes = ~0ull;
 };
 
 class StoreBuffer;
@@ -44,6 +49,9 @@ struct RunnerOptions {
 struct Fault {
   std::string kind; // "out-of-bounds shared write", "misaligned global read"...
   std::string message;
+  // The same, in parts: "__shared__ write of size 4 bytes" and "address 0x80
+  // is out of bounds, 0 bytes after 'sdata' [0x0, 0x80)" (empty for traps).
+  std::string access, problem;
   core::SourceLoc loc;
   core::Dim3 thread, block;
   uint64_t address = 0;

@@ -59,8 +59,14 @@ void Decoder::fillMemoryInfo(InstInfo &info, const Value *ptr) const {
     info.objectName = sourceNameOf(gv->getName());
     if (info.isGenericAddress)
       info.space = spaceOf(gv->getAddressSpace());
+    for (size_t i = 0; i < k_.sharedVars_.size(); ++i)
+      if (gv->getAddressSpace() == bc::kSharedAS &&
+          k_.sharedVars_[i].irName == gv->getName())
+        info.sharedVariable = int32_t(i);
   } else if (isa<AllocaInst>(object)) {
     info.objectName = object->getName().str();
+    if (auto it = localIndex_.find(object); it != localIndex_.end())
+      info.localVariable = it->second;
     if (info.isGenericAddress)
       info.space = MemSpace::Local;
   } else if (object->hasName()) {
@@ -73,12 +79,15 @@ Error Decoder::decodeMemory(const Instruction &inst) {
   const Value *ptr = getLoadStorePointerOperand(&inst);
   Type *valueType = nullptr;
   AccessKind kind = AccessKind::Load;
+  bool isVolatile = false;
   if (auto *load = dyn_cast<LoadInst>(&inst)) {
     in.op = Op::Load;
     valueType = load->getType();
     in.dst = resultSlot(inst);
+    isVolatile = load->isVolatile();
   } else if (auto *store = dyn_cast<StoreInst>(&inst)) {
     in.op = Op::Store;
+    isVolatile = store->isVolatile();
     valueType = store->getValueOperand()->getType();
     TRY_SLOT(value, store->getValueOperand());
     in.b = value;
@@ -181,6 +190,7 @@ Error Decoder::decodeMemory(const Instruction &inst) {
   fillMemoryInfo(info, ptr);
   info.kind = kind;
   info.bytesPerLane = uint32_t(in.imm);
+  info.isVolatile = isVolatile;
   return Error::success();
 }
 

@@ -33,6 +33,11 @@ struct InstInfo {
   AccessKind kind = AccessKind::Load;
   uint32_t bytesPerLane = 0;
   std::string objectName; // source name of the underlying object, or ""
+  // The underlying object when it is known, so the access must stay inside
+  // it: an index into DecodedKernel::localVariables() (an alloca) or
+  // sharedVariables() (a __shared__ variable), else -1.
+  int32_t localVariable = -1, sharedVariable = -1;
+  bool isVolatile = false; // a volatile load or store (for racecheck)
   bool isConditionalBranch = false;
 
   /// "file:line" of the innermost location, or "<unknown location>".
@@ -46,6 +51,13 @@ struct SharedVariable {
   uint64_t offset;
   uint64_t bytes; // 0 for the dynamic (extern) one
   bool dynamic;
+};
+
+/// A local (per-thread) array or variable: an alloca's place in the frame.
+struct LocalVariable {
+  std::string name;
+  uint64_t offset;
+  uint64_t bytes;
 };
 
 class DecodedKernel {
@@ -64,6 +76,9 @@ public:
   unsigned numArgs() const { return unsigned(args_.size()); }
   /// Bytes of local memory (allocas) per thread.
   uint64_t localFrameBytes() const { return localFrame_; }
+  const std::vector<LocalVariable> &localVariables() const {
+    return localVars_;
+  }
 
   // For the runner.
   const std::vector<bc::Inst> &code() const { return code_; }
@@ -111,6 +126,7 @@ private:
   std::vector<bc::RepackInfo> repacks_;
   std::vector<bc::PrintfFormat> formats_;
   std::vector<SharedVariable> sharedVars_;
+  std::vector<LocalVariable> localVars_;
   uint64_t staticShared_ = 0;
   uint64_t localFrame_ = 0;
   uint32_t maxPhiCopies_ = 0;

@@ -383,8 +383,11 @@ Error Decoder::assignSlots() {
         uint64_t align = alloca->getAlign().value();
         k_.localFrame_ = alignTo(k_.localFrame_, align);
         uint64_t offset = k_.localFrame_;
-        k_.localFrame_ += dl_.getTypeAllocSize(alloca->getAllocatedType()) *
-                          size->getZExtValue();
+        uint64_t bytes = dl_.getTypeAllocSize(alloca->getAllocatedType()) *
+                         size->getZExtValue();
+        k_.localFrame_ += bytes;
+        localIndex_[alloca] = int32_t(k_.localVars_.size());
+        k_.localVars_.push_back({alloca->getName().str(), offset, bytes});
         uint64_t value = alloca->getAddressSpace() == bc::kLocalAS
                              ? offset
                              : kLocalWindowBase + offset;

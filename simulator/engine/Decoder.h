@@ -68,6 +68,7 @@ private:
   llvm::DenseMap<const llvm::Value *, uint32_t> slots_;
   llvm::DenseMap<const llvm::GlobalVariable *, uint64_t> sharedOffset_;
   llvm::DenseMap<const llvm::GlobalVariable *, int32_t> symbolIndex_;
+  llvm::DenseMap<const llvm::Value *, int32_t> localIndex_; // alloca -> var
   llvm::DenseMap<const llvm::BasicBlock *, uint32_t> blockPc_;
   std::vector<std::pair<uint32_t, const llvm::BasicBlock *>> edgeTargets_;
   std::vector<std::pair<uint32_t, const llvm::BasicBlock *>> branchBlocks_;

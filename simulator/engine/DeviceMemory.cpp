@@ -3,6 +3,7 @@
 #include "simulator/engine/AddressWindows.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace kcheck::sim {
@@ -13,8 +14,26 @@ struct DeviceMemory::Page {
   uint64_t tainted[kPageBytes / 64] = {};
 };
 
+// Pages of one allocation in two levels, the second made on first touch:
+// a huge allocation costs nothing until it is used.
 struct DeviceMemory::Backing {
-  std::vector<std::unique_ptr<Page>> pages;
+  static constexpr uint64_t kChunkPages = 512;
+  using Chunk = std::array<std::unique_ptr<Page>, kChunkPages>;
+  std::vector<std::unique_ptr<Chunk>> chunks;
+  // A module variable's pages not yet backed hold its zero initializer
+  // (written, not input-derived), so a large zero array costs nothing.
+  bool unbackedIsWrittenZero = false;
+
+  Page *get(uint64_t page) const {
+    const auto &chunk = chunks[page / kChunkPages];
+    return chunk ? (*chunk)[page % kChunkPages].get() : nullptr;
+  }
+  std::unique_ptr<Page> &slot(uint64_t page) {
+    auto &chunk = chunks[page / kChunkPages];
+    if (!chunk)
+      chunk = std::make_unique<Chunk>();
+    return (*chunk)[page % kChunkPages];
+  }
 };
 
 DeviceMemory::DeviceMemory() : next_(kGlobalHeapBase) {}
@@ -24,7 +43,9 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label) {
   uint64_t base = next_;
   allocs_.push_back({base, bytes, std::move(label)});
   auto backing = std::make_unique<Backing>();
-  backing->pages.resize((bytes + kPageBytes - 1) / kPageBytes);
+  uint64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
+  backing->chunks.resize((pages + Backing::kChunkPages - 1) /
+                         Backing::kChunkPages);
   backing_.push_back(std::move(backing));
   // Leave an unmapped gap so small overruns land outside every allocation.
   next_ = (base + bytes + kGapBytes + kAlignment - 1) & ~(kAlignment - 1);
@@ -38,10 +59,12 @@ uint64_t DeviceMemory::allocateSymbol(const std::string &name, uint64_t bytes,
   uint64_t base = allocate(bytes ? bytes : 1, name);
   // Module variables are initialized (zero when no initializer), so they
   // count as written: reading them is not input-dependent.
-  std::vector<uint8_t> bytesInit(init);
-  bytesInit.resize(bytes, 0);
-  if (bytes)
-    store(base, bytesInit.data(), bytes, false);
+  backing_.back()->unbackedIsWrittenZero = true;
+  uint64_t initBytes = std::min<uint64_t>(init.size(), bytes);
+  while (initBytes && init[initBytes - 1] == 0)
+    --initBytes;
+  if (initBytes)
+    storeBytes(base, init.data(), initBytes, false, true);
   symbols_.emplace_back(name, base);
   return base;
 }
@@ -82,32 +105,48 @@ const DeviceMemory::Allocation *DeviceMemory::find(uint64_t addr,
   return &a;
 }
 
-DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr, bool create) {
+DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr, bool fromHost) {
   int i = indexOf(addr);
-  auto &slot = backing_[i]->pages[(addr - allocs_[i].base) / kPageBytes];
-  if (!slot && create)
+  auto &slot = backing_[i]->slot((addr - allocs_[i].base) / kPageBytes);
+  if (!slot) {
+    // Past the limit a kernel's stores land in one spill page (the launch
+    // is stopped by its driver, which checks overLimit()); the host's
+    // copies are the program's own data and always kept.
+    if (!fromHost && backedBytes_ + kPageBytes > limitBytes_) {
+      overLimit_ = true;
+      if (!spill_)
+        spill_ = std::make_unique<Page>();
+      return spill_.get();
+    }
     slot = std::make_unique<Page>();
+    if (backing_[i]->unbackedIsWrittenZero)
+      std::fill(std::begin(slot->written), std::end(slot->written), ~0ull);
+    backedBytes_ += kPageBytes;
+  }
   return slot.get();
 }
 
 const DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr) const {
   int i = indexOf(addr);
-  return backing_[i]->pages[(addr - allocs_[i].base) / kPageBytes].get();
+  return backing_[i]->get((addr - allocs_[i].base) / kPageBytes);
 }
 
 bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n) const {
   auto *out = static_cast<uint8_t *>(dst);
   bool tainted = false;
   uint64_t base = 0;
-  if (int i = indexOf(addr); i >= 0)
+  bool unbackedWritten = false;
+  if (int i = indexOf(addr); i >= 0) {
     base = allocs_[i].base;
+    unbackedWritten = backing_[i]->unbackedIsWrittenZero;
+  }
   while (n) {
     uint64_t off = (addr - base) % kPageBytes;
     uint64_t chunk = std::min(n, kPageBytes - off);
     const Page *p = pageFor(addr);
     if (!p) {
       std::memset(out, 0, chunk);
-      tainted = true;
+      tainted |= !unbackedWritten;
     } else {
       std::memcpy(out, p->data + off, chunk);
       for (uint64_t b = off; b < off + chunk; ++b) {
@@ -123,12 +162,17 @@ bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n) const {
 
 void DeviceMemory::store(uint64_t addr, const void *src, uint64_t n,
                          bool tainted) {
+  storeBytes(addr, src, n, tainted, false);
+}
+
+void DeviceMemory::storeBytes(uint64_t addr, const void *src, uint64_t n,
+                              bool tainted, bool fromHost) {
   auto *in = static_cast<const uint8_t *>(src);
   uint64_t base = allocs_[indexOf(addr)].base;
   while (n) {
     uint64_t off = (addr - base) % kPageBytes;
     uint64_t chunk = std::min(n, kPageBytes - off);
-    Page *p = pageFor(addr, true);
+    Page *p = pageFor(addr, fromHost);
     std::memcpy(p->data + off, in, chunk);
     for (uint64_t b = off; b < off + chunk; ++b) {
       uint64_t bit = 1ull << (b % 64);
@@ -150,7 +194,7 @@ void DeviceMemory::markTainted(uint64_t addr, uint64_t n) {
     for (uint64_t at = lo; at < hi;) {
       uint64_t page = (at - a.base) / kPageBytes;
       uint64_t pageEnd = std::min(hi, a.base + (page + 1) * kPageBytes);
-      if (Page *p = backing_[i]->pages[page].get())
+      if (Page *p = backing_[i]->get(page))
         for (uint64_t b = at - a.base - page * kPageBytes;
              b < pageEnd - a.base - page * kPageBytes; ++b)
           p->tainted[b / 64] |= p->written[b / 64] & (1ull << (b % 64));
@@ -164,7 +208,7 @@ bool DeviceMemory::write(uint64_t addr, const void *src, uint64_t n) {
     return true;
   if (!find(addr, n))
     return false;
-  store(addr, src, n, false);
+  storeBytes(addr, src, n, false, true);
   return true;
 }
 

@@ -59,10 +59,20 @@ public:
   /// read as tainted. Creates no pages.
   void markTainted(uint64_t addr, uint64_t n);
 
+  /// Bytes of pages backed so far (each touched 4 KiB page counts).
+  uint64_t backedBytes() const { return backedBytes_; }
+  /// Kernel stores that would back pages past `bytes` go to a spill page
+  /// instead and set overLimit(), for the driver to stop the launch; host
+  /// writes are always kept (and counted).
+  void setLimit(uint64_t bytes) { limitBytes_ = bytes; }
+  bool overLimit() const { return overLimit_; }
+
 private:
   struct Page;
-  struct Backing; // pages of one allocation
-  Page *pageFor(uint64_t addr, bool create);
+  struct Backing;                              // pages of one allocation
+  Page *pageFor(uint64_t addr, bool fromHost); // creates the page
+  void storeBytes(uint64_t addr, const void *src, uint64_t n, bool tainted,
+                  bool fromHost);
   const Page *pageFor(uint64_t addr) const;
   int indexOf(uint64_t addr) const;
 
@@ -70,6 +80,9 @@ private:
   std::vector<std::unique_ptr<Backing>> backing_;
   std::vector<std::pair<std::string, uint64_t>> symbols_;
   uint64_t next_;
+  uint64_t backedBytes_ = 0, limitBytes_ = ~0ull;
+  bool overLimit_ = false;
+  std::unique_ptr<Page> spill_;
   // Cache of indexOf; relaxed atomic so concurrent readers only race on a
   // hint (any value they see is a valid index or -1).
   mutable std::atomic<int> lastIndex_{-1};

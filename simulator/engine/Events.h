@@ -38,13 +38,17 @@ struct BranchEvent {
 };
 
 /// One warp arriving at a __syncthreads() (for barrier-divergence reports:
-/// live lanes that did not arrive with the warp took another path).
+/// live lanes that did not arrive with the warp took another path), or, with
+/// `warpLevel`, executing a __syncwarp() (for racecheck; not a block barrier).
 struct BarrierEvent {
   uint32_t instId;
   uint32_t warp;       // warp index within the block
   uint32_t activeMask; // lanes that arrived
   uint32_t liveMask;   // lanes of the warp not exited (the others missed it)
+  bool warpLevel = false;
 };
+
+struct Fault; // BlockRunner.h
 
 class EventSink {
 public:
@@ -52,6 +56,8 @@ public:
   virtual void onAccess(const WarpAccess &access) = 0;
   virtual void onBranch(const BranchEvent &) {}
   virtual void onBarrier(const BarrierEvent &) {}
+  /// The block stopped on a memory error (after which no event comes).
+  virtual void onFault(const Fault &) {}
   // Only called when RunnerOptions::instructionEvents is set (it costs a
   // virtual call per executed warp instruction).
   virtual void onInstruction(uint32_t /*instId*/, uint32_t /*activeMask*/) {}

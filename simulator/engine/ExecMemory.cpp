@@ -19,25 +19,6 @@ using bc::Op;
 
 namespace {
 
-const char *cudaSpaceName(MemSpace space) {
-  switch (space) {
-  case MemSpace::Shared:
-    return "__shared__";
-  case MemSpace::Local:
-    return "__local__";
-  case MemSpace::Constant:
-    return "__constant__";
-  default:
-    return "__global__";
-  }
-}
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
-
 uint64_t maskTo(uint64_t v, unsigned bits) {
   return bits >= 64 ? v : v & ((1ull << bits) - 1);
 }
@@ -122,34 +103,52 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
       space = MemSpace::Global, addr = raw;
   }
   const char *op = atomic ? "atomic" : isWrite ? "write" : "read";
-  auto fail = [&](const char *what) {
-    std::string spaceWord = toString(space);
-    recordFault(std::string(what) + " " + spaceWord + " " + op,
-                std::string("Invalid ") + cudaSpaceName(space) + " " + op +
-                    " of size " + std::to_string(bytes) + " bytes: Address " +
-                    hex(addr) +
-                    (std::string(what) == "misaligned" ? " is misaligned"
-                                                       : " is out of bounds"),
-                pc, w, lane, addr);
-    return false;
-  };
   if (bytes > 1 && (bytes & (bytes - 1)) == 0 && addr % bytes)
-    return fail("misaligned");
+    return memoryFault(true, space, op, bytes, addr, pc, w, lane);
   switch (space) {
   case MemSpace::Shared:
     if (bytes > sharedBytes || addr > sharedBytes - bytes)
-      return fail("out-of-bounds");
+      return memoryFault(false, space, op, bytes, addr, pc, w, lane);
     return true;
   case MemSpace::Local:
     if (bytes > kernel.localFrameBytes() ||
         addr > kernel.localFrameBytes() - bytes)
-      return fail("out-of-bounds");
+      return memoryFault(false, space, op, bytes, addr, pc, w, lane);
     return true;
   default:
     if (!memory.find(addr, bytes))
-      return fail("out-of-bounds");
+      return memoryFault(false, space, op, bytes, addr, pc, w, lane);
     return true;
   }
+}
+
+// The access must also stay inside its underlying object when the IR names
+// one (an alloca, a __shared__ variable): past it is undefined behaviour even
+// where the window has bytes (a neighbouring array).
+bool BlockRunner::Impl::checkObjectBounds(const Inst &in, uint32_t pc,
+                                          const WarpState &w, uint32_t mask,
+                                          const MemSpace *spaces,
+                                          const uint64_t *addrs) {
+  const ObjectRange &range = objectRanges[pc];
+  if (!range.bounded)
+    return true;
+  const uint32_t bytes = uint32_t(in.imm);
+  uint32_t outside = 0; // branch-free over all lanes (inactive ones are 0)
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    outside |=
+        uint32_t(addrs[lane] < range.lo || addrs[lane] + bytes > range.hi)
+        << lane;
+  outside &= mask;
+  for (uint32_t m = outside; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    if (range.generic && spaces[lane] != range.space)
+      continue;
+    const char *op = in.op == Op::Store  ? "write"
+                     : in.op == Op::Load ? "read"
+                                         : "atomic";
+    return memoryFault(false, range.space, op, bytes, addrs[lane], pc, w, lane);
+  }
+  return true;
 }
 
 bool BlockRunner::Impl::readBytes(MemSpace space, uint64_t addr, void *dst,
@@ -208,6 +207,8 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
       return false;
     spaceMask[unsigned(spaces[lane])] |= 1u << lane;
   }
+  if (!checkObjectBounds(in, pc, w, mask, spaces, addrs))
+    return false;
   // One event per resolved space (generic pointers rarely mix spaces).
   for (unsigned s = 0; s < 5; ++s) {
     if (!spaceMask[s])

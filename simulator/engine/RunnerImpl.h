@@ -60,6 +60,17 @@ struct BlockRunner::Impl {
   bool resolve(unsigned as, uint64_t raw, uint32_t bytes, bool isWrite,
                bool atomic, uint32_t pc, const WarpState &w, unsigned lane,
                MemSpace &space, uint64_t &addr);
+  bool checkObjectBounds(const bc::Inst &in, uint32_t pc, const WarpState &w,
+                         uint32_t mask, const MemSpace *spaces,
+                         const uint64_t *addrs);
+  // Memory errors (SanitizerFaults.cpp): records the fault, with the
+  // allocation the access missed; returns false.
+  bool memoryFault(bool misaligned, MemSpace space, const char *op,
+                   uint32_t bytes, uint64_t addr, uint32_t pc,
+                   const WarpState &w, unsigned lane);
+  std::pair<uint64_t, uint64_t> objectBounds(const InstInfo &info) const;
+  std::string nearestAllocation(MemSpace space, uint64_t addr, uint32_t bytes,
+                                uint32_t pc) const;
   uint8_t *hostPointer(MemSpace space, uint64_t addr, WarpState &w,
                        unsigned lane);
   bool readBytes(MemSpace space, uint64_t addr, void *dst, uint64_t n,
@@ -96,6 +107,14 @@ struct BlockRunner::Impl {
   StoreBuffer *storeBuffer = nullptr; // global stores go here when set
   std::vector<uint8_t> noted;   // per pc: bit 0 taint note, bit 1 barrier note
   std::vector<uint8_t> probeAt; // per pc: 1 if options.probePcs lists it
+  // Per pc: the bounds of the access's underlying object, when the IR names
+  // one (checkObjectBounds); filled once, so the check reads no InstInfo.
+  struct ObjectRange {
+    uint64_t lo = 0, hi = ~0ull;
+    bool bounded = false, generic = false;
+    MemSpace space = MemSpace::Global;
+  };
+  std::vector<ObjectRange> objectRanges;
   bool notedExitedBarrier = false;
   // Per block run.
   core::Dim3 blockIdx;

@@ -1,0 +1,22 @@
+// `kcheck help COMMAND` and `kcheck COMMAND --help`: one command's usage,
+// what it reports, the options that apply to it, examples to paste (on
+// kernels/ of this repository) and its exit codes. `kcheck --help` stays the
+// compact overview (usageText, cli/Options.cpp). Every help text is here.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace kcheck::cli {
+
+/// The command's help text; empty for a name that is no command.
+std::string commandHelp(const std::string &command);
+/// The commands that have a help text, in `kcheck --help`'s order.
+std::vector<std::string> helpCommands();
+
+/// Prints the overview (empty `command`) or the command's help: exit 0; an
+/// unknown command: a message on `err`, exit 2.
+int printHelp(const std::string &command, std::ostream &out, std::ostream &err);
+
+} // namespace kcheck::cli

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# usage: cmake_project_test.sh KCHECK PROJECT_DIR -- CMAKE [cmake args...]
+# Configures the CMake project PROJECT_DIR (tests/cli/cmake_project) into a
+# temporary build directory with CMAKE_EXPORT_COMPILE_COMMANDS=ON, then
+# checks that `kcheck -p BUILD` analyses its kernel with the project's own
+# include path and compile definition: the bank conflict that only its
+# TILE_PAD=0 causes is found, by the static path and by `run`, which
+# compiles the host side too; without -p the header is missing (exit 3);
+# with the include path but not the definition the kernel is clean.
+set -u
+kcheck=$1 project=$2; shift 3
+expect=$(dirname "$0")/expect.sh
+build=$(mktemp -d) || exit 1
+trap 'rm -rf "$build"' EXIT
+if ! "$@" -S "$project" -B "$build" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+     >"$build/configure.log" 2>&1; then
+  cat "$build/configure.log"; echo "configuring $project failed"; exit 1
+fi
+kernel=$project/src/transpose.cu
+conflict="transpose.cu:[0-9]+:[0-9]+: warning: 32-way shared-memory bank conflict on 'tile' [[]bank-conflict[]]"
+status=0
+run() { echo "== $*"; "$expect" "$@" || status=1; }
+run 1 "$conflict" -- "$kcheck" bank-conflicts -p "$build" "$kernel"
+run 1 "$conflict" -- "$kcheck" bank-conflicts "-p=$build/compile_commands.json" "$kernel"
+# `run` compiles the host side too: it needs the include path as well.
+run 1 "$conflict" "exit status 0" -- "$kcheck" run -q -p "$build" "$kernel"
+run 3 "'tile_config.h' file not found" -- "$kcheck" bank-conflicts "$kernel"
+run 0 -- "$kcheck" bank-conflicts "$kernel" -- -I "$project/include"
+# The command line's clang args come after the project's: -U undoes its -D.
+run 0 -- "$kcheck" bank-conflicts -p "$build" "$kernel" -- -UTILE_PAD
+exit $status

@@ -1,0 +1,6 @@
+// libFuzzer entry of the fuzz_json target (tests/fuzz/FuzzTargets.h).
+#include "FuzzTargets.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  return kcheck::fuzz::fuzzJson(data, size);
+}
