@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -158,6 +159,17 @@ reportedDiagnostics(const Options &o, const std::string &source,
                         std::move(diags), o.file, checksRunBy(o));
   suppressed = kept.suppressed;
   return std::move(kept.diagnostics);
+}
+
+int checkInputLimits(const Options &o, std::ostream &err) {
+  std::error_code ec;
+  uintmax_t bytes = std::filesystem::file_size(o.file, ec);
+  if (ec || bytes <= o.maxSourceBytes)
+    return kExitClean; // an unreadable file is reported where it is read
+  err << "kcheck: error: '" << o.file << "' is " << (bytes >> 20)
+      << " MB, past --max-source " << (o.maxSourceBytes >> 20)
+      << " MB: kcheck declines to compile it (raise --max-source to try)\n";
+  return kExitCannotAnalyse;
 }
 
 int runCommand(const Options &o, std::ostream &out, std::ostream &err) {

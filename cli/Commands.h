@@ -23,6 +23,10 @@ enum ExitCode : int {
 
 int runCommand(const Options &options, std::ostream &out, std::ostream &err);
 
+/// The input limits checked before anything is compiled (--max-source):
+/// kExitClean when FILE.cu is within them, else the message and exit code.
+int checkInputLimits(const Options &options, std::ostream &err);
+
 /// A command's findings less what the user asked not to see: the checks
 /// --checks disabled, and those a `// kcheck-ignore(ID): reason` in
 /// `source` (the main file) suppresses, counted in `suppressed`; with the

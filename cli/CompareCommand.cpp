@@ -37,6 +37,8 @@ int runCompare(const Options &o, std::ostream &out, std::ostream &err) {
     break;
   }
   case OutputFormat::Text:
+  case OutputFormat::Sarif: // parseOptions refuses these two here
+  case OutputFormat::Html:
     out << core::comparisonText(programs, /*allLines=*/false);
     break;
   }

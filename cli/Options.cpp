@@ -134,6 +134,7 @@ options:
   --max-memory MB      simulated memory one launch may touch: global pages,
                        shared and local memory (default 2048)
   --max-launches N     launches simulated per program (default 10000)
+  --max-source MB      size of FILE.cu kcheck compiles (default 4)
                        (past a limit that launch stops with a message, exit
                        3, and the other launches are still reported)
   --jobs N             threads that simulate blocks (default: the machine's
@@ -391,7 +392,7 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         return r;
       }
     } else if (a == "--max-launch-steps" || a == "--max-launches" ||
-               a == "--max-memory") {
+               a == "--max-memory" || a == "--max-source") {
       const std::string *v = value();
       uint64_t n;
       if (!v)
@@ -405,6 +406,8 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         o.maxLaunchSteps = n;
       else if (a == "--max-launches")
         o.maxLaunches = n;
+      else if (a == "--max-source")
+        o.maxSourceBytes = n << 20; // MB
       else
         o.maxMemoryBytes = n << 20; // MB
     } else if (a == "--run-host" && o.command != Command::Run &&

@@ -64,7 +64,10 @@ struct Options {
   // (exit 3) and the other launches are still reported.
   uint64_t maxLaunchSteps = 1'000'000'000; // warp instructions per launch
   uint64_t maxMemoryBytes = 2048ull << 20; // simulated memory touched
-  uint64_t maxLaunches = 10'000;           // launches simulated per program
+  // The .cu itself: past this size kcheck declines before compiling (the
+  // device compile of a multi-megabyte file can take minutes).
+  uint64_t maxSourceBytes = 4ull << 20;
+  uint64_t maxLaunches = 10'000; // launches simulated per program
   bool exhaustive = false; // simulate every block, not one per proven class
   unsigned jobs = 0;       // threads running blocks (0: the machine's, capped)
   bool quiet = false;      // no progress line on stderr

@@ -301,6 +301,8 @@ int runValidate(const Options &o, std::ostream &out, std::ostream &err) {
     out << core::comparisonMarkdown(programs, "kcheck validate " + o.file);
     break;
   case OutputFormat::Text:
+  case OutputFormat::Sarif: // parseOptions refuses these two here
+  case OutputFormat::Html:
     out << core::comparisonText(programs, /*allLines=*/false);
     break;
   }

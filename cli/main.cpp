@@ -28,6 +28,17 @@ int main(int argc, char **argv) {
   }
   switch (parsed.options.command) {
   case Command::Help:
+  case Command::Version:
+  case Command::ListChecks:
+  case Command::Explain:
+  case Command::Compare:
+    break;
+  default:
+    if (int rc = checkInputLimits(parsed.options, std::cerr))
+      return rc;
+  }
+  switch (parsed.options.command) {
+  case Command::Help:
     return printHelp(parsed.options.helpTopic, std::cout, std::cerr);
   case Command::Version:
     std::cout << "kcheck " << kKcheckVersion << "\n";

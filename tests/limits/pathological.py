@@ -148,7 +148,8 @@ CASES = {
                            r"launch of 2147483647 blocks not simulated"),
     "infinite_loop": (INFINITE_LOOP, ["predict"], 3,
                       r"step budget of \d+ warp instructions exceeded at \S+:5"),
-    "source_10mb": (None, ["predict"], 0, r"k<<<1, 256>>>"),
+    "source_10mb": (None, ["predict"], 3,
+                    r"is 10 MB, past --max-source 4 MB: kcheck declines to compile it"),
 }
 
 
