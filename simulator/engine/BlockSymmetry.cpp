@@ -352,9 +352,10 @@ private:
           continue;
         if (!cond.isUniform())
           changed |= set(in.dst + e, AbsValue::dependent());
-        else
-          changed |=
-              set(in.dst + e, get(in.b + e)) | set(in.dst + e, get(in.c + e));
+        else { // both arms join into dst: each may change it
+          changed |= set(in.dst + e, get(in.b + e));
+          changed |= set(in.dst + e, get(in.c + e));
+        }
       }
       return changed;
     }
