@@ -134,6 +134,9 @@ bool runClangAction(const std::vector<std::string> &args,
       clang::createInvocation(argv, invocationOptions);
   if (!invocation || driverDiagnostics->hasErrorOccurred())
     return false;
+  // The driver asks cc1 to leak the AST at exit (-disable-free); kcheck
+  // compiles many times in one process (fix search, fuzzing), so free it.
+  invocation->getFrontendOpts().DisableFree = false;
 
   clang::CompilerInstance compiler(std::move(invocation));
   compiler.setVirtualFileSystem(fileSystem);
