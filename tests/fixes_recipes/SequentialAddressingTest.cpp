@@ -166,6 +166,8 @@ struct Mismatch {
   const char *from; // a piece of kIndexForm
   const char *to;
 };
+// Test names and ctest listings show the case name, not its bytes.
+void PrintTo(const Mismatch &m, std::ostream *os) { *os << m.name; }
 
 class SequentialAddressingRejects : public ::testing::TestWithParam<Mismatch> {
 };

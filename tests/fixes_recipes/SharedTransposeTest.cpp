@@ -84,6 +84,8 @@ struct Mismatch {
   const char *from; // a piece of kNaive
   const char *to;
 };
+// Test names and ctest listings show the case name, not its bytes.
+void PrintTo(const Mismatch &m, std::ostream *os) { *os << m.name; }
 
 class SharedTransposeRejects : public ::testing::TestWithParam<Mismatch> {};
 

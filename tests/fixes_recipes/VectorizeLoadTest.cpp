@@ -119,6 +119,8 @@ struct Mismatch {
   const char *from; // a piece of kGlobalLoad
   const char *to;
 };
+// Test names and ctest listings show the case name, not its bytes.
+void PrintTo(const Mismatch &m, std::ostream *os) { *os << m.name; }
 
 class VectorizeLoadRejects : public ::testing::TestWithParam<Mismatch> {};
 
