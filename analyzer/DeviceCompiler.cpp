@@ -134,9 +134,11 @@ bool runClangAction(const std::vector<std::string> &args,
       clang::createInvocation(argv, invocationOptions);
   if (!invocation || driverDiagnostics->hasErrorOccurred())
     return false;
-  // The driver asks cc1 to leak the AST at exit (-disable-free); kcheck
-  // compiles many times in one process (fix search, fuzzing), so free it.
+  // The driver asks cc1 to leak the AST and the backend's TargetMachine at
+  // exit (-disable-free); kcheck compiles many times in one process (fix
+  // search, fuzzing), so free them.
   invocation->getFrontendOpts().DisableFree = false;
+  invocation->getCodeGenOpts().DisableFree = false;
 
   clang::CompilerInstance compiler(std::move(invocation));
   compiler.setVirtualFileSystem(fileSystem);

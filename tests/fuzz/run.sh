@@ -21,12 +21,6 @@ for target in fuzz_pipeline fuzz_pipeline_mutated fuzz_json; do
   fuzz_pipeline_mutated) max_len=8192 ;;
   fuzz_json) max_len=4096 ;;
   esac
-  # libFuzzer's per-input leak check flags the caches Clang/LLVM fill
-  # lazily on first use (all "indirect", allocated inside libLLVM; replaying
-  # the flagged input alone leaks nothing). The pipeline targets keep
-  # LeakSanitizer's whole-process check at exit instead.
-  per_input_leaks=1
-  [ "$target" = fuzz_json ] || per_input_leaks=0
   corpus=tests/fuzz/corpus/${target#fuzz_}
   artifacts=build-fuzz/artifacts/$target
   scratch=build-fuzz/scratch/$target
@@ -35,7 +29,7 @@ for target in fuzz_pipeline fuzz_pipeline_mutated fuzz_json; do
   rc=0
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     build-fuzz/tests/fuzz/$target -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 \
-    -max_len=$max_len -detect_leaks=$per_input_leaks -print_final_stats=1 -artifact_prefix="$artifacts/" \
+    -max_len=$max_len -print_final_stats=1 -artifact_prefix="$artifacts/" \
     "$scratch" "$corpus" >"$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   inputs=$(find "$scratch" -type f | wc -l)
