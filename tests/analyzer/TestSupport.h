@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace kcheck::analyzer::testing {
@@ -23,11 +24,14 @@ inline std::vector<std::filesystem::path> seedFiles() {
   return files;
 }
 
-// Writes `source` to a fresh file in the test's temporary directory.
+// Writes `source` to a fresh file in this process's temporary directory:
+// ctest runs tests of one binary as concurrent processes, and several tests
+// use the same file names.
 inline std::string writeSource(const std::string &name,
                                const std::string &source) {
   std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "kcheck_analyzer_tests";
+      std::filesystem::temp_directory_path() /
+      ("kcheck_analyzer_tests_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::filesystem::path path = dir / name;
   std::ofstream(path) << source;
