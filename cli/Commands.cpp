@@ -52,12 +52,7 @@ std::string predictText(const Session &s) {
                        l.simulated ? "" : ": not simulated");
     if (!l.simulated)
       continue;
-    for (unsigned m = 0; m < core::kMetricCount; ++m)
-      if (core::isPredicted(core::Metric(m)) ||
-          std::count(l.alsoPredicted.begin(), l.alsoPredicted.end(),
-                     core::Metric(m)))
-        out += fmt::format("  {:<66} {:>14}\n",
-                           core::metricName(core::Metric(m)), l.metrics.v[m]);
+    out += countersText(l);
   }
   return out;
 }
@@ -159,6 +154,15 @@ reportedDiagnostics(const Options &o, const std::string &source,
                         std::move(diags), o.file, checksRunBy(o));
   suppressed = kept.suppressed;
   return std::move(kept.diagnostics);
+}
+
+std::string countersText(const core::LaunchReport &l) {
+  std::string out;
+  for (unsigned m = 0; m < core::kMetricCount; ++m)
+    if (l.predicts(core::Metric(m)))
+      out += fmt::format("  {:<66} {:>14}\n", core::metricName(core::Metric(m)),
+                         l.metrics.v[m]);
+  return out;
 }
 
 int checkInputLimits(const Options &o, std::ostream &err) {

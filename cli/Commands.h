@@ -25,6 +25,9 @@ int runCommand(const Options &options, std::ostream &out, std::ostream &err);
 
 /// The input limits checked before anything is compiled (--max-source):
 /// kExitClean when FILE.cu is within them, else the message and exit code.
+/// Every counter predicted for launch `l`, a line each (predict, run).
+std::string countersText(const core::LaunchReport &l);
+
 int checkInputLimits(const Options &options, std::ostream &err);
 
 /// A command's findings less what the user asked not to see: the checks

@@ -87,17 +87,6 @@ Session sessionOf(const Options &o, host::RunResult &run,
   return s;
 }
 
-std::string countersText(const core::LaunchReport &l) {
-  std::string out;
-  for (unsigned m = 0; m < core::kMetricCount; ++m)
-    if (core::isPredicted(core::Metric(m)) ||
-        std::count(l.alsoPredicted.begin(), l.alsoPredicted.end(),
-                   core::Metric(m)))
-      out += fmt::format("  {:<66} {:>14}\n", core::metricName(core::Metric(m)),
-                         l.metrics.v[m]);
-  return out;
-}
-
 /// Every check's findings, in source order (as `check`).
 std::vector<core::Diagnostic> allDiagnostics(const Options &o,
                                              const Session &s) {

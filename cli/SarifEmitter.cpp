@@ -217,14 +217,6 @@ void writeRule(core::JsonWriter &w, const Rule &r) {
   w.endObject();
 }
 
-void writeDim(core::JsonWriter &w, const core::Dim3 &d) {
-  w.beginArray();
-  w.value(uint64_t(d.x));
-  w.value(uint64_t(d.y));
-  w.value(uint64_t(d.z));
-  w.endArray();
-}
-
 /// kcheck's per-launch figures: what `predict --format json` says of each
 /// launch, minus the per-line tables.
 void writeLaunchProperties(core::JsonWriter &w, const Session &s) {
@@ -236,18 +228,7 @@ void writeLaunchProperties(core::JsonWriter &w, const Session &s) {
   w.beginArray();
   for (const core::LaunchReport &l : s.report.launches) {
     w.beginObject();
-    w.key("index");
-    w.value(l.index);
-    w.key("kernel");
-    w.value(l.kernel);
-    w.key("signature");
-    w.value(l.signature);
-    w.key("grid");
-    writeDim(w, l.config.grid);
-    w.key("block");
-    writeDim(w, l.config.block);
-    w.key("dynamic_shared_bytes");
-    w.value(l.config.dynamicSharedBytes);
+    writeLaunchIdentity(w, l.index, l.kernel, l.signature, l.config);
     w.key("simulated");
     w.value(l.simulated);
     if (l.simulated) {
@@ -255,9 +236,7 @@ void writeLaunchProperties(core::JsonWriter &w, const Session &s) {
       w.beginObject();
       for (unsigned m = 0; m < core::kMetricCount; ++m) {
         core::Metric metric = core::Metric(m);
-        if (core::isPredicted(metric) ||
-            std::count(l.alsoPredicted.begin(), l.alsoPredicted.end(),
-                       metric)) {
+        if (l.predicts(metric)) {
           w.key(core::metricName(metric));
           w.value(l.metrics[metric]);
         }

@@ -51,6 +51,28 @@ void writeLines(JsonWriter &w, const std::vector<LineReport> &lines) {
 
 } // namespace
 
+bool LaunchReport::predicts(Metric m) const {
+  return isPredicted(m) || std::find(alsoPredicted.begin(), alsoPredicted.end(),
+                                     m) != alsoPredicted.end();
+}
+
+void writeLaunchIdentity(JsonWriter &w, int index, const std::string &kernel,
+                         const std::string &signature,
+                         const LaunchConfig &config) {
+  w.key("index");
+  w.value(index);
+  w.key("kernel");
+  w.value(kernel);
+  w.key("signature");
+  w.value(signature);
+  w.key("grid");
+  writeDim(w, config.grid);
+  w.key("block");
+  writeDim(w, config.block);
+  w.key("dynamic_shared_bytes");
+  w.value(config.dynamicSharedBytes);
+}
+
 std::string toJson(const PredictionReport &report) {
   JsonWriter w;
   w.beginObject();
@@ -64,18 +86,7 @@ std::string toJson(const PredictionReport &report) {
   w.beginArray();
   for (const LaunchReport &l : report.launches) {
     w.beginObject();
-    w.key("index");
-    w.value(l.index);
-    w.key("kernel");
-    w.value(l.kernel);
-    w.key("signature");
-    w.value(l.signature);
-    w.key("grid");
-    writeDim(w, l.config.grid);
-    w.key("block");
-    writeDim(w, l.config.block);
-    w.key("dynamic_shared_bytes");
-    w.value(l.config.dynamicSharedBytes);
+    writeLaunchIdentity(w, l.index, l.kernel, l.signature, l.config);
     w.key("simulated");
     w.value(l.simulated);
     if (l.simulated) {

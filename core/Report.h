@@ -12,6 +12,8 @@
 
 namespace kcheck::core {
 
+class JsonWriter;
+
 struct LineReport {
   std::string file;
   unsigned line = 0;
@@ -38,7 +40,17 @@ struct LaunchReport {
   // table's view, and kcheck-profile's); JSON "lines_innermost".
   std::vector<LineReport> innermostLines;
   std::vector<std::string> notes;
+
+  /// Predicted for this launch: isPredicted()'s metrics and alsoPredicted.
+  bool predicts(Metric m) const;
 };
+
+/// The keys every launch object of the schema starts with: index, kernel,
+/// signature, grid, block, dynamic_shared_bytes (predictions, measurements,
+/// SARIF properties).
+void writeLaunchIdentity(JsonWriter &w, int index, const std::string &kernel,
+                         const std::string &signature,
+                         const LaunchConfig &config);
 
 struct PredictionReport {
   std::string schema = "kcheck-prediction/1";

@@ -2,6 +2,7 @@
 
 #include "core/Json.h"
 #include "core/JsonReader.h"
+#include "core/Report.h"
 
 #include <fstream>
 #include <sstream>
@@ -174,14 +175,6 @@ ReportLoadResult loadReportFile(const std::string &path) {
 
 namespace {
 
-void writeDim(JsonWriter &w, const Dim3 &d) {
-  w.beginArray();
-  w.value(d.x);
-  w.value(d.y);
-  w.value(d.z);
-  w.endArray();
-}
-
 void writeMetrics(JsonWriter &w, const MetricList &metrics) {
   w.beginObject();
   for (const auto &[name, value] : metrics) {
@@ -220,18 +213,7 @@ std::string toJson(const ReportFile &report) {
   w.beginArray();
   for (const ReportLaunch &l : report.launches) {
     w.beginObject();
-    w.key("index");
-    w.value(l.index);
-    w.key("kernel");
-    w.value(l.kernel);
-    w.key("signature");
-    w.value(l.signature);
-    w.key("grid");
-    writeDim(w, l.config.grid);
-    w.key("block");
-    writeDim(w, l.config.block);
-    w.key("dynamic_shared_bytes");
-    w.value(l.config.dynamicSharedBytes);
+    writeLaunchIdentity(w, l.index, l.kernel, l.signature, l.config);
     w.key(measured ? "measured" : "simulated");
     w.value(l.hasMetrics);
     if (!l.error.empty()) {
