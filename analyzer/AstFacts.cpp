@@ -3,7 +3,8 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -58,13 +59,12 @@ bool isCudaBuiltinVariable(const ValueDecl *decl) {
 }
 
 // The variables an index expression reads, in order of first appearance.
-class IndexVariableCollector
-    : public RecursiveASTVisitor<IndexVariableCollector> {
+class IndexVariableCollector : public DynamicRecursiveASTVisitor {
 public:
   explicit IndexVariableCollector(std::vector<std::string> &names)
       : names(names) {}
 
-  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+  bool VisitDeclRefExpr(DeclRefExpr *ref) override {
     const auto *var = dyn_cast<VarDecl>(ref->getDecl());
     // Built-ins are named with their member below; constexpr values are
     // constants.
@@ -74,7 +74,7 @@ public:
   }
   // threadIdx.x and friends are MS properties of Clang's built-in variable
   // types.
-  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *property) {
+  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *property) override {
     const Expr *base = property->getBaseExpr()->IgnoreParenImpCasts();
     if (const auto *opaque = dyn_cast<OpaqueValueExpr>(base);
         opaque && opaque->getSourceExpr())
@@ -95,7 +95,7 @@ private:
 };
 
 // Collects the subscripts in one device function's body.
-class SubscriptCollector : public RecursiveASTVisitor<SubscriptCollector> {
+class SubscriptCollector : public DynamicRecursiveASTVisitor {
 public:
   SubscriptCollector(
       ASTContext &ctx, const FunctionDecl &function,
@@ -107,26 +107,26 @@ public:
 
   // Parents are visited before their operands, so an operand's operator is
   // known by the time the subscript itself is visited.
-  bool VisitBinaryOperator(BinaryOperator *op) {
+  bool VisitBinaryOperator(BinaryOperator *op) override {
     if (op->isAssignmentOp())
       noteOperatorOn(op->getLHS(), op->getOperatorLoc());
     return true;
   }
   // Assignments of class type (float4 a[i] = b) are calls to operator=.
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *call) {
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *call) override {
     if (call->getNumArgs() >= 1 &&
         (call->isAssignmentOp() || call->getOperator() == OO_PlusPlus ||
          call->getOperator() == OO_MinusMinus))
       noteOperatorOn(call->getArg(0), call->getOperatorLoc());
     return true;
   }
-  bool VisitUnaryOperator(UnaryOperator *op) {
+  bool VisitUnaryOperator(UnaryOperator *op) override {
     if (op->isIncrementDecrementOp())
       noteOperatorOn(op->getSubExpr(), op->getOperatorLoc());
     return true;
   }
 
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *subscript) {
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *subscript) override {
     if (innerSubscripts.contains(subscript))
       return true;
     // Walk the chain base[i0][i1]...: the outermost expression holds the last
@@ -261,15 +261,14 @@ private:
 };
 
 // Finds the device functions with bodies, instantiations included.
-class DeviceFunctionFinder : public RecursiveASTVisitor<DeviceFunctionFinder> {
+class DeviceFunctionFinder : public DynamicRecursiveASTVisitor {
 public:
   DeviceFunctionFinder(ASTContext &ctx, std::vector<SubscriptFact> &facts)
-      : ctx(ctx), facts(facts) {}
+      : ctx(ctx), facts(facts) {
+    ShouldVisitTemplateInstantiations = true;
+  }
 
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool shouldVisitImplicitCode() const { return false; }
-
-  bool VisitFunctionDecl(FunctionDecl *function) {
+  bool VisitFunctionDecl(FunctionDecl *function) override {
     if (!function->doesThisDeclarationHaveABody() ||
         function->isDependentContext() ||
         !(function->hasAttr<CUDAGlobalAttr>() ||

@@ -3,7 +3,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -23,12 +23,13 @@ bool editBefore(const TextEdit &a, const TextEdit &b) {
 
 // Records, for each kernel expression written in the main file, which
 // expansion it comes from (see KernelSource::expansions_).
-class ExpansionRecorder : public RecursiveASTVisitor<ExpansionRecorder> {
+class ExpansionRecorder : public DynamicRecursiveASTVisitor {
 public:
   using Recorder = std::function<void(const Expr &)>;
-  explicit ExpansionRecorder(Recorder record) : record(std::move(record)) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool VisitExpr(Expr *e) {
+  explicit ExpansionRecorder(Recorder record) : record(std::move(record)) {
+    ShouldVisitTemplateInstantiations = true;
+  }
+  bool VisitExpr(Expr *e) override {
     record(*e);
     return true;
   }
@@ -40,12 +41,13 @@ private:
 // Every __global__ function with a body in the main file, instantiations
 // included (they carry the template arguments the recipes need to size
 // arrays; their locations are the template's text).
-class KernelFinder : public RecursiveASTVisitor<KernelFinder> {
+class KernelFinder : public DynamicRecursiveASTVisitor {
 public:
   KernelFinder(ASTContext &ctx, std::vector<const FunctionDecl *> &kernels)
-      : ctx(ctx), kernels(kernels) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool VisitFunctionDecl(FunctionDecl *function) {
+      : ctx(ctx), kernels(kernels) {
+    ShouldVisitTemplateInstantiations = true;
+  }
+  bool VisitFunctionDecl(FunctionDecl *function) override {
     const SourceManager &sm = ctx.getSourceManager();
     if (function->doesThisDeclarationHaveABody() &&
         !function->isDependentContext() &&

@@ -3,8 +3,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -181,30 +181,30 @@ namespace {
 
 // Finds writes to one variable: assignments, increments, address-of, and
 // bindings to non-const references (declared or as a call's argument).
-class WriteFinder : public RecursiveASTVisitor<WriteFinder> {
+class WriteFinder : public DynamicRecursiveASTVisitor {
 public:
   explicit WriteFinder(const VarDecl *var) : var(var) {}
   bool found = false;
 
-  bool VisitBinaryOperator(BinaryOperator *op) {
+  bool VisitBinaryOperator(BinaryOperator *op) override {
     if (op->isAssignmentOp() && namedVariable(op->getLHS()) == var)
       found = true;
     return !found;
   }
-  bool VisitUnaryOperator(UnaryOperator *op) {
+  bool VisitUnaryOperator(UnaryOperator *op) override {
     if ((op->isIncrementDecrementOp() || op->getOpcode() == UO_AddrOf) &&
         namedVariable(op->getSubExpr()) == var)
       found = true;
     return !found;
   }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *call) {
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *call) override {
     if (call->getNumArgs() > 0 && namedVariable(call->getArg(0)) == var &&
         (call->isAssignmentOp() || call->getOperator() == OO_PlusPlus ||
          call->getOperator() == OO_MinusMinus))
       found = true;
     return !found;
   }
-  bool VisitCallExpr(CallExpr *call) {
+  bool VisitCallExpr(CallExpr *call) override {
     const FunctionDecl *callee = call->getDirectCallee();
     for (unsigned i = 0;
          callee && i < call->getNumArgs() && i < callee->getNumParams(); ++i) {
@@ -216,7 +216,7 @@ public:
     }
     return !found;
   }
-  bool VisitVarDecl(VarDecl *decl) {
+  bool VisitVarDecl(VarDecl *decl) override {
     if (decl->getType()->isReferenceType() &&
         !decl->getType().getNonReferenceType().isConstQualified() &&
         decl->getInit() && namedVariable(decl->getInit()) == var)
@@ -228,11 +228,11 @@ private:
   const VarDecl *var;
 };
 
-class ReferenceFinder : public RecursiveASTVisitor<ReferenceFinder> {
+class ReferenceFinder : public DynamicRecursiveASTVisitor {
 public:
   explicit ReferenceFinder(const VarDecl *var) : var(var) {}
   std::vector<const DeclRefExpr *> references;
-  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+  bool VisitDeclRefExpr(DeclRefExpr *ref) override {
     if (ref->getDecl() == var)
       references.push_back(ref);
     return true;
@@ -242,15 +242,15 @@ private:
   const VarDecl *var;
 };
 
-class NameCollector : public RecursiveASTVisitor<NameCollector> {
+class NameCollector : public DynamicRecursiveASTVisitor {
 public:
   std::set<std::string> names;
-  bool VisitNamedDecl(NamedDecl *decl) {
+  bool VisitNamedDecl(NamedDecl *decl) override {
     if (decl->getIdentifier())
       names.insert(decl->getName().str());
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+  bool VisitDeclRefExpr(DeclRefExpr *ref) override {
     if (ref->getDecl()->getIdentifier())
       names.insert(ref->getDecl()->getName().str());
     return true;

@@ -28,7 +28,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <set>
@@ -370,10 +370,10 @@ private:
   }
 
   bool callsUserFunction(const Stmt *s) const {
-    struct Calls : RecursiveASTVisitor<Calls> {
+    struct Calls : DynamicRecursiveASTVisitor {
       const SourceManager *sm = nullptr;
       bool found = false;
-      bool VisitCallExpr(CallExpr *call) {
+      bool VisitCallExpr(CallExpr *call) override {
         const Decl *callee = call->getCalleeDecl();
         if (!callee ||
             !sm->isInSystemHeader(sm->getExpansionLoc(callee->getLocation())))
@@ -387,11 +387,10 @@ private:
   }
 
   // The array references that are the base of `array[0]`.
-  struct FirstElementAccesses
-      : public RecursiveASTVisitor<FirstElementAccesses> {
+  struct FirstElementAccesses : public DynamicRecursiveASTVisitor {
     FirstElementAccesses(const ASTContext &ctx, const VarDecl *array)
         : ctx(ctx), array(array) {}
-    bool VisitArraySubscriptExpr(ArraySubscriptExpr *subscript) {
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *subscript) override {
       const auto *ref =
           dyn_cast<DeclRefExpr>(fixes::stripped(subscript->getBase()));
       if (ref && ref->getDecl() == array &&

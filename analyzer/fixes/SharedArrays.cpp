@@ -2,8 +2,8 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -16,11 +16,11 @@ namespace {
 
 using namespace clang;
 
-class UseCollector : public RecursiveASTVisitor<UseCollector> {
+class UseCollector : public DynamicRecursiveASTVisitor {
 public:
   explicit UseCollector(ASTContext &ctx) : ctx(ctx) {}
 
-  bool VisitVarDecl(VarDecl *var) {
+  bool VisitVarDecl(VarDecl *var) override {
     if (!var->hasAttr<CUDASharedAttr>() || !var->isLocalVarDecl() ||
         !var->getTypeSourceInfo())
       return true;
@@ -46,14 +46,14 @@ public:
     return true;
   }
 
-  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+  bool VisitDeclRefExpr(DeclRefExpr *ref) override {
     if (const auto *var = dyn_cast<VarDecl>(ref->getDecl()))
       ++references[var];
     return true;
   }
 
   // Parents come before their operands, so `&a[i]` is seen before `a[i]`.
-  bool VisitUnaryOperator(UnaryOperator *op) {
+  bool VisitUnaryOperator(UnaryOperator *op) override {
     if (op->getOpcode() == UO_AddrOf)
       if (const auto *subscript =
               dyn_cast<ArraySubscriptExpr>(op->getSubExpr()->IgnoreParens()))
@@ -61,7 +61,7 @@ public:
     return true;
   }
 
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *subscript) {
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *subscript) override {
     if (inner.contains(subscript))
       return true;
     ArrayUse use;

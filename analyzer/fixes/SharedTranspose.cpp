@@ -35,7 +35,8 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
 
 namespace kcheck::analyzer {
 
@@ -45,16 +46,15 @@ using namespace clang;
 
 // Whether `e` has one value for the whole grid: constants, unmodified
 // parameters, blockDim and gridDim.
-class UniformCheck : public RecursiveASTVisitor<UniformCheck> {
+class UniformCheck : public DynamicRecursiveASTVisitor {
 public:
   UniformCheck(const FunctionDecl &kernel) : kernel(kernel) {}
   bool uniform = true;
   // Built-in variables as written (their getter calls are no calls).
-  bool TraversePseudoObjectExpr(PseudoObjectExpr *e,
-                                DataRecursionQueue * = nullptr) {
+  bool TraversePseudoObjectExpr(PseudoObjectExpr *e) override {
     return TraverseStmt(e->getSyntacticForm());
   }
-  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+  bool VisitDeclRefExpr(DeclRefExpr *ref) override {
     const ValueDecl *decl = ref->getDecl();
     if (isa<EnumConstantDecl, NonTypeTemplateParmDecl>(decl))
       return true;
@@ -70,8 +70,8 @@ public:
       uniform = false;
     return uniform;
   }
-  bool VisitCallExpr(CallExpr *) { return uniform = false; }
-  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *property) {
+  bool VisitCallExpr(CallExpr *) override { return uniform = false; }
+  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *property) override {
     if (!fixes::isCudaBuiltin(property, "blockDim",
                               property->getPropertyDecl()->getName()) &&
         !fixes::isCudaBuiltin(property, "gridDim",

@@ -26,7 +26,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
 
 namespace kcheck::analyzer {
 
@@ -267,17 +267,17 @@ private:
 
   // Every write to the pointer parameter moves it by a multiple of k.
   bool movesByMultiples(const VarDecl *pointer, int64_t k) const {
-    struct Writes : RecursiveASTVisitor<Writes> {
+    struct Writes : DynamicRecursiveASTVisitor {
       const VarDecl *pointer;
       std::vector<const BinaryOperator *> moves;
       bool other = false;
-      bool VisitBinaryOperator(BinaryOperator *op) {
+      bool VisitBinaryOperator(BinaryOperator *op) override {
         if (op->isAssignmentOp() &&
             fixes::namedVariable(op->getLHS()) == pointer)
           moves.push_back(op);
         return true;
       }
-      bool VisitUnaryOperator(UnaryOperator *op) {
+      bool VisitUnaryOperator(UnaryOperator *op) override {
         if ((op->isIncrementDecrementOp() || op->getOpcode() == UO_AddrOf) &&
             fixes::namedVariable(op->getSubExpr()) == pointer)
           other = true;
@@ -379,10 +379,10 @@ private:
   bool global = false;
 };
 
-class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
+class LoopFinder : public DynamicRecursiveASTVisitor {
 public:
   std::vector<const ForStmt *> loops;
-  bool VisitForStmt(ForStmt *loop) {
+  bool VisitForStmt(ForStmt *loop) override {
     loops.push_back(loop);
     return true;
   }

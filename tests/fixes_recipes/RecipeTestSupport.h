@@ -9,7 +9,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <gtest/gtest.h>
@@ -47,16 +47,17 @@ inline std::string readFile(const std::string &path) {
 // Visits kernels as cli/Fixes does: every __global__ definition of the main
 // file that is not dependent (plain kernels and template instantiations).
 class RecipeRunner : public clang::ASTConsumer,
-                     public clang::RecursiveASTVisitor<RecipeRunner> {
+                     public clang::DynamicRecursiveASTVisitor {
 public:
   RecipeRunner(RecipeFunction recipe, std::vector<FixCandidate> &out)
-      : recipe(recipe), out(out) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
+      : recipe(recipe), out(out) {
+    ShouldVisitTemplateInstantiations = true;
+  }
   void HandleTranslationUnit(clang::ASTContext &context) override {
     ctx = &context;
     TraverseDecl(context.getTranslationUnitDecl());
   }
-  bool VisitFunctionDecl(clang::FunctionDecl *f) {
+  bool VisitFunctionDecl(clang::FunctionDecl *f) override {
     const clang::SourceManager &sm = ctx->getSourceManager();
     if (f->doesThisDeclarationHaveABody() && !f->isDependentContext() &&
         f->hasAttr<clang::CUDAGlobalAttr>() &&
