@@ -21,8 +21,9 @@ public:
     else
       at_ = at;
   }
+  // A little-endian field of at most 8 bytes.
   uint64_t fixed(size_t bytes) {
-    if (failed_ || bytes > data_.size() - at_) {
+    if (failed_ || bytes > 8 || bytes > data_.size() - at_) {
       failed_ = true;
       return 0;
     }
@@ -31,6 +32,12 @@ public:
       v |= uint64_t(uint8_t(data_[at_ + i])) << (8 * i);
     at_ += bytes;
     return v;
+  }
+  void skip(size_t bytes) {
+    if (failed_ || bytes > data_.size() - at_)
+      failed_ = true;
+    else
+      at_ += bytes;
   }
   uint64_t uleb() {
     uint64_t v = 0;
@@ -125,7 +132,7 @@ std::optional<Elf> readElf(std::string_view image, std::string &error) {
     Section s;
     nameOffsets.push_back(uint32_t(h.fixed(4)));
     s.type = uint32_t(h.fixed(4));
-    h.fixed(16); // flags, addr
+    h.skip(16); // flags, addr
     s.offset = h.fixed(8);
     s.size = h.fixed(8);
     s.link = uint32_t(h.fixed(4));

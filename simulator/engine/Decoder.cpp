@@ -244,7 +244,7 @@ Expected<Decoder::ConstValue> Decoder::evalConstant(const Constant *c,
   }
   if (auto *cf = dyn_cast<ConstantFP>(c)) {
     if (!cf->getType()->isFloatTy() && !cf->getType()->isDoubleTy())
-      return std::move(checkScalar(cf->getType(), at));
+      return checkScalar(cf->getType(), at);
     return ConstValue{cf->getValueAPF().bitcastToAPInt().getZExtValue(), -1};
   }
   if (isa<ConstantPointerNull>(c) || isa<UndefValue>(c) ||
