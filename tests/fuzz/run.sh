@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 jobs=${JOBS:-$(nproc)}
 targets=(fuzz_pipeline fuzz_pipeline_mutated fuzz_json)
-cmake --preset asan-ubsan >/dev/null
+[ -f build-asan/build.ninja ] || cmake --preset asan-ubsan >/dev/null
 ninja -C build-asan -j"$jobs" "${targets[@]}"
 
 work=build-asan/fuzz
