@@ -176,24 +176,39 @@ int checkInputLimits(const Options &o, std::ostream &err) {
   return kExitCannotAnalyse;
 }
 
+void printCompileFailure(const std::string &clangDiagnostics,
+                         const std::vector<std::string> &errors,
+                         const std::string &file, std::ostream &err) {
+  err << clangDiagnostics;
+  for (const std::string &e : errors)
+    err << "kcheck: error: " << e << '\n';
+  if (clangDiagnostics.empty() && errors.empty())
+    err << "kcheck: error: '" << file << "' could not be compiled\n";
+}
+
+std::optional<Session> openSession(const Options &o, std::string &source,
+                                   std::ostream &err) {
+  if (!readFile(o.file, source)) {
+    err << "kcheck: error: cannot read '" << o.file << "'\n";
+    return std::nullopt;
+  }
+  Session s = o.runHost ? sessionFromHostRun(o, err) : analyzeFile(o);
+  if (!s.compiled) {
+    printCompileFailure(s.clangDiagnostics, s.errors, o.file, err);
+    return std::nullopt;
+  }
+  printNotes(s, err);
+  return s;
+}
+
 int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   if (isSanitizerCommand(o.command))
     return runSanitize(o, out, err);
   std::string source;
-  if (!readFile(o.file, source)) {
-    err << "kcheck: error: cannot read '" << o.file << "'\n";
+  std::optional<Session> opened = openSession(o, source, err);
+  if (!opened)
     return kExitCannotAnalyse;
-  }
-  Session s = o.runHost ? sessionFromHostRun(o, err) : analyzeFile(o);
-  if (!s.compiled) {
-    err << s.clangDiagnostics;
-    for (const std::string &e : s.errors)
-      err << "kcheck: error: " << e << '\n';
-    if (s.clangDiagnostics.empty() && s.errors.empty())
-      err << "kcheck: error: '" << o.file << "' could not be compiled\n";
-    return kExitCannotAnalyse;
-  }
-  printNotes(s, err);
+  Session &s = *opened;
   bool anySimulated = false;
   for (const core::LaunchReport &l : s.report.launches)
     anySimulated |= l.simulated;

@@ -7,6 +7,7 @@
 #include "core/Diagnostic.h"
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -38,6 +39,19 @@ int checkInputLimits(const Options &options, std::ostream &err);
 std::vector<core::Diagnostic>
 reportedDiagnostics(const Options &options, const std::string &source,
                     std::vector<core::Diagnostic> diags, size_t &suppressed);
+
+/// Prints why a file could not be compiled: Clang's diagnostics, kcheck's
+/// errors, or, when there are neither, that it could not be.
+void printCompileFailure(const std::string &clangDiagnostics,
+                         const std::vector<std::string> &errors,
+                         const std::string &file, std::ostream &err);
+
+/// The start every analysing command shares: reads `options.file` into
+/// `source`, analyses it (or runs its host code with --run-host), prints the
+/// session's notes. On failure, prints why to `err` and returns nullopt (the
+/// command exits kExitCannotAnalyse).
+std::optional<Session> openSession(const Options &options, std::string &source,
+                                   std::ostream &err);
 
 /// `kcheck compare`: needs no LLVM (cli/CompareCommand.cpp).
 int runCompare(const Options &options, std::ostream &out, std::ostream &err);

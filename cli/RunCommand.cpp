@@ -195,11 +195,7 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
   host::RunResult run = host::runProgram(ro);
   std::fflush(stdout);
   if (!run.compiled) {
-    err << run.diagnostics;
-    for (const std::string &e : run.errors)
-      err << "kcheck: error: " << e << '\n';
-    if (run.diagnostics.empty() && run.errors.empty())
-      err << "kcheck: error: '" << o.file << "' could not be compiled\n";
+    printCompileFailure(run.diagnostics, run.errors, o.file, err);
     return kExitCannotAnalyse;
   }
 

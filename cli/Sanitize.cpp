@@ -9,9 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <tuple>
 #include <unistd.h>
 
@@ -103,15 +101,6 @@ bool hasFinding(const std::vector<core::Diagnostic> &diags) {
     return d.severity == core::Severity::Warning ||
            d.severity == core::Severity::Error;
   });
-}
-
-void printNotes(const Session &s, std::ostream &err) {
-  for (const std::string &n : s.report.notes)
-    err << "kcheck: note: " << n << '\n';
-  for (const core::LaunchReport &l : s.report.launches)
-    for (const std::string &n : l.notes)
-      err << "kcheck: note: launch #" << l.index << " " << l.kernel << ": " << n
-          << '\n';
 }
 
 /// One line per launch: what each check found there.
@@ -233,25 +222,11 @@ std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &s) {
 }
 
 int runSanitize(const Options &o, std::ostream &out, std::ostream &err) {
-  std::ifstream file(o.file);
-  if (!file) {
-    err << "kcheck: error: cannot read '" << o.file << "'\n";
+  std::string source;
+  std::optional<Session> opened = openSession(o, source, err);
+  if (!opened)
     return kExitCannotAnalyse;
-  }
-  std::stringstream text;
-  text << file.rdbuf();
-  const std::string source = text.str();
-
-  Session s = o.runHost ? sessionFromHostRun(o, err) : analyzeFile(o);
-  if (!s.compiled) {
-    err << s.clangDiagnostics;
-    for (const std::string &e : s.errors)
-      err << "kcheck: error: " << e << '\n';
-    if (s.clangDiagnostics.empty() && s.errors.empty())
-      err << "kcheck: error: '" << o.file << "' could not be compiled\n";
-    return kExitCannotAnalyse;
-  }
-  printNotes(s, err);
+  Session &s = *opened;
 
   std::vector<core::Diagnostic> diags = sanitizerDiagnostics(s);
   if (o.command == Command::Synccheck || o.command == Command::Sanitize)
