@@ -15,6 +15,11 @@ inline constexpr llvm::StringLiteral kCudaStubDirectory = "/kcheck/cuda-stubs";
 // The header force-included before the user's file.
 inline constexpr llvm::StringLiteral kCudaShimHeader = "kcheck_cuda_shim.h";
 
+// The header force-included after Clang's CUDA wrapper when compiling against
+// a real toolkit: what nvcc accepts and Clang's CUDA headers lack.
+inline constexpr llvm::StringLiteral kToolkitCompatHeader =
+    "kcheck_toolkit_compat.h";
+
 // The real file system with the stub headers layered on top under
 // kCudaStubDirectory.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeFileSystemWithCudaStubs();

@@ -4,6 +4,7 @@
 #include "IrPipeline.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticDriver.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Driver/CreateInvocationFromArgs.h"
@@ -11,6 +12,7 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,32 +69,75 @@ overlayMainFile(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
 
 } // namespace
 
+namespace {
+
+// The CUDA headers: the toolkit's through Clang's CUDA support, or the
+// bundled stubs in place of a toolkit.
+std::vector<std::string> headerArguments(const CompileOptions &options) {
+  if (!options.toolkit)
+    return {
+        // No CUDA installation: the stub headers replace its headers,
+        // nothing replaces libdevice (the stubs use Clang builtins instead),
+        // and without an installation Clang would assume PTX 4.2, which no
+        // sm_70+ target accepts.
+        "-nocudainc",
+        "-nocudalib",
+        "--cuda-path=/nonexistent",
+        "--cuda-feature=+ptx88",
+        "-isystem",
+        std::string(kCudaStubDirectory),
+        "-include",
+        std::string(kCudaShimHeader),
+    };
+  const CudaToolkit &t = *options.toolkit;
+  std::string version = std::to_string(t.major) + "." + std::to_string(t.minor);
+  std::vector<std::string> args = {
+      "--cuda-path=" + t.root,
+      // libdevice's __nv_* functions stay declarations: the engine executes
+      // them as the math functions they are (simulator/engine/DecodeCalls).
+      "-nocudalib",
+      // Clang 22 knows CUDA up to 12.9 and, for a newer toolkit, passes no
+      // SDK version, which makes it emit the pre-9.2 launch sequence
+      // (cudaConfigureCall, removed from CUDA 13's headers).
+      "-Xclang",
+      "-target-sdk-version=" + version,
+      "-Wno-unknown-cuda-version",
+      // What nvcc defines and real code tests: CUTLASS compiles its SM90
+      // path only when it sees nvcc's version.
+      "-D__CUDACC_VER_MAJOR__=" + std::to_string(t.major),
+      "-D__CUDACC_VER_MINOR__=" + std::to_string(t.minor),
+      "-D__CUDACC_VER_BUILD__=0",
+      "-include",
+      std::string(kCudaStubDirectory) + "/" + std::string(kToolkitCompatHeader),
+  };
+  // CUDA 13 moved CCCL (cuda/, cub/, thrust/) to include/cccl; nvcc adds it
+  // through nvcc.profile after the user's -I, as -isystem comes here.
+  std::string cccl = t.root + "/include/cccl";
+  if (llvm::sys::fs::is_directory(cccl)) {
+    args.push_back("-isystem");
+    args.push_back(cccl);
+  }
+  return args;
+}
+
+} // namespace
+
 std::vector<std::string> deviceCompileArguments(const std::string &path,
                                                 const CompileOptions &options) {
   std::vector<std::string> args = {
       // An absolute driver path, so the driver finds the GCC installation
-      // (libstdc++
-      // for <cstdio>, <algorithm>) relative to a real directory.
+      // (libstdc++ for <cstdio>, <algorithm>) relative to a real directory.
       KCHECK_CLANG_DRIVER,
       "-x",
       "cuda",
       "--cuda-device-only",
-      // No CUDA installation: the stub headers replace its headers, nothing
-      // replaces
-      // libdevice (the stubs use Clang builtins instead), and without an
-      // installation
-      // Clang would assume PTX 4.2, which no sm_70+ target accepts.
-      "-nocudainc",
-      "-nocudalib",
-      "--cuda-path=/nonexistent",
-      "--cuda-feature=+ptx88",
       "--cuda-gpu-arch=" + options.arch,
       "-resource-dir",
       KCHECK_CLANG_RESOURCE_DIR, // Clang's own __clang_cuda_*.h and stddef.h
-      "-isystem",
-      std::string(kCudaStubDirectory),
-      "-include",
-      std::string(kCudaShimHeader),
+  };
+  std::vector<std::string> headers = headerArguments(options);
+  args.insert(args.end(), headers.begin(), headers.end());
+  std::vector<std::string> common = {
       // Clang's front-end at O3 (so its IR carries O3's attributes and
       // metadata) but no LLVM passes: runNvccLikePipeline is the optimizer.
       "-O3",
@@ -105,6 +150,7 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
       "-emit-llvm",
       "-c",
   };
+  args.insert(args.end(), common.begin(), common.end());
   args.insert(args.end(), options.extraClangArgs.begin(),
               options.extraClangArgs.end());
   args.push_back(path);
@@ -124,6 +170,9 @@ bool runClangAction(const std::vector<std::string> &args,
           *fileSystem, driverDiagnosticOptions, &driverPrinter,
           /*ShouldOwnClient=*/false);
 
+  // Clang 22 knows CUDA up to 12.9: a newer toolkit is expected, not news.
+  driverDiagnostics->setSeverity(clang::diag::warn_drv_new_cuda_version,
+                                 clang::diag::Severity::Ignored, {});
   std::vector<const char *> argv;
   for (const std::string &arg : args)
     argv.push_back(arg.c_str());

@@ -1,10 +1,12 @@
 // Compiles the device side of a .cu file in-process with Clang (CUDA
-// device-only, no CUDA toolkit: stub headers are served from memory) to NVPTX
-// LLVM IR, runs the nvcc-like IR pipeline, and collects AST facts, all from one
-// parse.
+// device-only) to NVPTX LLVM IR, runs the nvcc-like IR pipeline, and collects
+// AST facts, all from one parse. The headers are the CUDA toolkit's when one
+// is given (Clang's own CUDA support, as `clang++ --cuda-path`), else kcheck's
+// bundled stub headers, served from memory.
 #pragma once
 
 #include "AstFacts.h"
+#include "CudaToolkit.h"
 
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/IR/LLVMContext.h"
@@ -35,6 +37,9 @@ struct CompileOptions {
   // path, so relative #includes still resolve): a fix is re-simulated
   // without writing anything.
   std::optional<std::string> mainFileText;
+  // The toolkit whose headers the device side is compiled against; without
+  // one, the bundled headers (analyzer/cuda_stubs) stand in for it.
+  std::optional<CudaToolkit> toolkit;
 };
 
 // Makes an extra consumer of the same parse (e.g. host launch extraction). It

@@ -1,4 +1,5 @@
 #include "IrPipeline.h"
+#include "analyzer/ptx/PtxLowering.h"
 
 #include "IrPipelineMemory.h"
 #include "IrPipelineNarrow.h"
@@ -482,6 +483,9 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
   }
   passes.run(module, moduleAnalyses);
+  // Last, as nvcc's optimizer never sees inside inline assembly.
+  lowerInlinePtx(module);
+  lowerNvvmWarpIntrinsics(module);
 }
 
 std::vector<const CallBase *> callsToDefinedFunctions(const Module &module) {

@@ -37,6 +37,13 @@ bool readFile(const std::string &path, std::string &text) {
 }
 
 void printNotes(const Session &s, std::ostream &err) {
+  // Compiling against the toolkit is the norm (JSON's "cuda_headers" says
+  // which); falling back to the bundled headers is worth a line.
+  const core::CudaHeaders &headers = s.report.cudaHeaders;
+  if (!headers.toolkit && !headers.bundledAsked)
+    err << "kcheck: note: device code compiled against kcheck's bundled CUDA "
+           "headers: "
+        << headers.whyBundled << '\n';
   for (const std::string &n : s.report.notes)
     err << "kcheck: note: " << n << '\n';
   for (const core::LaunchReport &l : s.report.launches)

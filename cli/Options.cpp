@@ -152,6 +152,11 @@ options:
                        counted (default 120); past it, exit 3
   --per-line           validate: also measure and compare per source line
   --keep DIR           validate: keep the predicted and measured JSON in DIR
+  --cuda-path DIR      the CUDA toolkit to compile against (default: as nvcc
+                       and Clang find it: CUDA_PATH, CUDA_HOME, nvcc on
+                       PATH, /usr/local/cuda)
+  --bundled-headers    compile against kcheck's own CUDA headers, not a
+                       toolkit (what happens when no toolkit is found)
   -p DIR               take FILE.cu's include paths, macros and -std from
                        DIR/compile_commands.json (as clang-tidy -p)
   --checks=LIST        the checks to report, clang-tidy style globs:
@@ -414,6 +419,13 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
                o.command != Command::Compare &&
                o.command != Command::Validate) {
       o.runHost = true;
+    } else if (a == "--cuda-path") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      o.cudaPath = *v;
+    } else if (a == "--bundled-headers") {
+      o.bundledHeaders = true;
     } else if (a == "--host-budget") {
       const std::string *v = value();
       if (!v)

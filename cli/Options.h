@@ -72,6 +72,11 @@ struct Options {
   unsigned jobs = 0;       // threads running blocks (0: the machine's, capped)
   bool quiet = false;      // no progress line on stderr
   std::vector<std::string> clangArgs; // after `--` (run: programArgs)
+  // The CUDA toolkit whose headers compile the device side: --cuda-path,
+  // else found as nvcc and Clang find it (analyzer/CudaToolkit.h); with
+  // --bundled-headers, or when none is found, kcheck's own stub headers.
+  std::string cudaPath;
+  bool bundledHeaders = false;
   // -p DIR: the project's compile_commands.json, whose flags for the file go
   // in front of clangArgs (cli/CompileDatabase.h); it may set the --arch
   // when the command line gives none.

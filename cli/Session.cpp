@@ -271,6 +271,46 @@ bool resolveConfig(const Options &options, const HostLaunch &hl,
   return grid && block && shmem;
 }
 
+// The headers the device side compiles against: the toolkit named or found,
+// else the bundled ones. False (with an error) when --cuda-path names no
+// toolkit.
+bool chooseCudaHeaders(const Options &options, analyzer::CompileOptions &copts,
+                       core::CudaHeaders &headers,
+                       std::vector<std::string> &errors) {
+  if (options.bundledHeaders) {
+    headers.whyBundled = "--bundled-headers";
+    headers.bundledAsked = true;
+    return true;
+  }
+  std::string why;
+  copts.toolkit = analyzer::findCudaToolkit(options.cudaPath, why);
+  if (copts.toolkit) {
+    const analyzer::CudaToolkit &t = *copts.toolkit;
+    int arch = 0;
+    std::from_chars(copts.arch.data() + 3,
+                    copts.arch.data() + copts.arch.size(), arch);
+    if (arch < analyzer::oldestArchitecture(t)) {
+      // nvcc of this toolkit would refuse the architecture too.
+      headers.whyBundled = "the CUDA " + std::to_string(t.major) + "." +
+                           std::to_string(t.minor) + " toolkit in " + t.root +
+                           " does not support " + copts.arch;
+      copts.toolkit.reset();
+      return true;
+    }
+    headers.toolkit = true;
+    headers.version = std::to_string(t.major) + "." + std::to_string(t.minor);
+    headers.path = t.root;
+    headers.foundBy = t.foundBy;
+    return true;
+  }
+  if (!options.cudaPath.empty()) {
+    errors.push_back("--cuda-path: " + why);
+    return false;
+  }
+  headers.whyBundled = why;
+  return true;
+}
+
 } // namespace
 
 Session analyzeFile(const Options &options,
@@ -294,6 +334,8 @@ Session analyzeFile(const Options &options,
   copts.arch = arch.major < 2 ? "sm_20" : options.arch;
   copts.extraClangArgs = options.clangArgs;
   copts.mainFileText = mainFileText;
+  if (!chooseCudaHeaders(options, copts, s.report.cudaHeaders, s.errors))
+    return s;
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts,
       {[&host](clang::CompilerInstance &) {

@@ -82,6 +82,22 @@ std::string toJson(const PredictionReport &report) {
   w.value(report.arch);
   w.key("file");
   w.value(report.file);
+  w.key("cuda_headers");
+  w.beginObject();
+  w.key("mode");
+  w.value(report.cudaHeaders.toolkit ? "toolkit" : "bundled");
+  if (report.cudaHeaders.toolkit) {
+    w.key("version");
+    w.value(report.cudaHeaders.version);
+    w.key("path");
+    w.value(report.cudaHeaders.path);
+    w.key("found_by");
+    w.value(report.cudaHeaders.foundBy);
+  } else {
+    w.key("reason");
+    w.value(report.cudaHeaders.whyBundled);
+  }
+  w.endObject();
   w.key("launches");
   w.beginArray();
   for (const LaunchReport &l : report.launches) {

@@ -52,10 +52,21 @@ void writeLaunchIdentity(JsonWriter &w, int index, const std::string &kernel,
                          const std::string &signature,
                          const LaunchConfig &config);
 
+// The CUDA headers the device side was compiled against.
+struct CudaHeaders {
+  bool toolkit = false;      // the CUDA toolkit's; else kcheck's bundled ones
+  std::string version;       // toolkit: "13.0"
+  std::string path;          // toolkit: its root
+  std::string foundBy;       // toolkit: "--cuda-path", "CUDA_PATH", ...
+  std::string whyBundled;    // bundled: why no toolkit was used
+  bool bundledAsked = false; // bundled because --bundled-headers said so
+};
+
 struct PredictionReport {
   std::string schema = "kcheck-prediction/1";
   std::string arch;
   std::string file;
+  CudaHeaders cudaHeaders;
   std::vector<LaunchReport> launches;
   std::vector<std::string> notes; // about the program as a whole
 };

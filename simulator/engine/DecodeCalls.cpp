@@ -274,8 +274,18 @@ const GlobalVariable *stringGlobal(const Value *v) {
 
 Error Decoder::decodeCall(const CallInst &call) {
   const Function *callee = call.getCalledFunction();
+  if (call.isInlineAsm()) {
+    // The IR pipeline lowers the PTX it knows (analyzer/ptx); what is left
+    // carries the reason.
+    const MDNode *why = call.getMetadata("kcheck.asm");
+    std::string reason =
+        why && why->getNumOperands() == 1
+            ? cast<MDString>(why->getOperand(0))->getString().str()
+            : std::string("not lowered");
+    return unsupported(call, "inline assembly: " + reason);
+  }
   if (!callee)
-    return unsupported(call, "indirect call or inline assembly");
+    return unsupported(call, "indirect call");
   StringRef name = callee->getName();
   std::string opcode = ("call " + name).str();
   Inst in;

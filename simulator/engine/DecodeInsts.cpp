@@ -204,6 +204,11 @@ Error Decoder::decodeCast(const Instruction &inst) {
   in.n = uint16_t(elementCount(to));
   in.bits = uint8_t(scalarBits(from, dl_));
   in.bits2 = uint8_t(scalarBits(to, dl_));
+  // 16-bit floats: which format (half or bfloat) the 16 bits hold.
+  in.sub2 =
+      from->getScalarType()->isBFloatTy() || to->getScalarType()->isBFloatTy()
+          ? 1
+          : 0;
   using K = bc::CastKind;
   K kind;
   switch (cast->getOpcode()) {
@@ -462,6 +467,8 @@ Error Decoder::decodeInst(const Instruction &inst) {
                          Twine("operator '") + inst.getOpcodeName() + "'");
     }
     in.op = inst.getType()->isFPOrFPVectorTy() ? Op::FloatBin : Op::IntBin;
+    if (Error e = checkFloatArithmetic(inst.getType(), inst))
+      return e;
     emit(in, inst, inst.getOpcodeName());
     return Error::success();
   }
@@ -469,6 +476,8 @@ Error Decoder::decodeInst(const Instruction &inst) {
     TRY_SLOT(a, neg->getOperand(0));
     in.op = Op::FNeg, in.a = a;
     in.bits = uint8_t(scalarBits(inst.getType(), dl_));
+    if (Error e = checkFloatArithmetic(inst.getType(), inst))
+      return e;
     emit(in, inst, "fneg");
     return Error::success();
   }
@@ -479,6 +488,8 @@ Error Decoder::decodeInst(const Instruction &inst) {
     in.a = a, in.b = b;
     in.sub = uint8_t(cmp->getPredicate());
     in.bits = uint8_t(scalarBits(cmp->getOperand(0)->getType(), dl_));
+    if (Error e = checkFloatArithmetic(cmp->getOperand(0)->getType(), inst))
+      return e;
     emit(in, inst, inst.getOpcodeName());
     return Error::success();
   }

@@ -55,12 +55,20 @@ Error Decoder::checkScalar(Type *type, const Instruction &at) const {
       return unsupported(at, "type i" + Twine(it->getBitWidth()));
     return Error::success();
   }
-  if (type->isFloatTy() || type->isDoubleTy() || type->isPointerTy())
+  if (type->isFloatTy() || type->isDoubleTy() || type->isPointerTy() ||
+      type->isHalfTy() || type->isBFloatTy())
     return Error::success();
   std::string name;
   raw_string_ostream os(name);
   type->print(os);
   return unsupported(at, "type '" + name + "'");
+}
+
+Error Decoder::checkFloatArithmetic(Type *type, const Instruction &at) const {
+  Type *scalar = type->getScalarType();
+  if (scalar->isHalfTy() || scalar->isBFloatTy())
+    return unsupported(at, "arithmetic on 16-bit floats");
+  return Error::success();
 }
 
 Expected<unsigned> Decoder::slotCount(Type *type, const Instruction &at) const {
@@ -243,8 +251,8 @@ Expected<Decoder::ConstValue> Decoder::evalConstant(const Constant *c,
     return ConstValue{ci->getZExtValue(), -1};
   }
   if (auto *cf = dyn_cast<ConstantFP>(c)) {
-    if (!cf->getType()->isFloatTy() && !cf->getType()->isDoubleTy())
-      return checkScalar(cf->getType(), at);
+    if (Error e = checkScalar(cf->getType(), at))
+      return e;
     return ConstValue{cf->getValueAPF().bitcastToAPInt().getZExtValue(), -1};
   }
   if (isa<ConstantPointerNull>(c) || isa<UndefValue>(c) ||

@@ -59,6 +59,10 @@ private:
   llvm::Error serialize(const llvm::Constant *c, uint8_t *out,
                         const llvm::Instruction &at);
   llvm::Error checkScalar(llvm::Type *type, const llvm::Instruction &at) const;
+  // 16-bit floats are held and converted (fpext, fptrunc, bitcast), not
+  // computed with: the IR pipeline widens f16/bf16 arithmetic to double.
+  llvm::Error checkFloatArithmetic(llvm::Type *type,
+                                   const llvm::Instruction &at) const;
   void fillMemoryInfo(InstInfo &info, const llvm::Value *ptr) const;
 
   const llvm::Function &fn_;

@@ -6,6 +6,7 @@
 #include "simulator/engine/RunnerImpl.h"
 
 #include "simulator/engine/AddressWindows.h"
+#include "simulator/engine/Float16.h"
 
 #include "llvm/IR/InstrTypes.h"
 
@@ -336,8 +337,17 @@ uint64_t cast(const Inst &in, uint64_t a) {
   case K::SExt:
     return maskTo(uint64_t(sext(a, in.bits)), in.bits2);
   case K::FPTrunc:
+    if (in.bits2 == 16) {
+      double v = in.bits == 64 ? asF64(a) : double(asF32(a));
+      return in.sub2 ? bfloat16FromDouble(v) : halfFromDouble(v);
+    }
     return bitsOf(float(asF64(a)));
   case K::FPExt:
+    if (in.bits == 16) {
+      float v =
+          in.sub2 ? floatFromBfloat16(uint16_t(a)) : floatFromHalf(uint16_t(a));
+      return in.bits2 == 64 ? bitsOf(double(v)) : bitsOf(v);
+    }
     return bitsOf(double(asF32(a)));
   case K::FPToUI:
   case K::FPToSI: {

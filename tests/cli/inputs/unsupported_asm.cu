@@ -1,13 +1,14 @@
-// Inline PTX is not simulated: kcheck names it and its line, exit 3.
-__global__ void readsClock(unsigned *out) {
+// Inline PTX kcheck cannot execute (bfind): it names the statement and its
+// line, exit 3.
+__global__ void findsBit(unsigned *out) {
   unsigned t;
-  asm volatile("mov.u32 %0, %%clock;" : "=r"(t));
+  asm volatile("bfind.u32 %0, %1;" : "=r"(t) : "r"(threadIdx.x));
   out[threadIdx.x] = t;
 }
 
 int main() {
   unsigned *d;
   cudaMalloc(&d, 32 * sizeof(unsigned));
-  readsClock<<<1, 32>>>(d);
+  findsBit<<<1, 32>>>(d);
   return 0;
 }

@@ -1,0 +1,133 @@
+// Force-included (after Clang's CUDA runtime wrapper) when kcheck compiles
+// against the real CUDA toolkit: what nvcc accepts and Clang 22's CUDA
+// headers lack (../shared/docs/research/clang-cuda13.md, "Plain Clang 22 on
+// real programs"). Each addition is written as nvcc's headers define it,
+// so the device code kcheck simulates is what nvcc compiles.
+#pragma once
+
+#include <cstdio> // likewise printf, memset, malloc, rand
+#include <cstdlib>
+#include <cstring>
+#include <ctime> // clock(), time(): nvcc's cuda_runtime.h brings them
+#include <utility>
+
+// Cache-hinted loads and stores that sm_32_intrinsics.hpp declares and
+// Clang 22 does not (added upstream after 22): the same inline PTX as nvcc's.
+#define __KCHECK_LD(fn, op, T, asmT, cons)                                     \
+  inline __device__ T fn(const T *__p) {                                       \
+    asmT __r;                                                                  \
+    asm(op " %0, [%1];" : cons(__r) : "l"(__p));                               \
+    return (T)__r;                                                             \
+  }
+#define __KCHECK_LD2(fn, op, T, asmT, cons)                                    \
+  inline __device__ T fn(const T *__p) {                                       \
+    asmT __x, __y;                                                             \
+    asm(op " {%0,%1}, [%2];" : cons(__x), cons(__y) : "l"(__p));               \
+    T __r;                                                                     \
+    __r.x = __x, __r.y = __y;                                                  \
+    return __r;                                                                \
+  }
+#define __KCHECK_LD4(fn, op, T, asmT, cons)                                    \
+  inline __device__ T fn(const T *__p) {                                       \
+    asmT __x, __y, __z, __w;                                                   \
+    asm(op " {%0,%1,%2,%3}, [%4];"                                             \
+        : cons(__x), cons(__y), cons(__z), cons(__w)                           \
+        : "l"(__p));                                                           \
+    T __r;                                                                     \
+    __r.x = __x, __r.y = __y, __r.z = __z, __r.w = __w;                        \
+    return __r;                                                                \
+  }
+#define __KCHECK_ST(fn, op, T, asmT, cons)                                     \
+  inline __device__ void fn(T *__p, T __v) {                                   \
+    asm(op " [%0], %1;" ::"l"(__p), cons((asmT)__v) : "memory");               \
+  }
+#define __KCHECK_ST2(fn, op, T, asmT, cons)                                    \
+  inline __device__ void fn(T *__p, T __v) {                                   \
+    asm(op " [%0], {%1,%2};" ::"l"(__p), cons((asmT)__v.x), cons((asmT)__v.y)  \
+        : "memory");                                                           \
+  }
+#define __KCHECK_ST4(fn, op, T, asmT, cons)                                    \
+  inline __device__ void fn(T *__p, T __v) {                                   \
+    asm(op " [%0], {%1,%2,%3,%4};" ::"l"(__p), cons((asmT)__v.x),              \
+        cons((asmT)__v.y), cons((asmT)__v.z), cons((asmT)__v.w)                \
+        : "memory");                                                           \
+  }
+
+#define __KCHECK_LOADS(fn, q)                                                  \
+  __KCHECK_LD(fn, "ld.global." q ".s32", int, int, "=r")                       \
+  __KCHECK_LD(fn, "ld.global." q ".u32", unsigned int, unsigned int, "=r")     \
+  __KCHECK_LD(fn, "ld.global." q ".s64", long long, long long, "=l")           \
+  __KCHECK_LD(fn, "ld.global." q ".u64", unsigned long long,                   \
+              unsigned long long, "=l")                                        \
+  __KCHECK_LD(fn, "ld.global." q ".s8", char, int, "=r")                       \
+  __KCHECK_LD(fn, "ld.global." q ".s8", signed char, int, "=r")                \
+  __KCHECK_LD(fn, "ld.global." q ".u8", unsigned char, unsigned int, "=r")     \
+  __KCHECK_LD(fn, "ld.global." q ".s16", short, short, "=h")                   \
+  __KCHECK_LD(fn, "ld.global." q ".u16", unsigned short, unsigned short, "=h") \
+  __KCHECK_LD(fn, "ld.global." q ".f32", float, float, "=f")                   \
+  __KCHECK_LD(fn, "ld.global." q ".f64", double, double, "=d")                 \
+  __KCHECK_LD2(fn, "ld.global." q ".v2.s32", int2, int, "=r")                  \
+  __KCHECK_LD4(fn, "ld.global." q ".v4.s32", int4, int, "=r")                  \
+  __KCHECK_LD2(fn, "ld.global." q ".v2.u32", uint2, unsigned int, "=r")        \
+  __KCHECK_LD4(fn, "ld.global." q ".v4.u32", uint4, unsigned int, "=r")        \
+  __KCHECK_LD2(fn, "ld.global." q ".v2.f32", float2, float, "=f")              \
+  __KCHECK_LD4(fn, "ld.global." q ".v4.f32", float4, float, "=f")              \
+  __KCHECK_LD2(fn, "ld.global." q ".v2.f64", double2, double, "=d")
+#define __KCHECK_STORES(fn, q)                                                 \
+  __KCHECK_ST(fn, "st.global." q ".s32", int, int, "r")                        \
+  __KCHECK_ST(fn, "st.global." q ".u32", unsigned int, unsigned int, "r")      \
+  __KCHECK_ST(fn, "st.global." q ".s64", long long, long long, "l")            \
+  __KCHECK_ST(fn, "st.global." q ".u64", unsigned long long,                   \
+              unsigned long long, "l")                                         \
+  __KCHECK_ST(fn, "st.global." q ".s8", char, int, "r")                        \
+  __KCHECK_ST(fn, "st.global." q ".s8", signed char, int, "r")                 \
+  __KCHECK_ST(fn, "st.global." q ".u8", unsigned char, unsigned int, "r")      \
+  __KCHECK_ST(fn, "st.global." q ".s16", short, short, "h")                    \
+  __KCHECK_ST(fn, "st.global." q ".u16", unsigned short, unsigned short, "h")  \
+  __KCHECK_ST(fn, "st.global." q ".f32", float, float, "f")                    \
+  __KCHECK_ST(fn, "st.global." q ".f64", double, double, "d")                  \
+  __KCHECK_ST2(fn, "st.global." q ".v2.s32", int2, int, "r")                   \
+  __KCHECK_ST4(fn, "st.global." q ".v4.s32", int4, int, "r")                   \
+  __KCHECK_ST2(fn, "st.global." q ".v2.u32", uint2, unsigned int, "r")         \
+  __KCHECK_ST4(fn, "st.global." q ".v4.u32", uint4, unsigned int, "r")         \
+  __KCHECK_ST2(fn, "st.global." q ".v2.f32", float2, float, "f")               \
+  __KCHECK_ST4(fn, "st.global." q ".v4.f32", float4, float, "f")               \
+  __KCHECK_ST2(fn, "st.global." q ".v2.f64", double2, double, "d")
+
+__KCHECK_LOADS(__ldca, "ca")
+__KCHECK_LOADS(__ldlu, "lu")
+__KCHECK_STORES(__stwb, "wb")
+__KCHECK_STORES(__stcg, "cg")
+__KCHECK_STORES(__stcs, "cs")
+
+#undef __KCHECK_LOADS
+#undef __KCHECK_STORES
+#undef __KCHECK_LD
+#undef __KCHECK_LD2
+#undef __KCHECK_LD4
+#undef __KCHECK_ST
+#undef __KCHECK_ST2
+#undef __KCHECK_ST4
+
+// Host overloads nvcc's math_functions.hpp declares (__host__ __device__)
+// and Clang's CUDA headers declare for the device only: host code calling
+// max/min on integers or isfinite compiles with nvcc.
+#define __KCHECK_MINMAX(T)                                                     \
+  inline __host__ T max(T __a, T __b) { return __a > __b ? __a : __b; }        \
+  inline __host__ T min(T __a, T __b) { return __a < __b ? __a : __b; }
+__KCHECK_MINMAX(int)
+__KCHECK_MINMAX(unsigned int)
+__KCHECK_MINMAX(long)
+__KCHECK_MINMAX(unsigned long)
+__KCHECK_MINMAX(long long)
+__KCHECK_MINMAX(unsigned long long)
+__KCHECK_MINMAX(float)
+__KCHECK_MINMAX(double)
+#undef __KCHECK_MINMAX
+#define __KCHECK_CLASSIFY(fn)                                                  \
+  inline __host__ bool fn(float __x) { return __builtin_##fn(__x); }           \
+  inline __host__ bool fn(double __x) { return __builtin_##fn(__x); }
+__KCHECK_CLASSIFY(isfinite)
+__KCHECK_CLASSIFY(isnan)
+__KCHECK_CLASSIFY(isinf)
+#undef __KCHECK_CLASSIFY

@@ -1,0 +1,697 @@
+// Operands, the statement dispatcher, and the register-only statements:
+// mov, cvt, cvta, arithmetic, bitwise, setp, selp.
+#include "analyzer/ptx/PtxLowerer.h"
+
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+
+#include <set>
+
+namespace kcheck::analyzer::ptx {
+
+using namespace llvm;
+
+namespace {
+
+bool isTypePart(const std::string &p) { return typeBits(p) != 0; }
+
+bool isFloatType(const std::string &t) {
+  return t == "f16" || t == "f16x2" || t == "bf16" || t == "bf16x2" ||
+         t == "f32" || t == "f64";
+}
+bool isSignedType(const std::string &t) { return !t.empty() && t[0] == 's'; }
+
+const std::set<std::string> kArithmetic = {
+    "add", "sub", "mul",  "mad",      "fma",   "div",   "rem", "min",
+    "max", "neg", "abs",  "rcp",      "sqrt",  "rsqrt", "ex2", "lg2",
+    "sin", "cos", "tanh", "copysign", "mul24", "mad24", "sad"};
+const std::set<std::string> kBitwise = {
+    "and", "or",   "xor", "not", "cnot", "shl",  "shr", "popc",
+    "clz", "brev", "bfe", "bfi", "prmt", "lop3", "shf", "bmsk"};
+// Statements with no effect on what kcheck simulates: ordering and timing
+// (one block runs at a time), cache hints and prefetches.
+const std::set<std::string> kNoEffect = {
+    "membar",  "fence",         "nanosleep", "prefetch",      "prefetchu",
+    "discard", "applypriority", "pmevent",   "griddepcontrol"};
+
+} // namespace
+
+std::string Lowerer::typeOf(const Statement &st) const {
+  for (auto it = st.parts.rbegin(); it != st.parts.rend(); ++it)
+    if (isTypePart(*it))
+      return *it;
+  return "";
+}
+
+Value *Lowerer::intrinsicCall(StringRef name, Type *ret,
+                              ArrayRef<Value *> args) {
+  std::vector<Type *> types;
+  for (Value *a : args)
+    types.push_back(a->getType());
+  FunctionCallee f =
+      module_.getOrInsertFunction(name, FunctionType::get(ret, types, false));
+  return b_.CreateCall(f, args);
+}
+
+Value *Lowerer::specialRegister(const std::string &raw, unsigned width) {
+  std::string name = raw[0] == '%' ? raw.substr(1) : raw;
+  if (name.rfind("reserved_smem_offset", 0) == 0) {
+    // The shared memory sm_80+ reserve for the system (cooperative groups'
+    // scratch): a module-scope shared array of kcheck's.
+    auto *type = ArrayType::get(b_.getInt8Ty(), 1024);
+    GlobalVariable *g = module_.getGlobalVariable("__kcheck_reserved_smem");
+    if (!g) {
+      g = new GlobalVariable(module_, type, false, GlobalValue::InternalLinkage,
+                             UndefValue::get(type), "__kcheck_reserved_smem",
+                             nullptr, GlobalValue::NotThreadLocal, 3);
+      g->setAlignment(Align(16));
+    }
+    return b_.CreateZExtOrTrunc(b_.CreatePtrToInt(g, b_.getInt32Ty()),
+                                b_.getIntNTy(width));
+  }
+  static const std::set<std::string> known = {
+      "laneid",     "warpid",      "nwarpid",     "clock",       "tid.x",
+      "tid.y",      "tid.z",       "ntid.x",      "ntid.y",      "ntid.z",
+      "ctaid.x",    "ctaid.y",     "ctaid.z",     "nctaid.x",    "nctaid.y",
+      "nctaid.z",   "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
+      "lanemask_ge"};
+  static const std::set<std::string> known64 = {"clock64", "globaltimer"};
+  bool is64 = known64.count(name);
+  if (!is64 && !known.count(name))
+    return nullptr;
+  std::string intrinsic = name;
+  for (char &c : intrinsic)
+    if (c == '_')
+      c = '.';
+  Value *v = intrinsicCall("llvm.nvvm.read.ptx.sreg." + intrinsic,
+                           is64 ? b_.getInt64Ty() : b_.getInt32Ty(), {});
+  return b_.CreateZExtOrTrunc(v, b_.getIntNTy(width));
+}
+
+Value *Lowerer::read(const Operand &o, unsigned width) {
+  switch (o.kind) {
+  case Operand::Kind::AsmOperand: {
+    if (o.index >= slots_.size())
+      return nullptr;
+    AsmSlot &s = slots_[o.index];
+    if (s.isOutput)
+      return s.value ? b_.CreateZExtOrTrunc(s.value, b_.getIntNTy(width))
+                     : nullptr;
+    return bits(s.input, width);
+  }
+  case Operand::Kind::Register: {
+    auto it = registers_.find(o.name);
+    if (it != registers_.end())
+      return b_.CreateZExtOrTrunc(it->second.value, b_.getIntNTy(width));
+    return specialRegister(o.name, width);
+  }
+  case Operand::Kind::Immediate: {
+    if (o.isFloatBits && o.floatBits == 32 && width == 64) {
+      // An f32 literal used as f64.
+      float f;
+      uint32_t u = uint32_t(o.value);
+      std::memcpy(&f, &u, 4);
+      double d = f;
+      uint64_t bitsValue;
+      std::memcpy(&bitsValue, &d, 8);
+      return b_.getInt64(bitsValue);
+    }
+    return ConstantInt::get(b_.getIntNTy(width), uint64_t(o.value));
+  }
+  case Operand::Kind::Vector: {
+    unsigned n = unsigned(o.elements.size());
+    if (n == 0 || width % n)
+      return nullptr;
+    unsigned w = width / n;
+    Value *acc = ConstantInt::get(b_.getIntNTy(width), 0);
+    for (unsigned i = 0; i < n; ++i) {
+      Value *e = read(o.elements[i], w);
+      if (!e)
+        return nullptr;
+      acc = b_.CreateOr(
+          acc, b_.CreateShl(b_.CreateZExt(e, acc->getType()), uint64_t(i) * w));
+    }
+    return acc;
+  }
+  default:
+    return nullptr;
+  }
+}
+
+Value *Lowerer::guard() {
+  if (!statement_ || !statement_->guard)
+    return nullptr;
+  Operand p;
+  p.kind = Operand::Kind::Register;
+  p.name = *statement_->guard;
+  Value *v = read(p, 1);
+  if (!v)
+    return nullptr;
+  return statement_->guardNegated ? b_.CreateNot(v) : v;
+}
+
+bool Lowerer::write(const Operand &o, Value *v) {
+  unsigned width = v->getType()->getIntegerBitWidth();
+  Value *pred = guardJoin_ ? nullptr : guard();
+  if (statement_ && statement_->guard && !guardJoin_ && !pred)
+    return fail("unknown guard predicate");
+  switch (o.kind) {
+  case Operand::Kind::AsmOperand: {
+    if (o.index >= slots_.size() || !slots_[o.index].isOutput)
+      return fail("write to an input operand");
+    AsmSlot &s = slots_[o.index];
+    if (pred) {
+      Value *old = s.value ? b_.CreateZExtOrTrunc(s.value, v->getType())
+                           : ConstantInt::get(v->getType(), 0);
+      v = b_.CreateSelect(pred, v, old);
+    }
+    s.value = v;
+    return true;
+  }
+  case Operand::Kind::Register: {
+    auto it = registers_.find(o.name);
+    if (it == registers_.end())
+      return fail("write to undeclared register " + o.name);
+    Value *nv = b_.CreateZExtOrTrunc(v, b_.getIntNTy(it->second.bits));
+    if (pred)
+      nv = b_.CreateSelect(pred, nv, it->second.value);
+    it->second.value = nv;
+    return true;
+  }
+  case Operand::Kind::Vector: {
+    unsigned n = unsigned(o.elements.size());
+    if (n == 0 || width % n)
+      return fail("vector of " + std::to_string(n) + " from " +
+                  std::to_string(width) + " bits");
+    unsigned w = width / n;
+    for (unsigned i = 0; i < n; ++i)
+      if (!write(o.elements[i],
+                 b_.CreateTrunc(b_.CreateLShr(v, uint64_t(i) * w),
+                                b_.getIntNTy(w))))
+        return false;
+    return true;
+  }
+  case Operand::Kind::Sink:
+    return true;
+  default:
+    return fail("write to an immediate or address");
+  }
+}
+
+bool Lowerer::lowerStatement(const Statement &st) {
+  const std::string &op = st.parts[0];
+  if (op == "mov")
+    return lowerMov(st);
+  if (op == "cvt")
+    return lowerCvt(st);
+  if (op == "cvta")
+    return lowerCvta(st);
+  if (op == "setp")
+    return lowerSetp(st);
+  if (op == "selp")
+    return lowerSelp(st);
+  if (op == "ld" || op == "st" || op == "ldu")
+    return lowerLoadStore(st);
+  if (op == "atom" || op == "red")
+    return lowerAtomic(st);
+  if (op == "cp" && st.parts.size() > 1 && st.parts[1] == "async")
+    return lowerCpAsync(st);
+  if (op == "ldmatrix" || op == "stmatrix")
+    return lowerLdmatrix(st);
+  if (op == "mma")
+    return lowerMmaSync(st);
+  if (op == "shfl")
+    return lowerShfl(st);
+  if (op == "vote" || op == "activemask")
+    return lowerVote(st);
+  if (op == "bar" || op == "barrier")
+    return lowerBarrier(st);
+  if (kNoEffect.count(op))
+    return true;
+  if (op == "createpolicy") // an L2 cache policy: a value only hints use
+    return !st.operands.empty() && write(st.operands[0], b_.getInt64(0));
+  if (op == "trap") {
+    intrinsicCall("llvm.trap", b_.getVoidTy(), {});
+    return true;
+  }
+  if (kArithmetic.count(op))
+    return lowerArith(st);
+  if (kBitwise.count(op))
+    return lowerBitwise(st);
+  return fail("instruction " + st.opcode);
+}
+
+bool Lowerer::lowerMov(const Statement &st) {
+  std::string type = typeOf(st);
+  unsigned w = typeBits(type);
+  if (st.operands.size() != 2 || w == 0)
+    return fail("mov form");
+  Value *v = read(st.operands[1], w);
+  if (!v)
+    return fail("mov source");
+  return write(st.operands[0], v);
+}
+
+// A 16/32/64-bit float type's value from its bits.
+Value *Lowerer::toFloat(Value *bitsValue, const std::string &type) {
+  Type *t = type == "f16"    ? b_.getHalfTy()
+            : type == "bf16" ? b_.getBFloatTy()
+            : type == "f32"  ? b_.getFloatTy()
+                             : b_.getDoubleTy();
+  unsigned w = unsigned(t->getPrimitiveSizeInBits().getFixedValue());
+  return b_.CreateBitCast(b_.CreateZExtOrTrunc(bitsValue, b_.getIntNTy(w)), t);
+}
+
+// The bits of `f` (any float type) rounded to `type`.
+Value *Lowerer::fromFloat(Value *f, const std::string &type) {
+  Type *t = type == "f16"    ? b_.getHalfTy()
+            : type == "bf16" ? b_.getBFloatTy()
+            : type == "f32"  ? b_.getFloatTy()
+                             : b_.getDoubleTy();
+  Value *r = b_.CreateFPCast(f, t);
+  unsigned w = unsigned(t->getPrimitiveSizeInBits().getFixedValue());
+  return b_.CreateBitCast(r, b_.getIntNTy(w));
+}
+
+// Widens a 16-bit float to double (through float, exact).
+static Value *wide(IRBuilder<> &b, Value *f) {
+  if (f->getType()->isHalfTy() || f->getType()->isBFloatTy())
+    f = b.CreateFPExt(f, b.getFloatTy());
+  return b.CreateFPExt(f, b.getDoubleTy());
+}
+
+bool Lowerer::lowerCvt(const Statement &st) {
+  std::vector<std::string> types, mods;
+  for (size_t i = 1; i < st.parts.size(); ++i)
+    (isTypePart(st.parts[i]) ? types : mods).push_back(st.parts[i]);
+  if (types.size() != 2 || st.operands.size() < 2)
+    return fail("cvt form");
+  const std::string &to = types[0], &from = types[1];
+  auto has = [&](const char *m) {
+    return std::find(mods.begin(), mods.end(), m) != mods.end();
+  };
+  unsigned fromBits = typeBits(from), toBits = typeBits(to);
+  if (to == "f16x2" || to == "bf16x2") {
+    // cvt.rn.f16x2.f32 d, hi, lo
+    if (from != "f32" || st.operands.size() != 3)
+      return fail("cvt to a pair");
+    std::string half = to == "f16x2" ? "f16" : "bf16";
+    Value *hi = fromFloat(toFloat(read(st.operands[1], 32), "f32"), half);
+    Value *lo = fromFloat(toFloat(read(st.operands[2], 32), "f32"), half);
+    Value *d =
+        b_.CreateOr(b_.CreateZExt(lo, b_.getInt32Ty()),
+                    b_.CreateShl(b_.CreateZExt(hi, b_.getInt32Ty()), 16));
+    return write(st.operands[0], d);
+  }
+  if (!fromBits || !toBits || to == "pred" || from == "pred" ||
+      to.find('e') == 0 || from.find('e') == 0 || to == "f16x2" ||
+      from == "f16x2" || from == "bf16x2")
+    return fail("cvt types");
+  Value *src = read(st.operands[1], fromBits);
+  if (!src)
+    return fail("cvt source");
+  bool toFloatType = isFloatType(to), fromFloatType = isFloatType(from);
+  Value *result = nullptr;
+  if (!toFloatType && !fromFloatType) {
+    result = isSignedType(from)
+                 ? b_.CreateSExtOrTrunc(src, b_.getIntNTy(toBits))
+                 : b_.CreateZExtOrTrunc(src, b_.getIntNTy(toBits));
+  } else if (fromFloatType) {
+    Value *f = wide(b_, toFloat(src, from));
+    Intrinsic::ID round = Intrinsic::not_intrinsic;
+    if (has("rni"))
+      round = Intrinsic::rint;
+    else if (has("rmi"))
+      round = Intrinsic::floor;
+    else if (has("rpi"))
+      round = Intrinsic::ceil;
+    else if (has("rzi") || !toFloatType)
+      round = Intrinsic::trunc;
+    if (round != Intrinsic::not_intrinsic)
+      f = b_.CreateUnaryIntrinsic(round, f);
+    if (has("sat") && toFloatType)
+      f = b_.CreateMinNum(b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0)),
+                          ConstantFP::get(f->getType(), 1));
+    if (toFloatType)
+      result = fromFloat(f, to);
+    else
+      result = isSignedType(to) ? b_.CreateFPToSI(f, b_.getIntNTy(toBits))
+                                : b_.CreateFPToUI(f, b_.getIntNTy(toBits));
+  } else {
+    Value *f = isSignedType(from) ? b_.CreateSIToFP(src, b_.getDoubleTy())
+                                  : b_.CreateUIToFP(src, b_.getDoubleTy());
+    result = fromFloat(f, to);
+  }
+  return write(st.operands[0], result);
+}
+
+bool Lowerer::lowerCvta(const Statement &st) {
+  // cvta[.to].space.size d, a
+  bool toSpace = st.parts.size() > 1 && st.parts[1] == "to";
+  std::string space = st.parts[toSpace ? 2 : 1];
+  unsigned as = space == "shared"   ? 3
+                : space == "global" ? 1
+                : space == "local"  ? 5
+                : space == "const"  ? 4
+                                    : 0;
+  unsigned w = typeBits(typeOf(st));
+  if (!as || !w || st.operands.size() != 2)
+    return fail("cvta form");
+  Value *src = read(st.operands[1], w);
+  if (!src)
+    return fail("cvta source");
+  Value *p = b_.CreateIntToPtr(b_.CreateZExtOrTrunc(src, b_.getInt64Ty()),
+                               b_.getPtrTy(toSpace ? 0 : as));
+  Value *q = b_.CreateAddrSpaceCast(p, b_.getPtrTy(toSpace ? as : 0));
+  return write(st.operands[0],
+               b_.CreateZExtOrTrunc(b_.CreatePtrToInt(q, b_.getInt64Ty()),
+                                    b_.getIntNTy(w)));
+}
+
+// One float operation in double (or the type's own precision for f32/f64)
+// on values already widened.
+Value *Lowerer::floatOp(const std::string &op, const std::string &type,
+                        std::vector<Value *> a) {
+  Type *t = a[0]->getType();
+  auto one = [&] { return ConstantFP::get(t, 1.0); };
+  if (op == "add")
+    return b_.CreateFAdd(a[0], a[1]);
+  if (op == "sub")
+    return b_.CreateFSub(a[0], a[1]);
+  if (op == "mul")
+    return b_.CreateFMul(a[0], a[1]);
+  if (op == "div")
+    return b_.CreateFDiv(a[0], a[1]);
+  if (op == "fma" || op == "mad")
+    return b_.CreateIntrinsic(Intrinsic::fma, {t}, {a[0], a[1], a[2]});
+  if (op == "min")
+    return b_.CreateMinNum(a[0], a[1]);
+  if (op == "max")
+    return b_.CreateMaxNum(a[0], a[1]);
+  if (op == "neg")
+    return b_.CreateFNeg(a[0]);
+  if (op == "abs")
+    return b_.CreateUnaryIntrinsic(Intrinsic::fabs, a[0]);
+  if (op == "rcp")
+    return b_.CreateFDiv(one(), a[0]);
+  if (op == "sqrt")
+    return b_.CreateUnaryIntrinsic(Intrinsic::sqrt, a[0]);
+  if (op == "rsqrt")
+    return b_.CreateFDiv(one(), b_.CreateUnaryIntrinsic(Intrinsic::sqrt, a[0]));
+  if (op == "ex2")
+    return b_.CreateUnaryIntrinsic(Intrinsic::exp2, a[0]);
+  if (op == "lg2")
+    return b_.CreateUnaryIntrinsic(Intrinsic::log2, a[0]);
+  if (op == "sin")
+    return b_.CreateUnaryIntrinsic(Intrinsic::sin, a[0]);
+  if (op == "cos")
+    return b_.CreateUnaryIntrinsic(Intrinsic::cos, a[0]);
+  if (op == "tanh")
+    return b_.CreateUnaryIntrinsic(Intrinsic::tanh, a[0]);
+  if (op == "copysign") // copysign.type d, a, b: |b| with a's sign
+    return b_.CreateBinaryIntrinsic(Intrinsic::copysign, a[1], a[0]);
+  (void)type;
+  return nullptr;
+}
+
+bool Lowerer::lowerArith(const Statement &st) {
+  const std::string &op = st.parts[0];
+  std::string type = typeOf(st);
+  unsigned w = typeBits(type);
+  if (!w || st.operands.empty())
+    return fail("arithmetic type");
+  unsigned sources = unsigned(st.operands.size()) - 1;
+  auto has = [&](const char *m) {
+    return std::find(st.parts.begin(), st.parts.end(), m) != st.parts.end();
+  };
+  if (isFloatType(type)) {
+    bool pair = type == "f16x2" || type == "bf16x2";
+    std::string scalar = pair ? type.substr(0, type.size() - 2) : type;
+    unsigned sw = pair ? 16 : w;
+    std::vector<Value *> raw;
+    for (unsigned i = 1; i <= sources; ++i) {
+      Value *v = read(st.operands[i], w);
+      if (!v)
+        return fail("operand");
+      raw.push_back(v);
+    }
+    Value *result = ConstantInt::get(b_.getIntNTy(w), 0);
+    for (unsigned half = 0; half < (pair ? 2u : 1u); ++half) {
+      std::vector<Value *> a;
+      for (Value *r : raw) {
+        Value *part = b_.CreateTrunc(b_.CreateLShr(r, uint64_t(half) * 16),
+                                     b_.getIntNTy(sw));
+        Value *f = toFloat(part, scalar);
+        a.push_back(sw == 16 ? wide(b_, f) : f);
+      }
+      Value *f = floatOp(op, scalar, a);
+      if (!f)
+        return fail("float " + op);
+      if (has("sat"))
+        f = b_.CreateMinNum(
+            b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0)),
+            ConstantFP::get(f->getType(), 1));
+      if (has("relu"))
+        f = b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0));
+      Value *bitsValue = b_.CreateZExt(fromFloat(f, scalar), b_.getIntNTy(w));
+      result =
+          b_.CreateOr(result, b_.CreateShl(bitsValue, uint64_t(half) * 16));
+    }
+    return write(st.operands[0], result);
+  }
+  bool isSigned = isSignedType(type);
+  bool wideResult = has("wide");
+  unsigned rw = wideResult ? 2 * w : w;
+  std::vector<Value *> a;
+  for (unsigned i = 1; i <= sources; ++i) {
+    Value *v = read(st.operands[i], (op == "mad" && i == 3) ? rw : w);
+    if (!v)
+      return fail("operand");
+    a.push_back(v);
+  }
+  Type *rt = b_.getIntNTy(rw);
+  auto ext = [&](Value *v) {
+    return isSigned ? b_.CreateSExtOrTrunc(v, rt) : b_.CreateZExtOrTrunc(v, rt);
+  };
+  Value *r = nullptr;
+  if (op == "add")
+    r = b_.CreateAdd(a[0], a[1]);
+  else if (op == "sub")
+    r = b_.CreateSub(a[0], a[1]);
+  else if (op == "mul" || op == "mad") {
+    if (has("hi")) {
+      Type *dt = b_.getIntNTy(2 * w);
+      Value *x = isSigned ? b_.CreateSExt(a[0], dt) : b_.CreateZExt(a[0], dt);
+      Value *y = isSigned ? b_.CreateSExt(a[1], dt) : b_.CreateZExt(a[1], dt);
+      r = b_.CreateTrunc(b_.CreateLShr(b_.CreateMul(x, y), w), a[0]->getType());
+    } else {
+      r = b_.CreateMul(ext(a[0]), ext(a[1]));
+    }
+    if (op == "mad")
+      r = b_.CreateAdd(r, a[2]);
+  } else if (op == "div")
+    r = isSigned ? b_.CreateSDiv(a[0], a[1]) : b_.CreateUDiv(a[0], a[1]);
+  else if (op == "rem")
+    r = isSigned ? b_.CreateSRem(a[0], a[1]) : b_.CreateURem(a[0], a[1]);
+  else if (op == "min")
+    r = b_.CreateBinaryIntrinsic(isSigned ? Intrinsic::smin : Intrinsic::umin,
+                                 a[0], a[1]);
+  else if (op == "max")
+    r = b_.CreateBinaryIntrinsic(isSigned ? Intrinsic::smax : Intrinsic::umax,
+                                 a[0], a[1]);
+  else if (op == "neg")
+    r = b_.CreateNeg(a[0]);
+  else if (op == "abs")
+    r = b_.CreateBinaryIntrinsic(Intrinsic::abs, a[0], b_.getFalse());
+  if (!r)
+    return fail("integer " + op);
+  return write(st.operands[0], r);
+}
+
+bool Lowerer::lowerBitwise(const Statement &st) {
+  const std::string &op = st.parts[0];
+  std::string type = typeOf(st);
+  unsigned w = typeBits(type);
+  if (!w || st.operands.size() < 2)
+    return fail("bitwise type");
+  std::vector<Value *> a;
+  for (size_t i = 1; i < st.operands.size(); ++i) {
+    // Shift amounts and bit positions are 32-bit operands.
+    bool amount = (op == "shl" || op == "shr") && i == 2;
+    Value *v = read(st.operands[i], amount ? 32 : w);
+    if (!v)
+      return fail("operand");
+    if (amount)
+      v = b_.CreateZExtOrTrunc(
+          b_.CreateBinaryIntrinsic(Intrinsic::umin, v, b_.getInt32(w)),
+          b_.getIntNTy(w));
+    a.push_back(v);
+  }
+  Value *r = nullptr;
+  Type *t = b_.getIntNTy(w);
+  if (op == "and")
+    r = b_.CreateAnd(a[0], a[1]);
+  else if (op == "or")
+    r = b_.CreateOr(a[0], a[1]);
+  else if (op == "xor")
+    r = b_.CreateXor(a[0], a[1]);
+  else if (op == "not")
+    r = b_.CreateNot(a[0]);
+  else if (op == "cnot")
+    r = b_.CreateZExt(b_.CreateICmpEQ(a[0], ConstantInt::get(t, 0)), t);
+  else if (op == "shl") // amounts >= width give 0 (clamped above)
+    r = b_.CreateSelect(b_.CreateICmpUGE(a[1], ConstantInt::get(t, w)),
+                        ConstantInt::get(t, 0), b_.CreateShl(a[0], a[1]));
+  else if (op == "shr") {
+    Value *big = b_.CreateICmpUGE(a[1], ConstantInt::get(t, w));
+    if (isSignedType(type))
+      r = b_.CreateAShr(a[0],
+                        b_.CreateSelect(big, ConstantInt::get(t, w - 1), a[1]));
+    else
+      r = b_.CreateSelect(big, ConstantInt::get(t, 0),
+                          b_.CreateLShr(a[0], a[1]));
+  } else if (op == "popc")
+    r = b_.CreateUnaryIntrinsic(Intrinsic::ctpop, a[0]);
+  else if (op == "clz")
+    r = b_.CreateBinaryIntrinsic(Intrinsic::ctlz, a[0], b_.getFalse());
+  else if (op == "brev")
+    r = b_.CreateUnaryIntrinsic(Intrinsic::bitreverse, a[0]);
+  else if (op == "bmsk" && w == 32 && a.size() == 2) {
+    // bmsk.clamp.b32 d, pos, width: width ones from bit pos.
+    Value *pos = b_.CreateZExt(
+        b_.CreateBinaryIntrinsic(Intrinsic::umin, a[0], b_.getInt32(32)),
+        b_.getInt64Ty());
+    Value *len = b_.CreateZExt(a[1], b_.getInt64Ty());
+    Value *end = b_.CreateBinaryIntrinsic(
+        Intrinsic::umin, b_.CreateAdd(pos, len), b_.getInt64(32));
+    Value *ones = b_.CreateSub(b_.CreateShl(b_.getInt64(1), end),
+                               b_.CreateShl(b_.getInt64(1), pos));
+    r = b_.CreateTrunc(ones, b_.getInt32Ty());
+  } else if (op == "prmt" && w == 32 && a.size() == 3) {
+    // prmt.b32 d, a, b, c (default mode): byte i of d is byte c[4i+2:4i]
+    // of {b, a}, sign-replicated when c[4i+3] is set.
+    Value *both =
+        b_.CreateOr(b_.CreateZExt(a[0], b_.getInt64Ty()),
+                    b_.CreateShl(b_.CreateZExt(a[1], b_.getInt64Ty()), 32));
+    Value *d = b_.getInt32(0);
+    for (unsigned i = 0; i < 4; ++i) {
+      Value *sel = b_.CreateAnd(b_.CreateLShr(a[2], 4 * i), 7);
+      Value *sign = b_.CreateAnd(b_.CreateLShr(a[2], 4 * i + 3), 1);
+      Value *byte =
+          b_.CreateTrunc(b_.CreateLShr(both, b_.CreateZExt(b_.CreateShl(sel, 3),
+                                                           b_.getInt64Ty())),
+                         b_.getInt8Ty());
+      Value *replicated =
+          b_.CreateSExt(b_.CreateICmpSLT(byte, b_.getInt8(0)), b_.getInt8Ty());
+      byte = b_.CreateSelect(b_.CreateICmpNE(sign, b_.getInt32(0)), replicated,
+                             byte);
+      d = b_.CreateOr(
+          d, b_.CreateShl(b_.CreateZExt(byte, b_.getInt32Ty()), 8 * i));
+    }
+    if (st.parts.size() > 2 && st.parts[1] != "b32")
+      return fail("prmt mode ." + st.parts[1]);
+    r = d;
+  } else if (op == "lop3" && a.size() == 4) {
+    // lop3.b32 d, a, b, c, immLut: bit i of d = immLut[a_i b_i c_i].
+    auto *lut = dyn_cast<ConstantInt>(a[3]);
+    if (!lut)
+      return fail("lop3 with a non-constant table");
+    uint64_t table = lut->getZExtValue();
+    Value *d = ConstantInt::get(t, 0);
+    for (unsigned m = 0; m < 8; ++m) {
+      if (!((table >> m) & 1))
+        continue;
+      Value *x = (m & 4) ? a[0] : b_.CreateNot(a[0]);
+      Value *y = (m & 2) ? a[1] : b_.CreateNot(a[1]);
+      Value *z = (m & 1) ? a[2] : b_.CreateNot(a[2]);
+      d = b_.CreateOr(d, b_.CreateAnd(x, b_.CreateAnd(y, z)));
+    }
+    r = d;
+  } else if (op == "shf" && a.size() == 3 && w == 32) {
+    // shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n
+    bool left = st.parts.size() > 1 && st.parts[1] == "l";
+    bool clamp =
+        std::find(st.parts.begin(), st.parts.end(), "clamp") != st.parts.end();
+    Value *n =
+        clamp ? b_.CreateBinaryIntrinsic(Intrinsic::umin, a[2], b_.getInt32(32))
+              : b_.CreateAnd(a[2], 31);
+    Value *both =
+        b_.CreateOr(b_.CreateZExt(a[0], b_.getInt64Ty()),
+                    b_.CreateShl(b_.CreateZExt(a[1], b_.getInt64Ty()), 32));
+    Value *n64 = b_.CreateZExt(n, b_.getInt64Ty());
+    r = left ? b_.CreateTrunc(b_.CreateLShr(b_.CreateShl(both, n64), 32),
+                              b_.getInt32Ty())
+             : b_.CreateTrunc(b_.CreateLShr(both, n64), b_.getInt32Ty());
+  }
+  if (!r)
+    return fail(op + " form");
+  if (r->getType() != t)
+    r = b_.CreateZExtOrTrunc(r, t);
+  return write(st.operands[0], r);
+}
+
+bool Lowerer::lowerSetp(const Statement &st) {
+  // setp.CMP[.ftz].type p[|q], a, b
+  if (st.parts.size() < 3 || st.operands.size() != 3)
+    return fail("setp form (boolean combination not supported)");
+  std::string cmp = st.parts[1], type = typeOf(st);
+  unsigned w = typeBits(type);
+  Value *a = read(st.operands[1], w), *b = read(st.operands[2], w);
+  if (!a || !b || !w)
+    return fail("setp operands");
+  Value *p = nullptr;
+  if (isFloatType(type)) {
+    if (type == "f16x2" || type == "bf16x2")
+      return fail("setp on a pair");
+    Value *x = toFloat(a, type), *y = toFloat(b, type);
+    if (w == 16)
+      x = wide(b_, x), y = wide(b_, y);
+    static const std::map<std::string, CmpInst::Predicate> preds = {
+        {"eq", CmpInst::FCMP_OEQ},  {"ne", CmpInst::FCMP_ONE},
+        {"lt", CmpInst::FCMP_OLT},  {"le", CmpInst::FCMP_OLE},
+        {"gt", CmpInst::FCMP_OGT},  {"ge", CmpInst::FCMP_OGE},
+        {"equ", CmpInst::FCMP_UEQ}, {"neu", CmpInst::FCMP_UNE},
+        {"ltu", CmpInst::FCMP_ULT}, {"leu", CmpInst::FCMP_ULE},
+        {"gtu", CmpInst::FCMP_UGT}, {"geu", CmpInst::FCMP_UGE},
+        {"num", CmpInst::FCMP_ORD}, {"nan", CmpInst::FCMP_UNO}};
+    auto it = preds.find(cmp);
+    if (it == preds.end())
+      return fail("setp ." + cmp);
+    p = b_.CreateFCmp(it->second, x, y);
+  } else {
+    bool s = isSignedType(type);
+    static const std::map<std::string,
+                          std::pair<CmpInst::Predicate, CmpInst::Predicate>>
+        preds = {{"eq", {CmpInst::ICMP_EQ, CmpInst::ICMP_EQ}},
+                 {"ne", {CmpInst::ICMP_NE, CmpInst::ICMP_NE}},
+                 {"lt", {CmpInst::ICMP_SLT, CmpInst::ICMP_ULT}},
+                 {"le", {CmpInst::ICMP_SLE, CmpInst::ICMP_ULE}},
+                 {"gt", {CmpInst::ICMP_SGT, CmpInst::ICMP_UGT}},
+                 {"ge", {CmpInst::ICMP_SGE, CmpInst::ICMP_UGE}},
+                 {"lo", {CmpInst::ICMP_ULT, CmpInst::ICMP_ULT}},
+                 {"ls", {CmpInst::ICMP_ULE, CmpInst::ICMP_ULE}},
+                 {"hi", {CmpInst::ICMP_UGT, CmpInst::ICMP_UGT}},
+                 {"hs", {CmpInst::ICMP_UGE, CmpInst::ICMP_UGE}}};
+    auto it = preds.find(cmp);
+    if (it == preds.end())
+      return fail("setp ." + cmp);
+    p = b_.CreateICmp(s ? it->second.first : it->second.second, a, b);
+  }
+  const Operand &d = st.operands[0];
+  if (d.kind == Operand::Kind::Pair)
+    return write(d.elements[0], p) && write(d.elements[1], b_.CreateNot(p));
+  return write(d, p);
+}
+
+bool Lowerer::lowerSelp(const Statement &st) {
+  unsigned w = typeBits(typeOf(st));
+  if (!w || st.operands.size() != 4)
+    return fail("selp form");
+  Value *a = read(st.operands[1], w), *b = read(st.operands[2], w),
+        *c = read(st.operands[3], 1);
+  if (!a || !b || !c)
+    return fail("selp operands");
+  return write(st.operands[0], b_.CreateSelect(c, a, b));
+}
+
+} // namespace kcheck::analyzer::ptx

@@ -1,0 +1,452 @@
+// Memory and warp statements: ld/st, atom/red, cp.async, ldmatrix/stmatrix,
+// shfl, vote, barriers. Each PTX memory instruction becomes exactly one IR
+// memory instruction of the same width and space (a vector load for .v2/.v4
+// and for the 16-byte rows of ldmatrix), so the models count what SASS
+// executes. Data movement between lanes (ldmatrix's fragments) goes through
+// NVVM shuffles, which the models do not count.
+#include "analyzer/ptx/PtxLowerer.h"
+#include "analyzer/ptx/PtxLowering.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <algorithm>
+
+namespace kcheck::analyzer::ptx {
+
+using namespace llvm;
+
+namespace {
+
+bool hasPart(const Statement &st, const std::string &p) {
+  return std::find(st.parts.begin(), st.parts.end(), p) != st.parts.end();
+}
+
+// The IR address space a PTX state space names; 0 (generic) when none.
+unsigned addressSpaceOf(const Statement &st) {
+  for (const std::string &p : st.parts) {
+    if (p == "global")
+      return 1;
+    if (p == "shared" || p.rfind("shared::", 0) == 0)
+      return 3;
+    if (p == "local")
+      return 5;
+    if (p == "const")
+      return 4;
+    if (p == "param")
+      return 101;
+  }
+  return 0;
+}
+
+unsigned vectorLength(const Statement &st) {
+  for (const std::string &p : st.parts)
+    if (p == "v2" || p == "v4" || p == "v8")
+      return unsigned(p[1] - '0');
+  return 1;
+}
+
+} // namespace
+
+void Lowerer::tag(Instruction *i, const Statement &st) {
+  i->setMetadata(kPtxOpcodeMetadata,
+                 MDNode::get(ctx_, MDString::get(ctx_, st.opcode)));
+}
+
+Value *Lowerer::address(const Operand &o, unsigned addrSpace) {
+  if (o.kind != Operand::Kind::Address)
+    return nullptr;
+  Value *a = b_.getInt64(uint64_t(o.value));
+  if (!o.elements.empty()) {
+    Value *base = read(o.elements[0], 64);
+    if (!base)
+      return nullptr;
+    a = b_.CreateAdd(base, a);
+  }
+  return b_.CreateIntToPtr(a, b_.getPtrTy(addrSpace));
+}
+
+void Lowerer::beginGuarded(Value *pred) {
+  guardJoin_ = &call_;
+  if (dryRun_)
+    return;
+  Instruction *then =
+      SplitBlockAndInsertIfThen(pred, call_.getIterator(), false);
+  b_.SetInsertPoint(then);
+}
+
+void Lowerer::endGuarded() {
+  guardJoin_ = nullptr;
+  if (!dryRun_)
+    b_.SetInsertPoint(&call_);
+}
+
+bool Lowerer::lowerLoadStore(const Statement &st) {
+  bool isLoad = st.parts[0] != "st";
+  unsigned as = addressSpaceOf(st), n = vectorLength(st);
+  std::string type = typeOf(st);
+  unsigned w = typeBits(type);
+  if (!w || w == 1 || st.operands.size() < 2)
+    return fail("ld/st type");
+  const Operand &data = isLoad ? st.operands[0] : st.operands[1];
+  const Operand &addrOperand = isLoad ? st.operands[1] : st.operands[0];
+  if (n > 1 &&
+      (data.kind != Operand::Kind::Vector || data.elements.size() != n))
+    return fail("vector operand");
+  // The data as n elements of w bits (one operand each for .v2/.v4).
+  auto element = [&](unsigned i) -> const Operand & {
+    return n > 1 ? data.elements[i] : data;
+  };
+  Type *elem = b_.getIntNTy(w);
+  Type *t = n > 1 ? static_cast<Type *>(FixedVectorType::get(elem, n)) : elem;
+  auto gather = [&]() -> Value * {
+    Value *v = n > 1 ? static_cast<Value *>(PoisonValue::get(t)) : nullptr;
+    for (unsigned i = 0; i < n; ++i) {
+      const Operand &e = element(i);
+      Value *x = e.kind == Operand::Kind::Sink ? ConstantInt::get(elem, 0)
+                                               : read(e, w);
+      if (!x)
+        return nullptr;
+      v = n > 1 ? b_.CreateInsertElement(v, x, i) : x;
+    }
+    return v;
+  };
+  Value *pred = guard();
+  if (st.guard && !pred)
+    return fail("unknown guard predicate");
+  Value *old = nullptr;
+  if (isLoad && pred) {
+    // What the destination keeps where the guard is off.
+    old = gather();
+    if (!old)
+      old = Constant::getNullValue(t);
+  }
+  Value *stored = isLoad ? nullptr : gather();
+  if (!isLoad && !stored)
+    return fail("store value");
+  if (pred)
+    beginGuarded(pred);
+  Value *ptr = address(addrOperand, as);
+  if (!ptr)
+    return fail("address");
+  Align align(std::max(1u, w * n / 8));
+  Value *loaded = nullptr;
+  if (isLoad) {
+    LoadInst *load = b_.CreateAlignedLoad(t, ptr, align);
+    load->setVolatile(hasPart(st, "volatile"));
+    loaded = load;
+  } else {
+    StoreInst *store = b_.CreateAlignedStore(stored, ptr, align);
+    store->setVolatile(hasPart(st, "volatile"));
+  }
+  if (pred) {
+    BasicBlock *then = b_.GetInsertBlock();
+    endGuarded();
+    if (isLoad && !dryRun_) {
+      PHINode *phi = PHINode::Create(t, 2, "", call_.getParent()->begin());
+      phi->addIncoming(loaded, then);
+      phi->addIncoming(old, then->getSinglePredecessor());
+      loaded = phi;
+    }
+  }
+  if (!isLoad)
+    return true;
+  for (unsigned i = 0; i < n; ++i) {
+    Value *x = n > 1 ? b_.CreateExtractElement(loaded, i) : loaded;
+    // A narrow load into a wider register extends by the type's signedness.
+    if (type[0] == 's')
+      x = b_.CreateSExt(x, b_.getInt64Ty());
+    if (!write(element(i), x))
+      return false;
+  }
+  return true;
+}
+
+bool Lowerer::lowerAtomic(const Statement &st) {
+  bool isRed = st.parts[0] == "red";
+  static const std::map<std::string, AtomicRMWInst::BinOp> intOps = {
+      {"add", AtomicRMWInst::Add},     {"and", AtomicRMWInst::And},
+      {"or", AtomicRMWInst::Or},       {"xor", AtomicRMWInst::Xor},
+      {"exch", AtomicRMWInst::Xchg},   {"inc", AtomicRMWInst::UIncWrap},
+      {"dec", AtomicRMWInst::UDecWrap}};
+  std::string op;
+  for (const std::string &p : st.parts)
+    if (intOps.count(p) || p == "min" || p == "max" || p == "cas")
+      op = p;
+  std::string type = typeOf(st);
+  unsigned w = typeBits(type);
+  unsigned as = addressSpaceOf(st);
+  size_t first = isRed ? 0 : 1;
+  if (op.empty() || (w != 32 && w != 64) || vectorLength(st) != 1 ||
+      st.operands.size() < first + 2 || st.guard)
+    return fail("atomic form");
+  Value *ptr = address(st.operands[first], as);
+  Value *v = read(st.operands[first + 1], w);
+  if (!ptr || !v)
+    return fail("atomic operands");
+  bool isFloat = type[0] == 'f';
+  Value *old = nullptr;
+  if (op == "cas") {
+    Value *nv = st.operands.size() > first + 2 ? read(st.operands[first + 2], w)
+                                               : nullptr;
+    if (!nv || isFloat)
+      return fail("cas operands");
+    auto *x = b_.CreateAtomicCmpXchg(ptr, v, nv, MaybeAlign(w / 8),
+                                     AtomicOrdering::Monotonic,
+                                     AtomicOrdering::Monotonic);
+    old = b_.CreateExtractValue(x, 0);
+  } else {
+    AtomicRMWInst::BinOp bin;
+    Value *operand = v;
+    if (isFloat) {
+      if (op != "add" && op != "min" && op != "max")
+        return fail("float atomic " + op);
+      bin = op == "add"   ? AtomicRMWInst::FAdd
+            : op == "min" ? AtomicRMWInst::FMin
+                          : AtomicRMWInst::FMax;
+      operand = toFloat(v, type);
+    } else if (op == "min" || op == "max") {
+      bool s = type[0] == 's';
+      bin = op == "min" ? (s ? AtomicRMWInst::Min : AtomicRMWInst::UMin)
+                        : (s ? AtomicRMWInst::Max : AtomicRMWInst::UMax);
+    } else {
+      bin = intOps.at(op);
+    }
+    old = b_.CreateAtomicRMW(bin, ptr, operand, MaybeAlign(w / 8),
+                             AtomicOrdering::Monotonic);
+    if (isFloat)
+      old = b_.CreateBitCast(old, b_.getIntNTy(w));
+  }
+  return isRed ? true : write(st.operands[0], old);
+}
+
+bool Lowerer::lowerCpAsync(const Statement &st) {
+  // Completion is immediate in the simulator (one block's warps run to each
+  // barrier in turn), so the group and wait statements have nothing to do.
+  if (hasPart(st, "commit_group") || hasPart(st, "wait_group") ||
+      hasPart(st, "wait_all") || hasPart(st, "mbarrier"))
+    return true;
+  if (hasPart(st, "bulk"))
+    return fail("cp.async.bulk (TMA)");
+  // cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size |
+  // ignore-src}{, cache-policy}
+  if (st.operands.size() < 3)
+    return fail("cp.async form");
+  auto *sizeConst = st.operands[2].kind == Operand::Kind::Immediate
+                        ? &st.operands[2]
+                        : nullptr;
+  unsigned bytes = 0;
+  if (sizeConst)
+    bytes = unsigned(sizeConst->value);
+  else if (Value *s = read(st.operands[2], 32))
+    if (auto *c = dyn_cast<ConstantInt>(s))
+      bytes = unsigned(c->getZExtValue());
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return fail("cp.async size");
+  Value *pred = guard();
+  if (st.guard && !pred)
+    return fail("unknown guard predicate");
+  // The fourth operand: bytes to read (the rest is zero-filled), or a
+  // predicate that skips the read. Without L2::cache_hint, a fifth is not
+  // a cache policy.
+  Value *srcSize = nullptr, *ignoreSrc = nullptr;
+  if (st.operands.size() > 3) {
+    const Operand &o = st.operands[3];
+    auto reg = o.kind == Operand::Kind::Register ? registers_.find(o.name)
+                                                 : registers_.end();
+    if (reg != registers_.end() && reg->second.bits == 1)
+      ignoreSrc = read(o, 1);
+    else
+      srcSize = read(o, 32);
+  }
+  if (pred)
+    beginGuarded(pred);
+  Value *dst = address(st.operands[0], 3);
+  Value *src = address(st.operands[1], 1);
+  if (!dst || !src)
+    return fail("cp.async addresses");
+  unsigned words = bytes / 4;
+  Type *t =
+      words > 1
+          ? static_cast<Type *>(FixedVectorType::get(b_.getInt32Ty(), words))
+          : b_.getInt32Ty();
+  LoadInst *load = b_.CreateAlignedLoad(t, src, Align(bytes));
+  tag(load, st);
+  Value *v = load;
+  if (srcSize || ignoreSrc) {
+    // Bytes past src-size read as zero.
+    Value *limit = srcSize ? srcSize : b_.getInt32(bytes);
+    if (ignoreSrc)
+      limit = b_.CreateSelect(ignoreSrc, b_.getInt32(0), limit);
+    Value *masked = PoisonValue::get(t);
+    for (unsigned k = 0; k < words; ++k) {
+      Value *word = words > 1 ? b_.CreateExtractElement(v, k) : v;
+      // valid = clamp(limit - 4k, 0, 4) bytes of this word
+      Value *valid = b_.CreateSub(limit, b_.getInt32(4 * k));
+      valid = b_.CreateSelect(b_.CreateICmpSLT(valid, b_.getInt32(0)),
+                              b_.getInt32(0), valid);
+      valid = b_.CreateBinaryIntrinsic(Intrinsic::umin, valid, b_.getInt32(4));
+      Value *bitsValid = b_.CreateShl(b_.CreateZExt(valid, b_.getInt64Ty()), 3);
+      Value *mask = b_.CreateTrunc(
+          b_.CreateSub(b_.CreateShl(b_.getInt64(1), bitsValid), b_.getInt64(1)),
+          b_.getInt32Ty());
+      word = b_.CreateAnd(word, mask);
+      masked = words > 1 ? b_.CreateInsertElement(masked, word, k) : word;
+    }
+    v = masked;
+  }
+  StoreInst *store = b_.CreateAlignedStore(v, dst, Align(bytes));
+  tag(store, st);
+  if (pred)
+    endGuarded();
+  return true;
+}
+
+// The 32-bit word `word` (a value per lane, 0..3) of the 16-byte row that
+// lane `srcLane` loaded (rows[0..3]).
+static Value *wordFrom(Lowerer *, IRBuilder<> &b,
+                       const std::function<Value *(Value *, Value *)> &shfl,
+                       Value *rows[4], Value *srcLane, Value *word) {
+  Value *r = nullptr;
+  for (unsigned k = 0; k < 4; ++k) {
+    Value *s = shfl(rows[k], srcLane);
+    r = r ? b.CreateSelect(b.CreateICmpEQ(word, b.getInt32(k)), s, r) : s;
+  }
+  return r;
+}
+
+bool Lowerer::lowerLdmatrix(const Statement &st) {
+  // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared[::cta].b16 d, [a]
+  bool isLoad = st.parts[0] == "ldmatrix";
+  unsigned num = hasPart(st, "x4") ? 4 : hasPart(st, "x2") ? 2 : 1;
+  bool trans = hasPart(st, "trans");
+  if (!hasPart(st, "m8n8") || typeOf(st) != "b16" || st.operands.size() != 2)
+    return fail("matrix shape or type");
+  if (!isLoad)
+    return fail("stmatrix");
+  const Operand &d = st.operands[0];
+  if (d.kind != Operand::Kind::Vector ? num != 1 : d.elements.size() != num)
+    return fail("ldmatrix destination");
+  Value *ptr = address(st.operands[1], 3);
+  if (!ptr)
+    return fail("address");
+  // Each lane loads the 16-byte row it addresses (lanes 8m..8m+7 give the
+  // rows of matrix m), as LDSM reads them.
+  LoadInst *row = b_.CreateAlignedLoad(FixedVectorType::get(b_.getInt32Ty(), 4),
+                                       ptr, Align(16));
+  tag(row, st);
+  Value *rows[4];
+  for (unsigned k = 0; k < 4; ++k)
+    rows[k] = b_.CreateExtractElement(row, k);
+  Value *lane =
+      intrinsicCall("llvm.nvvm.read.ptx.sreg.laneid", b_.getInt32Ty(), {});
+  auto shfl = [&](Value *v, Value *src) {
+    return intrinsicCall("llvm.nvvm.shfl.sync.idx.i32", b_.getInt32Ty(),
+                         {b_.getInt32(~0u), v, src, b_.getInt32(31)});
+  };
+  std::vector<Value *> fragments;
+  Value *quad = b_.CreateAnd(lane, 3), *group = b_.CreateLShr(lane, 2);
+  for (unsigned m = 0; m < num; ++m) {
+    Value *base = b_.getInt32(8 * m);
+    if (!trans) {
+      // Lane l holds word l%4 of row l/4.
+      fragments.push_back(
+          wordFrom(this, b_, shfl, rows, b_.CreateAdd(base, group), quad));
+      continue;
+    }
+    // Transposed: lane l holds column l/4, rows 2(l%4) and 2(l%4)+1.
+    Value *word = b_.CreateLShr(group, 1);
+    Value *shift = b_.CreateShl(b_.CreateAnd(group, 1), 4);
+    Value *r0 = b_.CreateAdd(base, b_.CreateShl(quad, 1));
+    Value *lo = b_.CreateLShr(wordFrom(this, b_, shfl, rows, r0, word), shift);
+    Value *hi = b_.CreateLShr(
+        wordFrom(this, b_, shfl, rows, b_.CreateAdd(r0, b_.getInt32(1)), word),
+        shift);
+    fragments.push_back(b_.CreateOr(
+        b_.CreateAnd(lo, 0xffff), b_.CreateShl(b_.CreateAnd(hi, 0xffff), 16)));
+  }
+  if (num == 1)
+    return write(d.kind == Operand::Kind::Vector ? d.elements[0] : d,
+                 fragments[0]);
+  for (unsigned m = 0; m < num; ++m)
+    if (!write(d.elements[m], fragments[m]))
+      return false;
+  return true;
+}
+
+bool Lowerer::lowerShfl(const Statement &st) {
+  // shfl.sync.MODE.b32 d[|p], a, b, c, membermask
+  bool sync = hasPart(st, "sync");
+  std::string mode = st.parts[sync ? 2 : 1];
+  if (mode != "up" && mode != "down" && mode != "bfly" && mode != "idx")
+    return fail("shfl mode");
+  if (st.operands.size() != (sync ? 5u : 4u))
+    return fail("shfl operands");
+  const Operand &d = st.operands[0];
+  bool pair = d.kind == Operand::Kind::Pair;
+  Value *a = read(st.operands[1], 32), *lane = read(st.operands[2], 32),
+        *c = read(st.operands[3], 32);
+  Value *mask = sync ? read(st.operands[4], 32) : nullptr;
+  if (!a || !lane || !c || (sync && !mask))
+    return fail("shfl operands");
+  std::string name = std::string("llvm.nvvm.shfl.") + (sync ? "sync." : "") +
+                     mode + (pair ? ".i32p" : ".i32");
+  Type *ret = pair ? static_cast<Type *>(StructType::get(
+                         ctx_, {b_.getInt32Ty(), b_.getInt1Ty()}))
+                   : b_.getInt32Ty();
+  std::vector<Value *> args;
+  if (sync)
+    args.push_back(mask);
+  args.insert(args.end(), {a, lane, c});
+  Value *r = intrinsicCall(name, ret, args);
+  if (!pair)
+    return write(d, r);
+  return write(d.elements[0], b_.CreateExtractValue(r, 0)) &&
+         write(d.elements[1], b_.CreateExtractValue(r, 1));
+}
+
+bool Lowerer::lowerVote(const Statement &st) {
+  if (st.parts[0] == "activemask")
+    return st.operands.size() == 1 &&
+           write(st.operands[0],
+                 intrinsicCall("llvm.nvvm.activemask", b_.getInt32Ty(), {}));
+  // vote.sync.{ballot.b32,any.pred,all.pred,uni.pred} d, p, membermask
+  if (!hasPart(st, "sync") || st.operands.size() != 3)
+    return fail("vote without .sync");
+  std::string kind = st.parts[2];
+  if (kind != "ballot" && kind != "any" && kind != "all" && kind != "uni")
+    return fail("vote kind");
+  Value *p = read(st.operands[1], 1), *mask = read(st.operands[2], 32);
+  if (!p || !mask)
+    return fail("vote operands");
+  bool ballot = kind == "ballot";
+  Value *r =
+      intrinsicCall("llvm.nvvm.vote." + kind + ".sync",
+                    ballot ? b_.getInt32Ty() : b_.getInt1Ty(), {mask, p});
+  return write(st.operands[0], r);
+}
+
+bool Lowerer::lowerBarrier(const Statement &st) {
+  if (hasPart(st, "warp")) { // bar.warp.sync membermask
+    Value *mask = st.operands.empty() ? nullptr : read(st.operands[0], 32);
+    if (!mask)
+      return fail("bar.warp.sync operand");
+    intrinsicCall("llvm.nvvm.bar.warp.sync", b_.getVoidTy(), {mask});
+    return true;
+  }
+  // bar.sync id / barrier.sync[.aligned] id: the whole block. A thread
+  // count (named barriers of part of the block) and bar.arrive/red are not
+  // modelled.
+  if (!(hasPart(st, "sync")) || st.operands.size() != 1)
+    return fail("barrier form (named barrier with a thread count, arrive "
+                "or red)");
+  intrinsicCall("llvm.nvvm.barrier.cta.sync.aligned.all", b_.getVoidTy(),
+                {b_.getInt32(0)});
+  return true;
+}
+
+bool Lowerer::lowerMmaSync(const Statement &) {
+  return fail("mma.sync (tensor-core math)");
+}
+
+} // namespace kcheck::analyzer::ptx

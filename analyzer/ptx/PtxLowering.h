@@ -1,0 +1,37 @@
+// Inline PTX as IR: every `asm` call whose template kcheck knows becomes the
+// plain LLVM IR that executes the same instructions (loads and stores of the
+// same width and space, atomics, NVVM shuffle/vote/barrier intrinsics,
+// arithmetic), so the engine and the models see real kernels' memory
+// accesses. Runs last in the IR pipeline: nvcc's optimizer does not look
+// inside inline assembly either. A template it cannot lower stays a call,
+// marked with the reason (kUnloweredAsmMetadata), and the engine reports it
+// with its source line.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+
+namespace llvm {
+class Module;
+class CallBase;
+} // namespace llvm
+
+namespace kcheck::analyzer {
+
+// Metadata on an asm call left in place: one string, the statement that
+// could not be lowered and why.
+inline constexpr llvm::StringLiteral kUnloweredAsmMetadata = "kcheck.asm";
+
+// Metadata on a memory instruction lowered from PTX that is not a plain
+// LD/ST in SASS: its PTX opcode ("cp.async.ca.shared.global",
+// "ldmatrix.sync.aligned.m8n8.x4.shared.b16"). The models may count such
+// instructions by their own rules.
+inline constexpr llvm::StringLiteral kPtxOpcodeMetadata = "kcheck.ptx";
+
+// Lowers every inline-assembly call of `module` that it can.
+void lowerInlinePtx(llvm::Module &module);
+
+// Rewrites NVVM warp intrinsics the engine has no instruction for
+// (redux.sync) as shuffles and integer operations.
+void lowerNvvmWarpIntrinsics(llvm::Module &module);
+
+} // namespace kcheck::analyzer

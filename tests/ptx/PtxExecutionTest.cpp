@@ -1,0 +1,336 @@
+// Inline PTX through the whole device pipeline: compiled by Clang (against
+// the CUDA toolkit and against the bundled headers), lowered to IR by
+// analyzer/ptx, decoded and run by the engine for one warp, and the results
+// compared with a host reference of the PTX semantics.
+#include "analyzer/CudaToolkit.h"
+#include "analyzer/DeviceCompiler.h"
+#include "simulator/engine/BlockRunner.h"
+#include "simulator/engine/DecodedKernel.h"
+#include "simulator/engine/Float16.h"
+
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace kcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+class NullSink : public sim::EventSink {
+public:
+  void onAccess(const sim::WarpAccess &a) override { accesses.push_back(a); }
+  std::vector<sim::WarpAccess> accesses;
+};
+
+struct KernelRun {
+  std::string error;
+  sim::DeviceMemory memory;
+  std::vector<uint64_t> buffers;
+  std::vector<sim::WarpAccess> accesses;
+  unsigned asmCallsLeft = 0;
+  std::vector<uint8_t> read(unsigned buffer, size_t bytes) const {
+    std::vector<uint8_t> out(bytes);
+    memory.read(buffers[buffer], out.data(), bytes);
+    return out;
+  }
+  template <class T> std::vector<T> values(unsigned buffer, size_t n) const {
+    std::vector<uint8_t> bytes = read(buffer, n * sizeof(T));
+    std::vector<T> out(n);
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+  }
+};
+
+// Compiles `source`, runs kernel `name` for one warp with `buffers` (byte
+// contents, each a global allocation passed in order as a pointer).
+void runKernel(KernelRun &run, const std::string &source,
+               const std::string &name,
+               const std::vector<std::vector<uint8_t>> &buffers, bool toolkit) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("kcheck_ptx_" + std::to_string(getpid()) + "_" + name);
+  fs::create_directories(dir);
+  fs::path file = dir / (name + ".cu");
+  std::ofstream(file) << source;
+  analyzer::CompileOptions options;
+  if (toolkit) {
+    std::string why;
+    options.toolkit = analyzer::findCudaToolkit("", why);
+    if (!options.toolkit) {
+      run.error = "SKIP: " + why;
+      return;
+    }
+  }
+  analyzer::CompiledModule compiled = analyzer::compileDevice(file, options);
+  fs::remove_all(dir);
+  if (!compiled.ok) {
+    run.error = compiled.diagnostics;
+    return;
+  }
+  llvm::Function *kernel = nullptr;
+  for (llvm::Function &f : *compiled.module)
+    if (!f.isDeclaration() && f.getName().contains(name))
+      kernel = &f;
+  if (!kernel) {
+    run.error = "no kernel " + name;
+    return;
+  }
+  for (llvm::Instruction &i : llvm::instructions(*kernel))
+    if (auto *c = llvm::dyn_cast<llvm::CallBase>(&i); c && c->isInlineAsm())
+      ++run.asmCallsLeft;
+  auto decoded = sim::DecodedKernel::decode(*kernel);
+  if (!decoded) {
+    run.error = llvm::toString(decoded.takeError());
+    return;
+  }
+  std::vector<sim::KernelArg> args;
+  for (const std::vector<uint8_t> &b : buffers) {
+    uint64_t a = run.memory.allocate(b.size(), "buffer");
+    run.memory.write(a, b.data(), b.size());
+    run.buffers.push_back(a);
+    args.push_back({a});
+  }
+  core::LaunchConfig config;
+  config.block = {32, 1, 1};
+  sim::BlockRunner runner(**decoded, config, args, run.memory);
+  NullSink sink;
+  sim::BlockResult result = runner.runBlock({0, 0, 0}, sink);
+  if (!result.ok())
+    run.error = "block failed";
+  run.accesses = sink.accesses;
+}
+
+template <class T> std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
+  std::vector<uint8_t> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
+}
+
+class PtxExecution : public ::testing::TestWithParam<bool> {};
+
+#define RUN_OR_SKIP(run, ...)                                                  \
+  runKernel(run, __VA_ARGS__, GetParam());                                     \
+  if (run.error.rfind("SKIP", 0) == 0)                                         \
+    GTEST_SKIP() << run.error;                                                 \
+  ASSERT_EQ(run.error, "");                                                    \
+  EXPECT_EQ(run.asmCallsLeft, 0u)
+
+TEST_P(PtxExecution, HalfAndBfloat16Conversions) {
+  // cuda_fp16.hpp's and cuda_bf16.hpp's templates.
+  const char *source = R"(
+__global__ void conv(const float *in, unsigned short *h, unsigned short *b,
+                     float *back) {
+  int i = threadIdx.x;
+  unsigned short x, y;
+  asm("{  cvt.rn.f16.f32 %0, %1;}\n" : "=h"(x) : "f"(in[i]));
+  asm("{  cvt.rn.bf16.f32 %0, %1;}\n" : "=h"(y) : "f"(in[i]));
+  h[i] = x;
+  b[i] = y;
+  float f;
+  asm("{  cvt.f32.f16 %0, %1;}\n" : "=f"(f) : "h"(x));
+  unsigned short sum;
+  asm("{add.f16 %0,%1,%2;\n}" : "=h"(sum) : "h"(x), "h"(x));
+  float g;
+  asm("{  cvt.f32.f16 %0, %1;}\n" : "=f"(g) : "h"(sum));
+  back[i] = f + g;
+})";
+  std::vector<float> in(32);
+  for (int i = 0; i < 32; ++i)
+    in[i] = i == 0 ? 65520.f : i == 1 ? 1e-8f : 0.1f * float(i) - 1.3f;
+  KernelRun run;
+  RUN_OR_SKIP(run, source, "conv",
+              {bytesOf(in), std::vector<uint8_t>(64), std::vector<uint8_t>(64),
+               std::vector<uint8_t>(128)});
+  auto h = run.values<uint16_t>(1, 32), b = run.values<uint16_t>(2, 32);
+  auto back = run.values<float>(3, 32);
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_EQ(h[i], sim::halfFromDouble(in[i])) << i;
+    EXPECT_EQ(b[i], sim::bfloat16FromDouble(in[i])) << i;
+    float f = sim::floatFromHalf(h[i]);
+    float twice = sim::floatFromHalf(sim::halfFromDouble(double(f) * 2));
+    if (!std::isinf(f)) {
+      EXPECT_EQ(back[i], f + twice) << i;
+    }
+  }
+}
+
+TEST_P(PtxExecution, WarpShufflesVotesAndLaneId) {
+  const char *source = R"(
+__global__ void warp(int *out) {
+  int lane, v = threadIdx.x * 3, d, ok, ballot;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+  asm volatile("{ .reg .pred p; shfl.sync.down.b32 %0|p, %2, 5, 0x1f, 0xffffffff;"
+               " selp.s32 %1, 1, 0, p; }" : "=r"(d), "=r"(ok) : "r"(v));
+  asm volatile("{ .reg .pred q; setp.lt.s32 q, %1, 7;"
+               " vote.sync.ballot.b32 %0, q, 0xffffffff; }"
+               : "=r"(ballot) : "r"(lane));
+  out[threadIdx.x] = lane;
+  out[32 + threadIdx.x] = d;
+  out[64 + threadIdx.x] = ok;
+  out[96 + threadIdx.x] = ballot;
+})";
+  KernelRun run;
+  RUN_OR_SKIP(run, source, "warp", {std::vector<uint8_t>(512)});
+  auto out = run.values<int32_t>(0, 128);
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(out[l], l);
+    EXPECT_EQ(out[32 + l], l + 5 <= 31 ? (l + 5) * 3 : l * 3) << l;
+    EXPECT_EQ(out[64 + l], l + 5 <= 31) << l;
+    EXPECT_EQ(out[96 + l], 0x7f) << l;
+  }
+}
+
+TEST_P(PtxExecution, LdmatrixDistributesRowsLikeTheHardware) {
+  // Four 8x8 matrices of 16-bit elements in shared memory, element (m, r, c)
+  // = m*64 + r*8 + c; lane l gives the address of row l%8 of matrix l/8.
+  const char *source = R"(
+__global__ void lds(unsigned *out) {
+  __shared__ unsigned short tile[4 * 64];
+  for (int i = threadIdx.x; i < 256; i += 32)
+    tile[i] = i;
+  __syncthreads();
+  unsigned a = (unsigned)__cvta_generic_to_shared(&tile[threadIdx.x * 8]);
+  unsigned r0, r1, r2, r3, t0, t1, t2, t3;
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(t0), "=r"(t1), "=r"(t2), "=r"(t3) : "r"(a));
+  unsigned *o = out + threadIdx.x * 8;
+  o[0] = r0, o[1] = r1, o[2] = r2, o[3] = r3;
+  o[4] = t0, o[5] = t1, o[6] = t2, o[7] = t3;
+})";
+  KernelRun run;
+  RUN_OR_SKIP(run, source, "lds", {std::vector<uint8_t>(32 * 8 * 4)});
+  auto out = run.values<uint32_t>(0, 256);
+  auto element = [](unsigned m, unsigned r, unsigned c) {
+    return m * 64 + r * 8 + c;
+  };
+  for (unsigned l = 0; l < 32; ++l)
+    for (unsigned m = 0; m < 4; ++m) {
+      // PTX ISA, ldmatrix: lane l holds row l/4, columns 2(l%4), 2(l%4)+1;
+      // with .trans, column l/4, rows 2(l%4), 2(l%4)+1.
+      unsigned r = l / 4, c = 2 * (l % 4);
+      EXPECT_EQ(out[l * 8 + m], element(m, r, c) | element(m, r, c + 1) << 16)
+          << "lane " << l << " matrix " << m;
+      EXPECT_EQ(out[l * 8 + 4 + m], element(m, c, r) | element(m, c + 1, r)
+                                                           << 16)
+          << "trans lane " << l << " matrix " << m;
+    }
+  // One 16-byte shared load per lane for each ldmatrix.
+  unsigned sixteen = 0;
+  for (const sim::WarpAccess &a : run.accesses)
+    sixteen += a.space == sim::MemSpace::Shared && a.bytesPerLane == 16;
+  EXPECT_EQ(sixteen, 2u);
+}
+
+TEST_P(PtxExecution, CacheHintedVectorLoadsAndCpAsyncZeroFill) {
+  const char *source = R"(
+__global__ void mem(const float *in, float *out) {
+  __shared__ float s[32 * 4];
+  float4 v;
+  asm volatile("ld.global.nc.v4.f32 {%0,%1,%2,%3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(in + 4 * threadIdx.x));
+  unsigned d = (unsigned)__cvta_generic_to_shared(&s[4 * threadIdx.x]);
+  int bytes = threadIdx.x % 5 * 4; // 0..16 of the 16 copied, rest zero
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;"
+               :: "r"(d), "l"(in + 4 * threadIdx.x), "r"(bytes));
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+  __syncwarp();
+  out[threadIdx.x] = v.x + v.y + v.z + v.w;
+  for (int k = 0; k < 4; ++k)
+    out[32 + 4 * threadIdx.x + k] = s[4 * threadIdx.x + k];
+})";
+  std::vector<float> in(128);
+  for (int i = 0; i < 128; ++i)
+    in[i] = float(i + 1);
+  KernelRun run;
+  RUN_OR_SKIP(run, source, "mem", {bytesOf(in), std::vector<uint8_t>(160 * 4)});
+  auto out = run.values<float>(1, 160);
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(out[l],
+              in[4 * l] + in[4 * l + 1] + in[4 * l + 2] + in[4 * l + 3]);
+    for (int k = 0; k < 4; ++k)
+      EXPECT_EQ(out[32 + 4 * l + k], k < l % 5 ? in[4 * l + k] : 0.f)
+          << l << " " << k;
+  }
+  // The asm load is one 16-byte global load per lane.
+  bool vectorLoad = false;
+  for (const sim::WarpAccess &a : run.accesses)
+    vectorLoad |= a.space == sim::MemSpace::Global && a.bytesPerLane == 16 &&
+                  a.kind == sim::AccessKind::Load;
+  EXPECT_TRUE(vectorLoad);
+}
+
+TEST_P(PtxExecution, BitManipulationAndAtomics) {
+  const char *source = R"(
+__global__ void bits(unsigned *out, int *counter) {
+  unsigned l = threadIdx.x, p, m, x, old;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(p) : "r"(0x33221100u + l), "r"(0x77665544u), "r"(0x5140u + l));
+  asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(m) : "r"(l), "r"(5u));
+  asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(x) : "r"(l), "r"(0xf0f0u), "r"(0xff00u));
+  asm volatile("atom.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(1u));
+  out[l] = p;
+  out[32 + l] = m;
+  out[64 + l] = x;
+  out[96 + l] = old;
+})";
+  KernelRun run;
+  RUN_OR_SKIP(run, source, "bits",
+              {std::vector<uint8_t>(512), std::vector<uint8_t>(4)});
+  auto out = run.values<uint32_t>(0, 128);
+  std::vector<bool> seen(32);
+  for (uint32_t l = 0; l < 32; ++l) {
+    // prmt (default mode): selector nibbles pick bytes of {b, a}.
+    uint64_t both = uint64_t(0x33221100u + l) | uint64_t(0x77665544u) << 32;
+    uint32_t c = 0x5140u + l, ref = 0;
+    for (int i = 0; i < 4; ++i) {
+      uint32_t nib = (c >> (4 * i)) & 0xf;
+      uint8_t byte = uint8_t(both >> (8 * (nib & 7)));
+      if (nib & 8)
+        byte = (byte & 0x80) ? 0xff : 0;
+      ref |= uint32_t(byte) << (8 * i);
+    }
+    EXPECT_EQ(out[l], ref) << l;
+    uint64_t end = std::min<uint64_t>(32, l + 5);
+    EXPECT_EQ(out[32 + l], uint32_t((1ull << end) - (1ull << l))) << l;
+    EXPECT_EQ(out[64 + l], l ^ 0xf0f0u ^ 0xff00u) << l; // 0x96: a^b^c
+    ASSERT_LT(out[96 + l], 32u);
+    seen[out[96 + l]] = true;
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), true), 32);
+  EXPECT_EQ(run.values<int32_t>(1, 1)[0], 32);
+}
+
+TEST_P(PtxExecution, UnknownInstructionIsNamed) {
+  const char *source = R"(
+__global__ void unknown(unsigned *out) {
+  unsigned r;
+  asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(threadIdx.x));
+  out[threadIdx.x] = r;
+})";
+  KernelRun run;
+  runKernel(run, source, "unknown", {std::vector<uint8_t>(128)}, GetParam());
+  if (run.error.rfind("SKIP", 0) == 0)
+    GTEST_SKIP() << run.error;
+  EXPECT_NE(run.error.find("inline assembly: 'bfind.u32 %0, %1': "
+                           "instruction bfind.u32"),
+            std::string::npos)
+      << run.error;
+  EXPECT_NE(run.error.find("unknown.cu:4"), std::string::npos) << run.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Headers, PtxExecution, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "Toolkit" : "Bundled";
+                         });
+
+} // namespace
+} // namespace kcheck
