@@ -84,7 +84,11 @@ std::vector<std::string> headerArguments(const CompileOptions &options) {
         "-nocudalib",
         "--cuda-path=/nonexistent",
         "--cuda-feature=+ptx88",
-        "-isystem",
+        // -I, before the user's -I: a toolkit directory the user names
+        // (-I/usr/local/cuda/include) must not shadow the stubs, whose
+        // guard macros then skip the toolkit's copies. The stubs say
+        // `#pragma clang system_header` themselves.
+        "-I",
         std::string(kCudaStubDirectory),
         "-include",
         std::string(kCudaShimHeader),

@@ -206,6 +206,12 @@ private:
     return stackBase_ > here && stackBase_ - here > kMaxStackBytes;
   }
   bool exhausted() const { return steps_ > options_.maxSteps; }
+  // argv[k] of main when `e` reads it (through casts and std::string's
+  // constructor) and the program's arguments are known.
+  std::optional<std::string> programArgument(const clang::Expr *e);
+  // atoi, strtol, std::stoi, atof... of a program argument.
+  std::optional<AbstractValue> evalArgumentConversion(const clang::CallExpr *e,
+                                                      const std::string &name);
   // False once the budget is spent (noted once, at `l`).
   bool budgetLeft(clang::SourceLocation l);
 
@@ -224,7 +230,8 @@ private:
   llvm::DenseMap<const clang::Expr *, std::optional<HostValue>> constCache_;
   llvm::DenseMap<const clang::Stmt *, bool> launchCache_;
   uint64_t steps_ = 0;
-  uintptr_t stackBase_ = 0; // frame address at runMain
+  uintptr_t stackBase_ = 0;                  // frame address at runMain
+  const clang::ParmVarDecl *argv_ = nullptr; // main's argv
   bool budgetNoted_ = false;
   bool exitRequested_ = false;
   unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop

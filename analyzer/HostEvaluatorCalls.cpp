@@ -40,9 +40,12 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
   bool system =
       hasBody && ctx_.getSourceManager().isInSystemHeader(def->getLocation());
   // Library functions by name; a user's own `max` with a body is entered.
-  if (!hasBody || system || fd->isInStdNamespace())
+  if (!hasBody || system || fd->isInStdNamespace()) {
+    if (std::optional<AbstractValue> v = evalArgumentConversion(e, name))
+      return *v;
     if (std::optional<AbstractValue> v = evalKnownFunction(e, name))
       return *v;
+  }
   auto *md = dyn_cast<CXXMethodDecl>(fd);
   if (md && !md->isStatic()) {
     auto *op = dyn_cast<CXXOperatorCallExpr>(e);
@@ -364,6 +367,75 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
         convert(HostValue::floating(std::pow(x, y)), ctx_.DoubleTy, rt));
   }
   return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// The program's arguments (--program-args), read by the usual conversions.
+
+std::optional<std::string> HostEvaluator::programArgument(const Expr *e) {
+  if (!argv_ || !options_.programArgs)
+    return std::nullopt;
+  for (;;) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *t = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = t->getSubExpr();
+    else if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (auto *c = dyn_cast<CXXConstructExpr>(e);
+             c && c->getNumArgs() >= 1) // std::string(argv[1])
+      e = c->getArg(0);
+    else if (auto *f = dyn_cast<CXXFunctionalCastExpr>(e))
+      e = f->getSubExpr();
+    else
+      break;
+  }
+  auto *as = dyn_cast<ArraySubscriptExpr>(e);
+  if (!as)
+    return std::nullopt;
+  auto *ref = dyn_cast<DeclRefExpr>(as->getBase()->IgnoreParenImpCasts());
+  if (!ref || ref->getDecl() != argv_)
+    return std::nullopt;
+  HostValue k = eval(as->getIdx()).scalar;
+  if (k.kind != HostValue::Kind::Int || k.i < 0 ||
+      k.i > int64_t(options_.programArgs->size()))
+    return std::nullopt;
+  return k.i == 0 ? std::string("program")
+                  : (*options_.programArgs)[size_t(k.i - 1)];
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalArgumentConversion(const CallExpr *e,
+                                      const std::string &name) {
+  static const char *const integers[] = {
+      "atoi",     "atol", "atoll", "strtol", "strtoll", "strtoul",
+      "strtoull", "stoi", "stol",  "stoll",  "stoul",   "stoull"};
+  static const char *const floats[] = {"atof", "strtod", "strtof", "strtold",
+                                       "stof", "stod",   "stold"};
+  bool isInt = llvm::is_contained(integers, name);
+  if ((!isInt && !llvm::is_contained(floats, name)) || e->getNumArgs() == 0)
+    return std::nullopt;
+  std::optional<std::string> text = programArgument(e->getArg(0));
+  if (!text)
+    return std::nullopt;
+  for (unsigned i = 1; i < e->getNumArgs(); ++i)
+    eval(e->getArg(i));
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
+  const char *begin = text->c_str();
+  char *end = nullptr;
+  if (isInt) {
+    int base = 10;
+    if (llvm::StringRef(name).starts_with("strto") && e->getNumArgs() > 2) {
+      HostValue b = eval(e->getArg(2)).scalar;
+      if (b.kind == HostValue::Kind::Int)
+        base = int(b.i);
+    }
+    bool isUnsigned = llvm::StringRef(name).contains("ul");
+    int64_t v = isUnsigned ? int64_t(std::strtoull(begin, &end, base))
+                           : int64_t(std::strtoll(begin, &end, base));
+    return AbstractValue::of(normalizeInt(v, rt));
+  }
+  double v = std::strtod(begin, &end);
+  return AbstractValue::of(convert(HostValue::floating(v), ctx_.DoubleTy, rt));
 }
 
 } // namespace kcheck::analyzer

@@ -20,11 +20,16 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
     return;
   stackBase_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   frames_.emplace_back();
+  std::optional<int> argc = options_.argc;
+  if (options_.programArgs)
+    argc = int(options_.programArgs->size()) + 1;
+  if (def->getNumParams() > 1)
+    argv_ = def->getParamDecl(1);
   for (const ParmVarDecl *p : def->parameters()) {
     AbstractValue v = AbstractValue::unknown("command-line argument " +
                                              p->getNameAsString() + " of main");
-    if (options_.argc && p == def->getParamDecl(0)) // as if run that way
-      v = AbstractValue::of(HostValue::integer(*options_.argc));
+    if (argc && p == def->getParamDecl(0)) // as if run that way
+      v = AbstractValue::of(HostValue::integer(*argc));
     int slot = newSlot(std::move(v));
     frames_.back().vars[p] = slot;
   }

@@ -136,6 +136,10 @@ struct ExtractorOptions {
   // main's argc, as if the program were run with argc - 1 arguments (argv
   // stays unknown); nullopt: unknown, so `if (argc > 1)` takes both sides.
   std::optional<int> argc;
+  // The program's arguments (argv[1..]): when set, argc is their count + 1
+  // and argv[k] is known to the string conversions (atoi, strtol, std::stoi,
+  // atof, ...) that read it.
+  std::optional<std::vector<std::string>> programArgs;
   // Answers a device query: a cudaDeviceAttr enumerator name
   // ("cudaDevAttrMultiProcessorCount") or a cudaDeviceProp field name
   // ("multiProcessorCount"). nullopt (or no function): Unknown.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <sstream>
 
 namespace kcheck::cli {
 
@@ -152,6 +153,10 @@ options:
                        counted (default 120); past it, exit 3
   --per-line           validate: also measure and compare per source line
   --keep DIR           validate: keep the predicted and measured JSON in DIR
+  --program-args "A B" the program's arguments (argv[1..]; default: none, argc
+                       1): static extraction reads them where host code
+                       converts argv (atoi, strtol, std::stoi, atof...);
+                       --run-host and run pass them to the program
   --cuda-path DIR      the CUDA toolkit to compile against (default: as nvcc
                        and Clang find it: CUDA_PATH, CUDA_HOME, nvcc on
                        PATH, /usr/local/cuda)
@@ -419,6 +424,14 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
                o.command != Command::Compare &&
                o.command != Command::Validate) {
       o.runHost = true;
+    } else if (a == "--program-args") {
+      const std::string *v = value();
+      if (!v)
+        return r;
+      // Split at blanks, as a shell would split an unquoted list.
+      std::istringstream words(*v);
+      for (std::string w; words >> w;)
+        o.programArgs.push_back(w);
     } else if (a == "--cuda-path") {
       const std::string *v = value();
       if (!v)

@@ -86,8 +86,9 @@ struct Options {
   std::vector<std::string> disabledChecks;
   // `help COMMAND`, `COMMAND --help`: the command to explain (cli/Help.h).
   std::string helpTopic;
-  // run: the program's arguments (after `--`), and the seconds its host code
-  // may run, not counting the simulation of its launches.
+  // The program's arguments (run: after `--`; every command:
+  // --program-args), and the seconds its host code may run, not counting the
+  // simulation of its launches.
   std::vector<std::string> programArgs;
   double hostBudgetSeconds = 120;
   // predict/check/...: take the launches from running the program's host

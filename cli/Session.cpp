@@ -338,8 +338,12 @@ Session analyzeFile(const Options &options,
     return s;
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts,
-      {[&host](clang::CompilerInstance &) {
-         return analyzer::makeLaunchExtractor(host);
+      {[&host, &options](clang::CompilerInstance &) {
+         // As if run with the program's arguments: none (argc 1) unless
+         // --program-args gives them.
+         analyzer::ExtractorOptions extractor;
+         extractor.programArgs = options.programArgs;
+         return analyzer::makeLaunchExtractor(host, extractor);
        },
        [&s](clang::CompilerInstance &) {
          return analyzer::makeFixCandidatesConsumer(s.fixCandidates);

@@ -61,7 +61,8 @@ hostCompileArguments(const std::string &path,
       "--cuda-gpu-arch=" + options.arch,
       "-resource-dir",
       KCHECK_CLANG_RESOURCE_DIR,
-      "-isystem",
+      "-I", // before the user's -I, as in the device compile
+            // (DeviceCompiler.cpp)
       std::string(analyzer::kCudaStubDirectory),
       "-include",
       std::string(analyzer::kCudaShimHeader),

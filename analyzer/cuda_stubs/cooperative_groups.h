@@ -3,6 +3,9 @@
 // intrinsics so the IR holds only what the interpreter already executes.
 // Grid-wide sync is not provided (kcheck simulates blocks independently).
 #pragma once
+#ifdef __clang__
+#pragma clang system_header // the stubs stand for system headers
+#endif
 #include "kcheck_cuda_shim.h"
 
 namespace cooperative_groups {

@@ -1,6 +1,9 @@
 // kcheck stub: the driver API types programs mention most; no functions are
 // used by device code, and host code is only parsed.
 #pragma once
+#ifdef __clang__
+#pragma clang system_header // the stubs stand for system headers
+#endif
 #include "cuda_runtime_api.h"
 
 typedef int CUdevice;

@@ -1,8 +1,20 @@
 // kcheck stub: the runtime API (declarations only) plus its C++ convenience
 // templates.
 #pragma once
+#ifdef __clang__
+#pragma clang system_header // the stubs stand for system headers
+#endif
 #include "cuda_runtime_api.h"
 #include "kcheck_cuda_shim.h"
+
+// What the toolkit's cuda_runtime.h brings with it (crt/common_functions.h,
+// math_functions.h, its C++ launch templates): programs call memset,
+// malloc, rand, clock, printf and std::forward without including them.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <utility>
 
 template <class T> inline cudaError_t cudaMalloc(T **devPtr, size_t size) {
   return ::cudaMalloc((void **)(void *)devPtr, size);

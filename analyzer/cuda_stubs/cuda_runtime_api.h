@@ -4,6 +4,9 @@
 // also compiles and runs the host side: host/CudaRuntimeApi.cpp defines the
 // calls, and includes this file so that both agree on the structs' layout.
 #pragma once
+#ifdef __clang__
+#pragma clang system_header // the stubs stand for system headers
+#endif
 #include <stddef.h>
 
 #include "vector_types.h"

@@ -5,6 +5,23 @@
 // ...) rather than calls into libdevice, which the interpreter could not
 // execute.
 #pragma once
+#ifdef __clang__
+#pragma clang system_header // the stubs stand for system headers
+#endif
+
+// The toolkit's guard macros, first: code testing them (cuda-samples'
+// helper_cuda.h: #ifdef __DRIVER_TYPES_H__) sees what nvcc's headers give,
+// and a toolkit header included later (-I/usr/local/cuda/include) is
+// skipped rather than redefining what the stubs declare.
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __HOST_DEFINES_H__
+#define __BUILTIN_TYPES_H__
+#define __cuda_cuda_h__
+#define _COOPERATIVE_GROUPS_H_
 
 #define CUDA_VERSION                                                           \
   12080 // enables the *_sync shuffles in Clang's intrinsics header

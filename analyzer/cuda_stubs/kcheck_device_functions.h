@@ -4,6 +4,9 @@
 // instead of calls into libdevice. Functions without an LLVM intrinsic (tanf,
 // atan2f, ...) stay calls to the libm name.
 #pragma once
+#ifdef __clang__
+#pragma clang system_header // the stubs stand for system headers
+#endif
 
 #define __KCHECK_DEV static __device__ __forceinline__
 #define __KCHECK_HD static __host__ __device__ __forceinline__

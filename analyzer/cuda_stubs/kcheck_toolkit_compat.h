@@ -109,25 +109,35 @@ __KCHECK_STORES(__stcs, "cs")
 #undef __KCHECK_ST2
 #undef __KCHECK_ST4
 
-// Host overloads nvcc's math_functions.hpp declares (__host__ __device__)
-// and Clang's CUDA headers declare for the device only: host code calling
-// max/min on integers or isfinite compiles with nvcc.
-#define __KCHECK_MINMAX(T)                                                     \
-  inline __host__ T max(T __a, T __b) { return __a > __b ? __a : __b; }        \
-  inline __host__ T min(T __a, T __b) { return __a < __b ? __a : __b; }
-__KCHECK_MINMAX(int)
-__KCHECK_MINMAX(unsigned int)
-__KCHECK_MINMAX(long)
-__KCHECK_MINMAX(unsigned long)
-__KCHECK_MINMAX(long long)
-__KCHECK_MINMAX(unsigned long long)
-__KCHECK_MINMAX(float)
-__KCHECK_MINMAX(double)
+// Host overloads of min/max that nvcc's crt/math_functions.hpp declares
+// (__host__ __device__, mixed signedness included) and Clang's CUDA headers
+// declare for the device only: host code calling max on integers compiles
+// with nvcc.
+#define __KCHECK_MINMAX(R, A, B)                                               \
+  inline __host__ R max(A __a, B __b) {                                        \
+    return (R)__a > (R)__b ? (R)__a : (R)__b;                                  \
+  }                                                                            \
+  inline __host__ R min(A __a, B __b) {                                        \
+    return (R)__a < (R)__b ? (R)__a : (R)__b;                                  \
+  }
+__KCHECK_MINMAX(int, int, int)
+__KCHECK_MINMAX(unsigned int, unsigned int, unsigned int)
+__KCHECK_MINMAX(unsigned int, int, unsigned int)
+__KCHECK_MINMAX(unsigned int, unsigned int, int)
+__KCHECK_MINMAX(long, long, long)
+__KCHECK_MINMAX(unsigned long, unsigned long, unsigned long)
+__KCHECK_MINMAX(unsigned long, long, unsigned long)
+__KCHECK_MINMAX(unsigned long, unsigned long, long)
+__KCHECK_MINMAX(long long, long long, long long)
+__KCHECK_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+__KCHECK_MINMAX(unsigned long long, long long, unsigned long long)
+__KCHECK_MINMAX(unsigned long long, unsigned long long, long long)
+__KCHECK_MINMAX(float, float, float)
+__KCHECK_MINMAX(double, double, double)
+__KCHECK_MINMAX(double, float, double)
+__KCHECK_MINMAX(double, double, float)
 #undef __KCHECK_MINMAX
-#define __KCHECK_CLASSIFY(fn)                                                  \
-  inline __host__ bool fn(float __x) { return __builtin_##fn(__x); }           \
-  inline __host__ bool fn(double __x) { return __builtin_##fn(__x); }
-__KCHECK_CLASSIFY(isfinite)
-__KCHECK_CLASSIFY(isnan)
-__KCHECK_CLASSIFY(isinf)
-#undef __KCHECK_CLASSIFY
+
+// isfinite, isnan, isinf on the host: nvcc's headers bring <math.h>, which
+// puts std::isfinite and its kin in the global namespace.
+#include <math.h>

@@ -2,6 +2,9 @@
 // Layout and alignment must match nvcc's, because the simulator's addresses and
 // the load/store widths (float4 -> one 16-byte access) depend on them.
 #pragma once
+#ifdef __clang__
+#pragma clang system_header // the stubs stand for system headers
+#endif
 
 #ifndef __host__
 #define __host__ __attribute__((host))

@@ -22,6 +22,7 @@ import argparse
 import csv
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -32,6 +33,8 @@ GL_ST = "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_st.sum"
 
 
 def predict(kcheck, program, extra):
+    # KCHECK_ARGS (environment): extra arguments, as for compare-h100.py.
+    extra = [*shlex.split(os.environ.get("KCHECK_ARGS", "")), *extra]
     out = subprocess.run([kcheck, "predict", "--format", "json", *extra, program],
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
