@@ -18,10 +18,6 @@ using namespace llvm;
 
 namespace {
 
-bool hasPart(const Statement &st, const std::string &p) {
-  return std::find(st.parts.begin(), st.parts.end(), p) != st.parts.end();
-}
-
 // The IR address space a PTX state space names; 0 (generic) when none.
 unsigned addressSpaceOf(const Statement &st) {
   for (const std::string &p : st.parts) {
@@ -302,78 +298,6 @@ bool Lowerer::lowerCpAsync(const Statement &st) {
   return true;
 }
 
-// The 32-bit word `word` (a value per lane, 0..3) of the 16-byte row that
-// lane `srcLane` loaded (rows[0..3]).
-static Value *wordFrom(Lowerer *, IRBuilder<> &b,
-                       const std::function<Value *(Value *, Value *)> &shfl,
-                       Value *rows[4], Value *srcLane, Value *word) {
-  Value *r = nullptr;
-  for (unsigned k = 0; k < 4; ++k) {
-    Value *s = shfl(rows[k], srcLane);
-    r = r ? b.CreateSelect(b.CreateICmpEQ(word, b.getInt32(k)), s, r) : s;
-  }
-  return r;
-}
-
-bool Lowerer::lowerLdmatrix(const Statement &st) {
-  // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared[::cta].b16 d, [a]
-  bool isLoad = st.parts[0] == "ldmatrix";
-  unsigned num = hasPart(st, "x4") ? 4 : hasPart(st, "x2") ? 2 : 1;
-  bool trans = hasPart(st, "trans");
-  if (!hasPart(st, "m8n8") || typeOf(st) != "b16" || st.operands.size() != 2)
-    return fail("matrix shape or type");
-  if (!isLoad)
-    return fail("stmatrix");
-  const Operand &d = st.operands[0];
-  if (d.kind != Operand::Kind::Vector ? num != 1 : d.elements.size() != num)
-    return fail("ldmatrix destination");
-  Value *ptr = address(st.operands[1], 3);
-  if (!ptr)
-    return fail("address");
-  // Each lane loads the 16-byte row it addresses (lanes 8m..8m+7 give the
-  // rows of matrix m), as LDSM reads them.
-  LoadInst *row = b_.CreateAlignedLoad(FixedVectorType::get(b_.getInt32Ty(), 4),
-                                       ptr, Align(16));
-  tag(row, st);
-  Value *rows[4];
-  for (unsigned k = 0; k < 4; ++k)
-    rows[k] = b_.CreateExtractElement(row, k);
-  Value *lane =
-      intrinsicCall("llvm.nvvm.read.ptx.sreg.laneid", b_.getInt32Ty(), {});
-  auto shfl = [&](Value *v, Value *src) {
-    return intrinsicCall("llvm.nvvm.shfl.sync.idx.i32", b_.getInt32Ty(),
-                         {b_.getInt32(~0u), v, src, b_.getInt32(31)});
-  };
-  std::vector<Value *> fragments;
-  Value *quad = b_.CreateAnd(lane, 3), *group = b_.CreateLShr(lane, 2);
-  for (unsigned m = 0; m < num; ++m) {
-    Value *base = b_.getInt32(8 * m);
-    if (!trans) {
-      // Lane l holds word l%4 of row l/4.
-      fragments.push_back(
-          wordFrom(this, b_, shfl, rows, b_.CreateAdd(base, group), quad));
-      continue;
-    }
-    // Transposed: lane l holds column l/4, rows 2(l%4) and 2(l%4)+1.
-    Value *word = b_.CreateLShr(group, 1);
-    Value *shift = b_.CreateShl(b_.CreateAnd(group, 1), 4);
-    Value *r0 = b_.CreateAdd(base, b_.CreateShl(quad, 1));
-    Value *lo = b_.CreateLShr(wordFrom(this, b_, shfl, rows, r0, word), shift);
-    Value *hi = b_.CreateLShr(
-        wordFrom(this, b_, shfl, rows, b_.CreateAdd(r0, b_.getInt32(1)), word),
-        shift);
-    fragments.push_back(b_.CreateOr(
-        b_.CreateAnd(lo, 0xffff), b_.CreateShl(b_.CreateAnd(hi, 0xffff), 16)));
-  }
-  if (num == 1)
-    return write(d.kind == Operand::Kind::Vector ? d.elements[0] : d,
-                 fragments[0]);
-  for (unsigned m = 0; m < num; ++m)
-    if (!write(d.elements[m], fragments[m]))
-      return false;
-  return true;
-}
-
 bool Lowerer::lowerShfl(const Statement &st) {
   // shfl.sync.MODE.b32 d[|p], a, b, c, membermask
   bool sync = hasPart(st, "sync");
@@ -443,10 +367,6 @@ bool Lowerer::lowerBarrier(const Statement &st) {
   intrinsicCall("llvm.nvvm.barrier.cta.sync.aligned.all", b_.getVoidTy(),
                 {b_.getInt32(0)});
   return true;
-}
-
-bool Lowerer::lowerMmaSync(const Statement &) {
-  return fail("mma.sync (tensor-core math)");
 }
 
 } // namespace kcheck::analyzer::ptx

@@ -198,6 +198,13 @@ void addDeclaredNames(const std::string &spec, std::vector<std::string> &out) {
 
 } // namespace
 
+bool hasPart(const Statement &st, const std::string &part) {
+  for (const std::string &p : st.parts)
+    if (p == part)
+      return true;
+  return false;
+}
+
 unsigned typeBits(const std::string &p) {
   if (p == "pred")
     return 1;

@@ -57,6 +57,9 @@ struct Program {
 std::optional<Program> parse(const std::string &templateText,
                              std::string &error);
 
+// Whether `part` is one of the statement's dot-separated opcode parts.
+bool hasPart(const Statement &st, const std::string &part);
+
 // The width in bits of a PTX type suffix ("b32" -> 32, "f16x2" -> 32,
 // "pred" -> 1); 0 for a part that is not a type.
 unsigned typeBits(const std::string &part);

@@ -309,6 +309,56 @@ __global__ void bits(unsigned *out, int *counter) {
   EXPECT_EQ(run.values<int32_t>(1, 1)[0], 32);
 }
 
+TEST_P(PtxExecution, MmaSyncM16n8k16MultipliesTheFragments) {
+  // A 16x16 (row major), B 16x8 (column major: B[k][n] at n*16 + k), C 16x8,
+  // all small integers as halves (exact); each lane loads its fragments in
+  // the PTX ISA's layout and the result is checked against A*B + C.
+  const char *source = R"(
+__device__ unsigned pack(const unsigned short *m, int i0, int i1) {
+  return m[i0] | unsigned(m[i1]) << 16;
+}
+__global__ void mma(const unsigned short *A, const unsigned short *B,
+                    const float *C, float *D) {
+  int lane = threadIdx.x, g = lane >> 2, t = lane & 3;
+  unsigned a0 = pack(A, g * 16 + 2 * t, g * 16 + 2 * t + 1);
+  unsigned a1 = pack(A, (g + 8) * 16 + 2 * t, (g + 8) * 16 + 2 * t + 1);
+  unsigned a2 = pack(A, g * 16 + 2 * t + 8, g * 16 + 2 * t + 9);
+  unsigned a3 = pack(A, (g + 8) * 16 + 2 * t + 8, (g + 8) * 16 + 2 * t + 9);
+  unsigned b0 = pack(B, g * 16 + 2 * t, g * 16 + 2 * t + 1);
+  unsigned b1 = pack(B, g * 16 + 2 * t + 8, g * 16 + 2 * t + 9);
+  float c[4], d[4];
+  for (int i = 0; i < 4; ++i)
+    c[i] = C[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2];
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1),
+                 "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+  for (int i = 0; i < 4; ++i)
+    D[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2] = d[i];
+})";
+  std::vector<uint16_t> A(256), B(128);
+  std::vector<float> C(128);
+  for (int i = 0; i < 256; ++i)
+    A[i] = sim::halfFromDouble(double((i * 7) % 5) - 2);
+  for (int i = 0; i < 128; ++i) {
+    B[i] = sim::halfFromDouble(double((i * 3) % 7) - 3);
+    C[i] = float(i % 11);
+  }
+  KernelRun run;
+  RUN_OR_SKIP(run, source, "mma",
+              {bytesOf(A), bytesOf(B), bytesOf(C), std::vector<uint8_t>(512)});
+  auto D = run.values<float>(3, 128);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 8; ++n) {
+      float ref = C[m * 8 + n];
+      for (int k = 0; k < 16; ++k)
+        ref += sim::floatFromHalf(A[m * 16 + k]) *
+               sim::floatFromHalf(B[n * 16 + k]);
+      EXPECT_EQ(D[m * 8 + n], ref) << m << "," << n;
+    }
+}
+
 TEST_P(PtxExecution, UnknownInstructionIsNamed) {
   const char *source = R"(
 __global__ void unknown(unsigned *out) {
