@@ -2,6 +2,7 @@
 
 #include "CudaStubHeaders.h"
 #include "IrPipeline.h"
+#include "Libdevice.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticDriver.h"
@@ -227,6 +228,14 @@ compileDevice(const std::string &path, const CompileOptions &options,
   if (!compiled || !module)
     return result;
 
+  if (options.toolkit && options.keepLibdeviceDeclaration) {
+    std::string error = linkLibdevice(*module, libdevicePath(*options.toolkit),
+                                      options.keepLibdeviceDeclaration);
+    if (!error.empty()) {
+      diagnosticStream << "error: " << error << "\n";
+      return result;
+    }
+  }
   runNvccLikePipeline(*module, options.arch);
   result.module = std::move(module);
   result.ok = true;

@@ -40,6 +40,10 @@ struct CompileOptions {
   // The toolkit whose headers the device side is compiled against; without
   // one, the bundled headers (analyzer/cuda_stubs) stand in for it.
   std::optional<CudaToolkit> toolkit;
+  // With a toolkit: the libdevice functions (__nv_*) to leave declared,
+  // because the engine executes them itself; the others are linked from
+  // the toolkit's libdevice. Unset: none are linked.
+  std::function<bool(llvm::StringRef)> keepLibdeviceDeclaration;
 };
 
 // Makes an extra consumer of the same parse (e.g. host launch extraction). It

@@ -486,6 +486,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   // Last, as nvcc's optimizer never sees inside inline assembly.
   lowerInlinePtx(module);
   lowerNvvmWarpIntrinsics(module);
+  lowerNvvmArithmeticIntrinsics(module);
 }
 
 std::vector<const CallBase *> callsToDefinedFunctions(const Module &module) {

@@ -336,6 +336,9 @@ Session analyzeFile(const Options &options,
   copts.mainFileText = mainFileText;
   if (!chooseCudaHeaders(options, copts, s.report.cudaHeaders, s.errors))
     return s;
+  copts.keepLibdeviceDeclaration = [](llvm::StringRef name) {
+    return sim::executesNatively(name);
+  };
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts,
       {[&host, &options](clang::CompilerInstance &) {

@@ -3,6 +3,7 @@
 // cg::reduce becomes on integers) is a reduction over the lanes of the mask:
 // here a shuffle per lane of the mask. Shuffles are no memory instruction,
 // so the counters are unchanged.
+#include "analyzer/ptx/PtxLowerer.h"
 #include "analyzer/ptx/PtxLowering.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -65,7 +66,79 @@ bool lowerRedux(CallInst &call, StringRef op) {
   return true;
 }
 
+// NVVM intrinsics of fixed rounding (libdevice's building blocks) as the
+// generic IR they equal: .rn is IEEE's default rounding, .ftz flushes
+// subnormals, which the engine does not model (noted in the assumptions).
+Value *lowerArithmetic(IRBuilder<> &b, StringRef name, CallInst &call) {
+  auto arg = [&](unsigned i) { return call.getArgOperand(i); };
+  StringRef fn = name.split('.').first;
+  bool approx = name.contains(".approx");
+  Type *t = call.getType();
+  if (fn == "fma" && name.contains(".rn"))
+    return b.CreateIntrinsic(Intrinsic::fma, {t}, {arg(0), arg(1), arg(2)});
+  if (fn == "add" && name.contains(".rn"))
+    return b.CreateFAdd(arg(0), arg(1));
+  if (fn == "mul" && name.contains(".rn"))
+    return b.CreateFMul(arg(0), arg(1));
+  if (name == "prmt")
+    return ptx::bytePermute(b, arg(0), arg(1), arg(2));
+  if (fn == "fabs")
+    return b.CreateUnaryIntrinsic(Intrinsic::fabs, arg(0));
+  if (fn == "trunc")
+    return b.CreateUnaryIntrinsic(Intrinsic::trunc, arg(0));
+  if (fn == "round") // cvt.rni: to the nearest integer, ties to even
+    return b.CreateUnaryIntrinsic(Intrinsic::rint, arg(0));
+  if (fn == "floor")
+    return b.CreateUnaryIntrinsic(Intrinsic::floor, arg(0));
+  if (fn == "ceil")
+    return b.CreateUnaryIntrinsic(Intrinsic::ceil, arg(0));
+  if (fn == "rcp" && (approx || name.contains(".rn")))
+    return b.CreateFDiv(ConstantFP::get(t, 1.0), arg(0));
+  if (fn == "d2i" && (name == "d2i.hi" || name == "d2i.lo")) {
+    Value *bits = b.CreateBitCast(arg(0), b.getInt64Ty());
+    if (name == "d2i.hi")
+      bits = b.CreateLShr(bits, 32);
+    return b.CreateTrunc(bits, b.getInt32Ty());
+  }
+  if (name == "lohi.i2d") {
+    Value *lo = b.CreateZExt(arg(0), b.getInt64Ty());
+    Value *hi = b.CreateShl(b.CreateZExt(arg(1), b.getInt64Ty()), 32);
+    return b.CreateBitCast(b.CreateOr(lo, hi), b.getDoubleTy());
+  }
+  // f2i/d2i/f2ui/d2ui/f2ll/d2ll... .rn/.rz/.rm/.rp: round, then convert.
+  bool toInt = (fn.starts_with("f2") || fn.starts_with("d2")) &&
+               (fn.ends_with("i") || fn.ends_with("ll")) && t->isIntegerTy();
+  if (toInt) {
+    Intrinsic::ID round = name.contains(".rn")   ? Intrinsic::rint
+                          : name.contains(".rm") ? Intrinsic::floor
+                          : name.contains(".rp") ? Intrinsic::ceil
+                                                 : Intrinsic::trunc;
+    Value *r = b.CreateUnaryIntrinsic(round, arg(0));
+    return fn.contains("u") ? b.CreateFPToUI(r, t) : b.CreateFPToSI(r, t);
+  }
+  return nullptr;
+}
+
 } // namespace
+
+void lowerNvvmArithmeticIntrinsics(Module &module) {
+  std::vector<CallInst *> calls;
+  for (Function &f : module)
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *c = dyn_cast<CallInst>(&i))
+          if (Function *callee = c->getCalledFunction();
+              callee && callee->getName().starts_with("llvm.nvvm."))
+            calls.push_back(c);
+  for (CallInst *call : calls) {
+    StringRef name = call->getCalledFunction()->getName().drop_front(10);
+    IRBuilder<> b(call);
+    if (Value *v = lowerArithmetic(b, name, *call)) {
+      call->replaceAllUsesWith(v);
+      call->eraseFromParent();
+    }
+  }
+}
 
 void lowerNvvmWarpIntrinsics(Module &module) {
   std::vector<std::pair<CallInst *, std::string>> calls;

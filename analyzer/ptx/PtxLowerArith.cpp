@@ -6,6 +6,7 @@
 #include "llvm/IR/Module.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace kcheck::analyzer::ptx {
@@ -23,6 +24,27 @@ bool isFloatType(const std::string &t) {
 bool isSignedType(const std::string &t) { return !t.empty() && t[0] == 's'; }
 
 } // namespace
+
+Value *bytePermute(IRBuilder<> &b, Value *a, Value *bv, Value *selector) {
+  // prmt.b32 d, a, b, c (default mode) and __byte_perm: byte i of d is byte
+  // c[4i+2:4i] of {b, a}, sign-replicated when c[4i+3] is set.
+  Value *both = b.CreateOr(b.CreateZExt(a, b.getInt64Ty()),
+                           b.CreateShl(b.CreateZExt(bv, b.getInt64Ty()), 32));
+  Value *d = b.getInt32(0);
+  for (unsigned i = 0; i < 4; ++i) {
+    Value *sel = b.CreateAnd(b.CreateLShr(selector, 4 * i), 7);
+    Value *sign = b.CreateAnd(b.CreateLShr(selector, 4 * i + 3), 1);
+    Value *byte = b.CreateTrunc(
+        b.CreateLShr(both, b.CreateZExt(b.CreateShl(sel, 3), b.getInt64Ty())),
+        b.getInt8Ty());
+    Value *replicated =
+        b.CreateSExt(b.CreateICmpSLT(byte, b.getInt8(0)), b.getInt8Ty());
+    byte =
+        b.CreateSelect(b.CreateICmpNE(sign, b.getInt32(0)), replicated, byte);
+    d = b.CreateOr(d, b.CreateShl(b.CreateZExt(byte, b.getInt32Ty()), 8 * i));
+  }
+  return d;
+}
 
 bool Lowerer::lowerMov(const Statement &st) {
   std::string type = typeOf(st);
@@ -351,29 +373,25 @@ bool Lowerer::lowerBitwise(const Statement &st) {
                                b_.CreateShl(b_.getInt64(1), pos));
     r = b_.CreateTrunc(ones, b_.getInt32Ty());
   } else if (op == "prmt" && w == 32 && a.size() == 3) {
-    // prmt.b32 d, a, b, c (default mode): byte i of d is byte c[4i+2:4i]
-    // of {b, a}, sign-replicated when c[4i+3] is set.
-    Value *both =
-        b_.CreateOr(b_.CreateZExt(a[0], b_.getInt64Ty()),
-                    b_.CreateShl(b_.CreateZExt(a[1], b_.getInt64Ty()), 32));
-    Value *d = b_.getInt32(0);
-    for (unsigned i = 0; i < 4; ++i) {
-      Value *sel = b_.CreateAnd(b_.CreateLShr(a[2], 4 * i), 7);
-      Value *sign = b_.CreateAnd(b_.CreateLShr(a[2], 4 * i + 3), 1);
-      Value *byte =
-          b_.CreateTrunc(b_.CreateLShr(both, b_.CreateZExt(b_.CreateShl(sel, 3),
-                                                           b_.getInt64Ty())),
-                         b_.getInt8Ty());
-      Value *replicated =
-          b_.CreateSExt(b_.CreateICmpSLT(byte, b_.getInt8(0)), b_.getInt8Ty());
-      byte = b_.CreateSelect(b_.CreateICmpNE(sign, b_.getInt32(0)), replicated,
-                             byte);
-      d = b_.CreateOr(
-          d, b_.CreateShl(b_.CreateZExt(byte, b_.getInt32Ty()), 8 * i));
-    }
     if (st.parts.size() > 2 && st.parts[1] != "b32")
       return fail("prmt mode ." + st.parts[1]);
-    r = d;
+    r = bytePermute(b_, a[0], a[1], a[2]);
+  } else if (op == "bfind" && a.size() == 1) {
+    // bfind[.shiftamt].{u,s}{32,64} d, a: the most significant bit that
+    // differs from the sign (u: any set bit), 0xffffffff when none;
+    // .shiftamt gives w-1 minus that position.
+    Value *x = a[0];
+    if (isSignedType(type))
+      x = b_.CreateSelect(b_.CreateICmpSLT(x, ConstantInt::get(t, 0)),
+                          b_.CreateNot(x), x);
+    Value *lz = b_.CreateZExtOrTrunc(
+        b_.CreateBinaryIntrinsic(Intrinsic::ctlz, x, b_.getFalse()),
+        b_.getInt32Ty());
+    Value *none = b_.CreateICmpEQ(x, ConstantInt::get(t, 0));
+    Value *pos =
+        hasPart(st, "shiftamt") ? lz : b_.CreateSub(b_.getInt32(w - 1), lz);
+    Value *d = b_.CreateSelect(none, b_.getInt32(~0u), pos);
+    return write(st.operands[0], d);
   } else if (op == "lop3" && a.size() == 4) {
     // lop3.b32 d, a, b, c, immLut: bit i of d = immLut[a_i b_i c_i].
     auto *lut = dyn_cast<ConstantInt>(a[3]);
@@ -413,22 +431,12 @@ bool Lowerer::lowerBitwise(const Statement &st) {
   return write(st.operands[0], r);
 }
 
-bool Lowerer::lowerSetp(const Statement &st) {
-  // setp.CMP[.ftz].type p[|q], a, b
-  if (st.parts.size() < 3 || st.operands.size() != 3)
-    return fail("setp form (boolean combination not supported)");
-  std::string cmp = st.parts[1], type = typeOf(st);
-  unsigned w = typeBits(type);
-  Value *a = read(st.operands[1], w), *b = read(st.operands[2], w);
-  if (!a || !b || !w)
-    return fail("setp operands");
-  Value *p = nullptr;
+// a CMP b for PTX's comparison `cmp` on values of `type` (iN bits); null
+// for a comparison PTX does not have.
+static Value *compare(IRBuilder<> &b, const std::string &cmp,
+                      const std::string &type, Value *x, Value *y,
+                      const std::function<Value *(Value *)> &asFloat) {
   if (isFloatType(type)) {
-    if (type == "f16x2" || type == "bf16x2")
-      return fail("setp on a pair");
-    Value *x = toFloat(a, type), *y = toFloat(b, type);
-    if (w == 16)
-      x = wide(b_, x), y = wide(b_, y);
     static const std::map<std::string, CmpInst::Predicate> preds = {
         {"eq", CmpInst::FCMP_OEQ},  {"ne", CmpInst::FCMP_ONE},
         {"lt", CmpInst::FCMP_OLT},  {"le", CmpInst::FCMP_OLE},
@@ -439,31 +447,128 @@ bool Lowerer::lowerSetp(const Statement &st) {
         {"num", CmpInst::FCMP_ORD}, {"nan", CmpInst::FCMP_UNO}};
     auto it = preds.find(cmp);
     if (it == preds.end())
-      return fail("setp ." + cmp);
-    p = b_.CreateFCmp(it->second, x, y);
-  } else {
-    bool s = isSignedType(type);
-    static const std::map<std::string,
-                          std::pair<CmpInst::Predicate, CmpInst::Predicate>>
-        preds = {{"eq", {CmpInst::ICMP_EQ, CmpInst::ICMP_EQ}},
-                 {"ne", {CmpInst::ICMP_NE, CmpInst::ICMP_NE}},
-                 {"lt", {CmpInst::ICMP_SLT, CmpInst::ICMP_ULT}},
-                 {"le", {CmpInst::ICMP_SLE, CmpInst::ICMP_ULE}},
-                 {"gt", {CmpInst::ICMP_SGT, CmpInst::ICMP_UGT}},
-                 {"ge", {CmpInst::ICMP_SGE, CmpInst::ICMP_UGE}},
-                 {"lo", {CmpInst::ICMP_ULT, CmpInst::ICMP_ULT}},
-                 {"ls", {CmpInst::ICMP_ULE, CmpInst::ICMP_ULE}},
-                 {"hi", {CmpInst::ICMP_UGT, CmpInst::ICMP_UGT}},
-                 {"hs", {CmpInst::ICMP_UGE, CmpInst::ICMP_UGE}}};
-    auto it = preds.find(cmp);
-    if (it == preds.end())
-      return fail("setp ." + cmp);
-    p = b_.CreateICmp(s ? it->second.first : it->second.second, a, b);
+      return nullptr;
+    return b.CreateFCmp(it->second, asFloat(x), asFloat(y));
   }
+  static const std::map<std::string,
+                        std::pair<CmpInst::Predicate, CmpInst::Predicate>>
+      preds = {{"eq", {CmpInst::ICMP_EQ, CmpInst::ICMP_EQ}},
+               {"ne", {CmpInst::ICMP_NE, CmpInst::ICMP_NE}},
+               {"lt", {CmpInst::ICMP_SLT, CmpInst::ICMP_ULT}},
+               {"le", {CmpInst::ICMP_SLE, CmpInst::ICMP_ULE}},
+               {"gt", {CmpInst::ICMP_SGT, CmpInst::ICMP_UGT}},
+               {"ge", {CmpInst::ICMP_SGE, CmpInst::ICMP_UGE}},
+               {"lo", {CmpInst::ICMP_ULT, CmpInst::ICMP_ULT}},
+               {"ls", {CmpInst::ICMP_ULE, CmpInst::ICMP_ULE}},
+               {"hi", {CmpInst::ICMP_UGT, CmpInst::ICMP_UGT}},
+               {"hs", {CmpInst::ICMP_UGE, CmpInst::ICMP_UGE}}};
+  auto it = preds.find(cmp);
+  if (it == preds.end())
+    return nullptr;
+  return b.CreateICmp(isSignedType(type) ? it->second.first : it->second.second,
+                      x, y);
+}
+
+bool Lowerer::lowerSetp(const Statement &st) {
+  // setp.CMP[.ftz].type p[|q], a, b
+  if (st.parts.size() < 3 || st.operands.size() != 3)
+    return fail("setp form (boolean combination not supported)");
+  std::string cmp = st.parts[1], type = typeOf(st);
+  unsigned w = typeBits(type);
+  if (type == "f16x2" || type == "bf16x2")
+    return fail("setp on a pair");
+  Value *a = read(st.operands[1], w), *b = read(st.operands[2], w);
+  if (!a || !b || !w)
+    return fail("setp operands");
+  Value *p = compare(b_, cmp, type, a, b, [&](Value *v) {
+    Value *f = toFloat(v, type);
+    return w == 16 ? wide(b_, f) : f;
+  });
+  if (!p)
+    return fail("setp ." + cmp);
   const Operand &d = st.operands[0];
   if (d.kind == Operand::Kind::Pair)
     return write(d.elements[0], p) && write(d.elements[1], b_.CreateNot(p));
   return write(d, p);
+}
+
+bool Lowerer::lowerSet(const Statement &st) {
+  // set.CMP[.ftz].DTYPE.STYPE d, a, b: d = 1.0 (float DTYPE) or all ones
+  // (integer DTYPE) where a CMP b, else 0; f16x2/bf16x2 per half.
+  std::vector<std::string> types;
+  for (const std::string &p : st.parts)
+    if (typeBits(p))
+      types.push_back(p);
+  if (types.size() != 2 || st.operands.size() != 3)
+    return fail("set form (boolean combination not supported)");
+  const std::string &dType = types[0], &sType = types[1];
+  bool pair = sType == "f16x2" || sType == "bf16x2";
+  std::string scalar = pair ? sType.substr(0, sType.size() - 2) : sType;
+  unsigned sw = typeBits(scalar), w = typeBits(sType);
+  Value *a = read(st.operands[1], w), *b = read(st.operands[2], w);
+  if (!a || !b)
+    return fail("set operands");
+  unsigned dw = typeBits(dType);
+  std::string dScalar = dType == "f16x2" || dType == "bf16x2"
+                            ? dType.substr(0, dType.size() - 2)
+                            : dType;
+  unsigned lanes = pair ? 2 : 1, dLaneBits = dw / lanes;
+  Value *d = ConstantInt::get(b_.getIntNTy(dw), 0);
+  for (unsigned h = 0; h < lanes; ++h) {
+    auto part = [&](Value *v) {
+      return b_.CreateTrunc(b_.CreateLShr(v, uint64_t(h) * sw),
+                            b_.getIntNTy(sw));
+    };
+    Value *p =
+        compare(b_, st.parts[1], scalar, part(a), part(b), [&](Value *v) {
+          Value *f = toFloat(v, scalar);
+          return sw == 16 ? wide(b_, f) : f;
+        });
+    if (!p)
+      return fail("set ." + st.parts[1]);
+    Value *one =
+        isFloatType(dScalar)
+            ? fromFloat(ConstantFP::get(b_.getDoubleTy(), 1.0), dScalar)
+            : ConstantInt::get(b_.getIntNTy(dLaneBits), ~0ull);
+    Value *v =
+        b_.CreateSelect(p, b_.CreateZExtOrTrunc(one, b_.getIntNTy(dLaneBits)),
+                        ConstantInt::get(b_.getIntNTy(dLaneBits), 0));
+    d = b_.CreateOr(d, b_.CreateShl(b_.CreateZExt(v, d->getType()),
+                                    uint64_t(h) * dLaneBits));
+  }
+  return write(st.operands[0], d);
+}
+
+bool Lowerer::lowerDotProduct(const Statement &st) {
+  // dp4a.atype.btype d, a, b, c: c + the four byte products of a and b;
+  // dp2a.{lo,hi}.atype.btype: a's two 16-bit halves with b's low or high
+  // two bytes.
+  bool four = st.parts[0] == "dp4a";
+  std::vector<std::string> types;
+  for (const std::string &p : st.parts)
+    if (typeBits(p))
+      types.push_back(p);
+  if (types.size() != 2 || st.operands.size() != 4)
+    return fail("dp4a/dp2a form");
+  Value *a = read(st.operands[1], 32), *b = read(st.operands[2], 32),
+        *c = read(st.operands[3], 32);
+  if (!a || !b || !c)
+    return fail("dp4a/dp2a operands");
+  bool aSigned = isSignedType(types[0]), bSigned = isSignedType(types[1]);
+  unsigned bOffset = !four && hasPart(st, "hi") ? 2 : 0;
+  Value *sum = c;
+  for (unsigned i = 0; i < (four ? 4u : 2u); ++i) {
+    unsigned aBits = four ? 8 : 16;
+    Value *x = b_.CreateTrunc(b_.CreateLShr(a, aBits * i), b_.getIntNTy(aBits));
+    Value *y =
+        b_.CreateTrunc(b_.CreateLShr(b, 8 * (i + bOffset)), b_.getInt8Ty());
+    x = aSigned ? b_.CreateSExt(x, b_.getInt32Ty())
+                : b_.CreateZExt(x, b_.getInt32Ty());
+    y = bSigned ? b_.CreateSExt(y, b_.getInt32Ty())
+                : b_.CreateZExt(y, b_.getInt32Ty());
+    sum = b_.CreateAdd(sum, b_.CreateMul(x, y));
+  }
+  return write(st.operands[0], sum);
 }
 
 bool Lowerer::lowerSelp(const Statement &st) {

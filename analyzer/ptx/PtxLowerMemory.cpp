@@ -173,13 +173,39 @@ bool Lowerer::lowerAtomic(const Statement &st) {
   unsigned w = typeBits(type);
   unsigned as = addressSpaceOf(st);
   size_t first = isRed ? 0 : 1;
-  if (op.empty() || (w != 32 && w != 64) || vectorLength(st) != 1 ||
+  bool half =
+      type == "f16" || type == "bf16" || type == "f16x2" || type == "bf16x2";
+  if (op.empty() || (w != 32 && w != 64 && !half) || vectorLength(st) != 1 ||
       st.operands.size() < first + 2 || st.guard)
     return fail("atomic form");
   Value *ptr = address(st.operands[first], as);
   Value *v = read(st.operands[first + 1], w);
   if (!ptr || !v)
     return fail("atomic operands");
+  if (half) {
+    // 16-bit float atomics, f16x2/bf16x2 as one atomic per half (the lanes
+    // are serialized either way; atomics are no load or store counter).
+    if (op != "add" && op != "min" && op != "max")
+      return fail("16-bit float atomic " + op);
+    std::string scalar = type.substr(0, type[0] == 'b' ? 4 : 3);
+    Type *ft = scalar == "bf16" ? b_.getBFloatTy() : b_.getHalfTy();
+    auto bin = op == "add"   ? AtomicRMWInst::FAdd
+               : op == "min" ? AtomicRMWInst::FMin
+                             : AtomicRMWInst::FMax;
+    Value *result = ConstantInt::get(b_.getIntNTy(w), 0);
+    for (unsigned h = 0; h < w / 16; ++h) {
+      Value *part = b_.CreateBitCast(
+          b_.CreateTrunc(b_.CreateLShr(v, 16 * h), b_.getInt16Ty()), ft);
+      Value *p = b_.CreateConstGEP1_64(b_.getInt8Ty(), ptr, 2 * h);
+      Value *old =
+          b_.CreateBitCast(b_.CreateAtomicRMW(bin, p, part, MaybeAlign(2),
+                                              AtomicOrdering::Monotonic),
+                           b_.getInt16Ty());
+      result = b_.CreateOr(
+          result, b_.CreateShl(b_.CreateZExt(old, result->getType()), 16 * h));
+    }
+    return isRed ? true : write(st.operands[0], result);
+  }
   bool isFloat = type[0] == 'f';
   Value *old = nullptr;
   if (op == "cas") {

@@ -20,8 +20,8 @@ const std::set<std::string> kArithmetic = {
     "max", "neg", "abs",  "rcp",      "sqrt",  "rsqrt", "ex2", "lg2",
     "sin", "cos", "tanh", "copysign", "mul24", "mad24", "sad"};
 const std::set<std::string> kBitwise = {
-    "and", "or",   "xor", "not", "cnot", "shl",  "shr", "popc",
-    "clz", "brev", "bfe", "bfi", "prmt", "lop3", "shf", "bmsk"};
+    "and",  "or",  "xor", "not",  "cnot", "shl", "shr",  "popc", "clz",
+    "brev", "bfe", "bfi", "prmt", "lop3", "shf", "bmsk", "bfind"};
 // Statements with no effect on what kcheck simulates: ordering and timing
 // (one block runs at a time), cache hints and prefetches.
 const std::set<std::string> kNoEffect = {
@@ -97,6 +97,8 @@ Value *Lowerer::read(const Operand &o, unsigned width) {
     auto it = registers_.find(o.name);
     if (it != registers_.end())
       return b_.CreateZExtOrTrunc(it->second.value, b_.getIntNTy(width));
+    if (o.name == "WARP_SZ") // PTX's constant
+      return ConstantInt::get(b_.getIntNTy(width), 32);
     return specialRegister(o.name, width);
   }
   case Operand::Kind::Immediate: {
@@ -204,6 +206,10 @@ bool Lowerer::lowerStatement(const Statement &st) {
     return lowerSetp(st);
   if (op == "selp")
     return lowerSelp(st);
+  if (op == "set")
+    return lowerSet(st);
+  if (op == "dp4a" || op == "dp2a")
+    return lowerDotProduct(st);
   if (op == "ld" || op == "st" || op == "ldu")
     return lowerLoadStore(st);
   if (op == "atom" || op == "red")

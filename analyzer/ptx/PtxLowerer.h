@@ -16,6 +16,10 @@
 
 namespace kcheck::analyzer::ptx {
 
+// PTX prmt (default mode), also libdevice's __nv_byte_perm (llvm.nvvm.prmt).
+llvm::Value *bytePermute(llvm::IRBuilder<> &b, llvm::Value *a, llvm::Value *bv,
+                         llvm::Value *selector);
+
 class Lowerer {
 public:
   // In a dry run the IR goes into a scratch function and no block is split:
@@ -62,6 +66,8 @@ private:
   bool lowerBitwise(const Statement &st);
   bool lowerSetp(const Statement &st);
   bool lowerSelp(const Statement &st);
+  bool lowerSet(const Statement &st);
+  bool lowerDotProduct(const Statement &st);
   bool lowerLoadStore(const Statement &st);
   bool lowerAtomic(const Statement &st);
   bool lowerCpAsync(const Statement &st);

@@ -34,4 +34,8 @@ void lowerInlinePtx(llvm::Module &module);
 // (redux.sync) as shuffles and integer operations.
 void lowerNvvmWarpIntrinsics(llvm::Module &module);
 
+// Rewrites the NVVM arithmetic intrinsics libdevice is built from (fma.rn,
+// add.rn, mul.rn, d2i.hi/lo, lohi.i2d, f2i.rz, ...) as generic IR.
+void lowerNvvmArithmeticIntrinsics(llvm::Module &module);
+
 } // namespace kcheck::analyzer

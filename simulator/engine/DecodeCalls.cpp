@@ -266,6 +266,11 @@ const GlobalVariable *stringGlobal(const Value *v) {
 
 } // namespace
 
+bool executesNatively(StringRef name) {
+  return libdevice(name).has_value() || name == "vprintf" ||
+         name == "__assertfail";
+}
+
 #define TRY_SLOT(var, value)                                                   \
   auto var##OrErr = slotOf(value);                                             \
   if (!var##OrErr)                                                             \
@@ -433,6 +438,12 @@ Error Decoder::decodeCall(const CallInst &call) {
   if (auto fn = libdevice(name))
     return emitMath(*fn);
 
+  if (name == "__assertfail") {
+    // A failed device assert: the kernel stops there, as on the GPU.
+    in.op = Op::Trap;
+    emit(in, call, opcode);
+    return Error::success();
+  }
   if (name == "vprintf") {
     const GlobalVariable *format = stringGlobal(call.getArgOperand(0));
     auto *data =

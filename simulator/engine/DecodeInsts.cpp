@@ -183,7 +183,9 @@ Error Decoder::decodeMemory(const Instruction &inst) {
   in.n = uint16_t(elementCount(valueType));
   in.bits = uint8_t(dl_.getTypeStoreSize(valueType->getScalarType()));
   in.bits2 = uint8_t(scalarBits(valueType, dl_)); // for atomics
-  in.flags = valueType->getScalarType()->isFloatingPointTy();
+  // Bit 0: a float value; bit 1: a bfloat16 one (16-bit float atomics).
+  in.flags = (valueType->getScalarType()->isFloatingPointTy() ? 1 : 0) |
+             (valueType->getScalarType()->isBFloatTy() ? 2 : 0);
   in.imm = dl_.getTypeStoreSize(valueType);
   uint32_t pc = emit(in, inst, inst.getOpcodeName());
   InstInfo &info = k_.infos_[pc];

@@ -18,9 +18,16 @@
 
 namespace llvm {
 class Function;
-}
+class StringRef;
+} // namespace llvm
 
 namespace kcheck::sim {
+
+/// Whether the engine executes calls to the external function `name` itself
+/// (libdevice's __nv_* math it maps to its own operations, vprintf,
+/// __assertfail). The IR pipeline links libdevice's definitions of the
+/// others.
+bool executesNatively(llvm::StringRef name);
 
 /// Static facts about one decoded instruction, for reports.
 struct InstInfo {

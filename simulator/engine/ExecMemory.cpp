@@ -4,6 +4,8 @@
 // offsets to the lane's own frame; generic pointers are resolved by window.
 #include "simulator/engine/RunnerImpl.h"
 
+#include "simulator/engine/Float16.h"
+
 #include "simulator/engine/AddressWindows.h"
 
 #include <bit>
@@ -29,11 +31,20 @@ int64_t sext(uint64_t v, unsigned bits) {
   return int64_t(v << (64 - bits)) >> (64 - bits);
 }
 
-uint64_t rmw(bc::RmwOp op, uint64_t old, uint64_t v, unsigned bits) {
+uint64_t rmw(bc::RmwOp op, uint64_t old, uint64_t v, unsigned bits,
+             bool bfloat) {
   using O = bc::RmwOp;
   auto f32 = [](uint64_t x) { return std::bit_cast<float>(uint32_t(x)); };
   auto f64 = [](uint64_t x) { return std::bit_cast<double>(x); };
   auto fl = [&](auto fn) -> uint64_t {
+    if (bits == 16) { // f16 or bf16: computed in double, rounded once
+      auto wide = [&](uint64_t x) {
+        return double(bfloat ? floatFromBfloat16(uint16_t(x))
+                             : floatFromHalf(uint16_t(x)));
+      };
+      double r = fn(wide(old), wide(v));
+      return bfloat ? bfloat16FromDouble(r) : halfFromDouble(r);
+    }
     if (bits == 32)
       return std::bit_cast<uint32_t>(float(fn(f32(old), f32(v))));
     return std::bit_cast<uint64_t>(double(fn(f64(old), f64(v))));
@@ -266,7 +277,8 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
     uint64_t updated;
     bool write = true;
     if (in.op == Op::AtomicRmw) {
-      updated = rmw(bc::RmwOp(in.sub2), old, w.slot(in.b)[lane], in.bits2);
+      updated = rmw(bc::RmwOp(in.sub2), old, w.slot(in.b)[lane], in.bits2,
+                    (in.flags & 2) != 0);
       w.slot(in.dst)[lane] = old;
     } else {
       bool success = old == w.slot(in.b)[lane];

@@ -1,0 +1,47 @@
+#include "Libdevice.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace kcheck::analyzer {
+
+std::string libdevicePath(const CudaToolkit &toolkit) {
+  return toolkit.root + "/nvvm/libdevice/libdevice.10.bc";
+}
+
+std::string linkLibdevice(llvm::Module &module, const std::string &path,
+                          const std::function<bool(llvm::StringRef)> &keep) {
+  std::vector<std::string> wanted;
+  for (const llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_") &&
+        !f.use_empty() && !keep(f.getName()))
+      wanted.push_back(f.getName().str());
+  if (wanted.empty())
+    return "";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return "cannot read libdevice " + path + " (for " + wanted.front() + ")";
+  llvm::Expected<std::unique_ptr<llvm::Module>> libdevice =
+      llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), module.getContext());
+  if (!libdevice)
+    return "cannot parse libdevice " + path + ": " +
+           llvm::toString(libdevice.takeError());
+  (*libdevice)->setDataLayout(module.getDataLayout());
+  (*libdevice)->setTargetTriple(module.getTargetTriple());
+  // Only what the module needs, as Clang's -mlink-builtin-bitcode does.
+  if (llvm::Linker::linkModules(module, std::move(*libdevice),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return "cannot link libdevice " + path;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration() && f.getName().starts_with("__nv_")) {
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      f.removeFnAttr(llvm::Attribute::NoInline);
+      f.removeFnAttr(llvm::Attribute::OptimizeNone);
+      f.addFnAttr(llvm::Attribute::AlwaysInline);
+    }
+  return "";
+}
+
+} // namespace kcheck::analyzer
