@@ -277,6 +277,15 @@ __global__ void bits(unsigned *out, int *counter) {
   asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(m) : "r"(l), "r"(5u));
   asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(x) : "r"(l), "r"(0xf0f0u), "r"(0xff00u));
   asm volatile("atom.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(1u));
+  unsigned f, fs, dp, st;
+  asm("bfind.u32 %0, %1;" : "=r"(f) : "r"(l << 3));
+  asm("bfind.shiftamt.u32 %0, %1;" : "=r"(fs) : "r"(l << 3));
+  asm("dp4a.s32.u32 %0, %1, %2, %3;" : "=r"(dp) : "r"(0x01ff02fdu + l), "r"(0x04030201u), "r"(100u));
+  asm("set.gt.u32.s32 %0, %1, %2;" : "=r"(st) : "r"(l), "r"(15u));
+  out[128 + l] = f;
+  out[160 + l] = fs;
+  out[192 + l] = dp;
+  out[224 + l] = st;
   out[l] = p;
   out[32 + l] = m;
   out[64 + l] = x;
@@ -284,8 +293,8 @@ __global__ void bits(unsigned *out, int *counter) {
 })";
   KernelRun run;
   RUN_OR_SKIP(run, source, "bits",
-              {std::vector<uint8_t>(512), std::vector<uint8_t>(4)});
-  auto out = run.values<uint32_t>(0, 128);
+              {std::vector<uint8_t>(1024), std::vector<uint8_t>(4)});
+  auto out = run.values<uint32_t>(0, 256);
   std::vector<bool> seen(32);
   for (uint32_t l = 0; l < 32; ++l) {
     // prmt (default mode): selector nibbles pick bytes of {b, a}.
@@ -302,6 +311,16 @@ __global__ void bits(unsigned *out, int *counter) {
     uint64_t end = std::min<uint64_t>(32, l + 5);
     EXPECT_EQ(out[32 + l], uint32_t((1ull << end) - (1ull << l))) << l;
     EXPECT_EQ(out[64 + l], l ^ 0xf0f0u ^ 0xff00u) << l; // 0x96: a^b^c
+    uint32_t x = l << 3;
+    EXPECT_EQ(out[128 + l], x ? 31u - uint32_t(__builtin_clz(x)) : ~0u) << l;
+    EXPECT_EQ(out[160 + l], x ? uint32_t(__builtin_clz(x)) : ~0u) << l;
+    // dp4a.s32.u32: a's bytes signed, b's unsigned.
+    uint32_t av = 0x01ff02fdu + l, bv = 0x04030201u;
+    int32_t dot = 100;
+    for (int i = 0; i < 4; ++i)
+      dot += int32_t(int8_t(av >> (8 * i))) * int32_t(uint8_t(bv >> (8 * i)));
+    EXPECT_EQ(int32_t(out[192 + l]), dot) << l;
+    EXPECT_EQ(out[224 + l], int32_t(l) > 15 ? ~0u : 0u) << l;
     ASSERT_LT(out[96 + l], 32u);
     seen[out[96 + l]] = true;
   }
@@ -363,15 +382,15 @@ TEST_P(PtxExecution, UnknownInstructionIsNamed) {
   const char *source = R"(
 __global__ void unknown(unsigned *out) {
   unsigned r;
-  asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(threadIdx.x));
+  asm("vabsdiff.u32.u32.u32 %0, %1, %2;" : "=r"(r) : "r"(threadIdx.x), "r"(7u));
   out[threadIdx.x] = r;
 })";
   KernelRun run;
   runKernel(run, source, "unknown", {std::vector<uint8_t>(128)}, GetParam());
   if (run.error.rfind("SKIP", 0) == 0)
     GTEST_SKIP() << run.error;
-  EXPECT_NE(run.error.find("inline assembly: 'bfind.u32 %0, %1': "
-                           "instruction bfind.u32"),
+  EXPECT_NE(run.error.find("inline assembly: 'vabsdiff.u32.u32.u32 %0, %1, "
+                           "%2': instruction vabsdiff.u32.u32.u32"),
             std::string::npos)
       << run.error;
   EXPECT_NE(run.error.find("unknown.cu:4"), std::string::npos) << run.error;

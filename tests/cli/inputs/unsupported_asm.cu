@@ -1,8 +1,8 @@
-// Inline PTX kcheck cannot execute (bfind): it names the statement and its
+// Inline PTX kcheck cannot execute (vabsdiff): it names the statement and its
 // line, exit 3.
 __global__ void findsBit(unsigned *out) {
   unsigned t;
-  asm volatile("bfind.u32 %0, %1;" : "=r"(t) : "r"(threadIdx.x));
+  asm volatile("vabsdiff.u32.u32.u32 %0, %1, %2;" : "=r"(t) : "r"(threadIdx.x), "r"(7u));
   out[threadIdx.x] = t;
 }
 
