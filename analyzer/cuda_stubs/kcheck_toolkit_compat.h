@@ -141,3 +141,55 @@ __KCHECK_MINMAX(double, double, float)
 // isfinite, isnan, isinf on the host: nvcc's headers bring <math.h>, which
 // puts std::isfinite and its kin in the global namespace.
 #include <math.h>
+
+// nvcc's scoped atomic builtins (CUDA 12.8+, crt/device_functions.h declares
+// their order and scope constants for nvcc only), as Clang's __atomic
+// builtins: the same atomic loads, stores and read-modify-writes. The scope
+// changes no counter kcheck predicts.
+#if !defined(__NV_ATOMIC_RELAXED)
+enum {
+  __NV_ATOMIC_RELAXED,
+  __NV_ATOMIC_CONSUME,
+  __NV_ATOMIC_ACQUIRE,
+  __NV_ATOMIC_RELEASE,
+  __NV_ATOMIC_ACQ_REL,
+  __NV_ATOMIC_SEQ_CST
+};
+enum {
+  __NV_THREAD_SCOPE_THREAD,
+  __NV_THREAD_SCOPE_BLOCK,
+  __NV_THREAD_SCOPE_CLUSTER,
+  __NV_THREAD_SCOPE_DEVICE,
+  __NV_THREAD_SCOPE_SYSTEM
+};
+#endif
+#define __KCHECK_NV_ATOMIC_RMW(name, builtin)                                  \
+  template <class T>                                                           \
+  inline __device__ T name(T *__p, T __v, int, int = 0) {                      \
+    return builtin(__p, __v, __ATOMIC_RELAXED);                                \
+  }
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_fetch_add, __atomic_fetch_add)
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_fetch_sub, __atomic_fetch_sub)
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_fetch_and, __atomic_fetch_and)
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_fetch_or, __atomic_fetch_or)
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_fetch_xor, __atomic_fetch_xor)
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_fetch_min, __atomic_fetch_min)
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_fetch_max, __atomic_fetch_max)
+__KCHECK_NV_ATOMIC_RMW(__nv_atomic_exchange_n, __atomic_exchange_n)
+#undef __KCHECK_NV_ATOMIC_RMW
+template <class T>
+inline __device__ T __nv_atomic_load_n(const T *__p, int, int = 0) {
+  return __atomic_load_n(__p, __ATOMIC_RELAXED);
+}
+template <class T>
+inline __device__ void __nv_atomic_store_n(T *__p, T __v, int, int = 0) {
+  __atomic_store_n(__p, __v, __ATOMIC_RELAXED);
+}
+template <class T>
+inline __device__ bool __nv_atomic_compare_exchange_n(T *__p, T *__expected,
+                                                      T __desired, bool, int,
+                                                      int, int = 0) {
+  return __atomic_compare_exchange_n(__p, __expected, __desired, false,
+                                     __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+inline __device__ void __nv_atomic_thread_fence(int, int = 0) {}

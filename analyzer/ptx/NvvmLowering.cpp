@@ -121,6 +121,30 @@ Value *lowerArithmetic(IRBuilder<> &b, StringRef name, CallInst &call) {
 
 } // namespace
 
+// llvm.{u,s}{add,sub}.sat: the result clamped to the type's range.
+Value *lowerSaturating(IRBuilder<> &b, Intrinsic::ID id, CallInst &call) {
+  Value *x = call.getArgOperand(0), *y = call.getArgOperand(1);
+  auto *t = dyn_cast<IntegerType>(call.getType());
+  if (!t)
+    return nullptr;
+  unsigned w = t->getBitWidth();
+  Type *wideType = b.getIntNTy(w + 1);
+  bool isSigned = id == Intrinsic::sadd_sat || id == Intrinsic::ssub_sat;
+  bool isAdd = id == Intrinsic::uadd_sat || id == Intrinsic::sadd_sat;
+  Value *wx = isSigned ? b.CreateSExt(x, wideType) : b.CreateZExt(x, wideType);
+  Value *wy = isSigned ? b.CreateSExt(y, wideType) : b.CreateZExt(y, wideType);
+  Value *r = isAdd ? b.CreateAdd(wx, wy) : b.CreateSub(wx, wy);
+  APInt lo = isSigned ? APInt::getSignedMinValue(w) : APInt::getMinValue(w);
+  APInt hi = isSigned ? APInt::getSignedMaxValue(w) : APInt::getMaxValue(w);
+  Value *wlo =
+      ConstantInt::get(wideType, isSigned ? lo.sext(w + 1) : lo.zext(w + 1));
+  Value *whi =
+      ConstantInt::get(wideType, isSigned ? hi.sext(w + 1) : hi.zext(w + 1));
+  r = b.CreateSelect(b.CreateICmpSLT(r, wlo), wlo, r);
+  r = b.CreateSelect(b.CreateICmpSGT(r, whi), whi, r);
+  return b.CreateTrunc(r, t);
+}
+
 void lowerNvvmArithmeticIntrinsics(Module &module) {
   std::vector<CallInst *> calls;
   for (Function &f : module)
@@ -128,11 +152,23 @@ void lowerNvvmArithmeticIntrinsics(Module &module) {
       for (Instruction &i : bb)
         if (auto *c = dyn_cast<CallInst>(&i))
           if (Function *callee = c->getCalledFunction();
-              callee && callee->getName().starts_with("llvm.nvvm."))
+              callee && (callee->getName().starts_with("llvm.nvvm.") ||
+                         callee->getName().contains(".sat.")))
             calls.push_back(c);
   for (CallInst *call : calls) {
-    StringRef name = call->getCalledFunction()->getName().drop_front(10);
     IRBuilder<> b(call);
+    Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
+    if (id == Intrinsic::uadd_sat || id == Intrinsic::usub_sat ||
+        id == Intrinsic::sadd_sat || id == Intrinsic::ssub_sat) {
+      if (Value *v = lowerSaturating(b, id, *call)) {
+        call->replaceAllUsesWith(v);
+        call->eraseFromParent();
+      }
+      continue;
+    }
+    if (!call->getCalledFunction()->getName().starts_with("llvm.nvvm."))
+      continue;
+    StringRef name = call->getCalledFunction()->getName().drop_front(10);
     if (Value *v = lowerArithmetic(b, name, *call)) {
       call->replaceAllUsesWith(v);
       call->eraseFromParent();

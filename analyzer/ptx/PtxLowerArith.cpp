@@ -539,6 +539,52 @@ bool Lowerer::lowerSet(const Statement &st) {
   return write(st.operands[0], d);
 }
 
+bool Lowerer::lowerCarryChain(const Statement &st) {
+  // Extended-precision integer arithmetic: add.cc, addc[.cc], sub.cc,
+  // subc[.cc], mad{.lo,.hi}.cc, madc{.lo,.hi}[.cc]. The carry (for sub: the
+  // borrow) flows through CC.CF from one statement of the template to the
+  // next.
+  const std::string &op = st.parts[0];
+  std::string type = typeOf(st);
+  unsigned w = typeBits(type);
+  bool isMad = op == "mad" || op == "madc";
+  if ((w != 32 && w != 64) || st.operands.size() != (isMad ? 4u : 3u))
+    return fail("carry-chain form");
+  Value *a = read(st.operands[1], w), *b = read(st.operands[2], w);
+  Value *c = isMad ? read(st.operands[3], w) : nullptr;
+  if (!a || !b || (isMad && !c))
+    return fail("carry-chain operands");
+  bool carryIn = op == "addc" || op == "subc" || op == "madc";
+  Value *cin = carryIn && carry_ ? b_.CreateZExt(carry_, b_.getIntNTy(w))
+                                 : ConstantInt::get(b_.getIntNTy(w), 0);
+  Type *t = b_.getIntNTy(w);
+  if (isMad) {
+    Type *dt = b_.getIntNTy(2 * w);
+    bool s = isSignedType(type);
+    Value *p = b_.CreateMul(s ? b_.CreateSExt(a, dt) : b_.CreateZExt(a, dt),
+                            s ? b_.CreateSExt(b, dt) : b_.CreateZExt(b, dt));
+    if (2 * w > 64)
+      return fail("64-bit mad with carry");
+    a = b_.CreateTrunc(hasPart(st, "hi") ? b_.CreateLShr(p, w) : p, t);
+    b = c;
+  }
+  Value *d, *out;
+  if (op == "sub" || op == "subc") {
+    Value *d1 = b_.CreateSub(a, b);
+    Value *borrow1 = b_.CreateICmpULT(a, b);
+    d = b_.CreateSub(d1, cin);
+    out = b_.CreateOr(borrow1, b_.CreateICmpULT(d1, cin));
+  } else {
+    Value *s1 = b_.CreateAdd(a, b);
+    Value *carry1 = b_.CreateICmpULT(s1, a);
+    d = b_.CreateAdd(s1, cin);
+    out = b_.CreateOr(carry1, b_.CreateICmpULT(d, s1));
+  }
+  if (hasPart(st, "cc"))
+    carry_ = out;
+  return write(st.operands[0], d);
+}
+
 bool Lowerer::lowerDotProduct(const Statement &st) {
   // dp4a.atype.btype d, a, b, c: c + the four byte products of a and b;
   // dp2a.{lo,hi}.atype.btype: a's two 16-bit halves with b's low or high

@@ -16,9 +16,9 @@ namespace {
 bool isTypePart(const std::string &p) { return typeBits(p) != 0; }
 
 const std::set<std::string> kArithmetic = {
-    "add", "sub", "mul",  "mad",      "fma",   "div",   "rem", "min",
-    "max", "neg", "abs",  "rcp",      "sqrt",  "rsqrt", "ex2", "lg2",
-    "sin", "cos", "tanh", "copysign", "mul24", "mad24", "sad"};
+    "add",  "sub",      "mul",   "mad",   "fma",   "div",  "rem",  "min", "max",
+    "neg",  "abs",      "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",  "sin", "cos",
+    "tanh", "copysign", "mul24", "mad24", "sad",   "addc", "subc", "madc"};
 const std::set<std::string> kBitwise = {
     "and",  "or",  "xor", "not",  "cnot", "shl", "shr",  "popc", "clz",
     "brev", "bfe", "bfi", "prmt", "lop3", "shf", "bmsk", "bfind"};
@@ -234,6 +234,9 @@ bool Lowerer::lowerStatement(const Statement &st) {
     intrinsicCall("llvm.trap", b_.getVoidTy(), {});
     return true;
   }
+  if (op == "addc" || op == "subc" || op == "madc" ||
+      ((op == "add" || op == "sub" || op == "mad") && hasPart(st, "cc")))
+    return lowerCarryChain(st);
   if (kArithmetic.count(op))
     return lowerArith(st);
   if (kBitwise.count(op))

@@ -68,6 +68,7 @@ private:
   bool lowerSelp(const Statement &st);
   bool lowerSet(const Statement &st);
   bool lowerDotProduct(const Statement &st);
+  bool lowerCarryChain(const Statement &st);
   bool lowerLoadStore(const Statement &st);
   bool lowerAtomic(const Statement &st);
   bool lowerCpAsync(const Statement &st);
@@ -100,6 +101,7 @@ private:
   std::map<std::string, Register> registers_;
   const Statement *statement_ = nullptr;
   llvm::Instruction *guardJoin_ = nullptr;
+  llvm::Value *carry_ = nullptr; // CC.CF of add.cc/addc/mad.cc...: i1
   std::string error_;
 };
 

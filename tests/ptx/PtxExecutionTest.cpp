@@ -282,6 +282,15 @@ __global__ void bits(unsigned *out, int *counter) {
   asm("bfind.shiftamt.u32 %0, %1;" : "=r"(fs) : "r"(l << 3));
   asm("dp4a.s32.u32 %0, %1, %2, %3;" : "=r"(dp) : "r"(0x01ff02fdu + l), "r"(0x04030201u), "r"(100u));
   asm("set.gt.u32.s32 %0, %1, %2;" : "=r"(st) : "r"(l), "r"(15u));
+  unsigned lo, hi, mlo, mhi;
+  asm("add.cc.u32 %0, %2, %3;\n\taddc.u32 %1, %4, %5;"
+      : "=r"(lo), "=r"(hi) : "r"(0xffffffffu - l), "r"(l + 1), "r"(l), "r"(2u));
+  asm("mad.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.u32 %1, %2, %3, 0;"
+      : "=r"(mlo), "=r"(mhi) : "r"(0x80000001u + l), "r"(6u), "r"(0xfffffff0u));
+  out[256 + l] = lo;
+  out[288 + l] = hi;
+  out[320 + l] = mlo;
+  out[352 + l] = mhi;
   out[128 + l] = f;
   out[160 + l] = fs;
   out[192 + l] = dp;
@@ -293,8 +302,8 @@ __global__ void bits(unsigned *out, int *counter) {
 })";
   KernelRun run;
   RUN_OR_SKIP(run, source, "bits",
-              {std::vector<uint8_t>(1024), std::vector<uint8_t>(4)});
-  auto out = run.values<uint32_t>(0, 256);
+              {std::vector<uint8_t>(1536), std::vector<uint8_t>(4)});
+  auto out = run.values<uint32_t>(0, 384);
   std::vector<bool> seen(32);
   for (uint32_t l = 0; l < 32; ++l) {
     // prmt (default mode): selector nibbles pick bytes of {b, a}.
@@ -321,6 +330,13 @@ __global__ void bits(unsigned *out, int *counter) {
       dot += int32_t(int8_t(av >> (8 * i))) * int32_t(uint8_t(bv >> (8 * i)));
     EXPECT_EQ(int32_t(out[192 + l]), dot) << l;
     EXPECT_EQ(out[224 + l], int32_t(l) > 15 ? ~0u : 0u) << l;
+    // add.cc/addc: (0xffffffff - l) + (l + 1) carries into the high word.
+    EXPECT_EQ(out[256 + l], 0u) << l;
+    EXPECT_EQ(out[288 + l], l + 3) << l;
+    uint64_t m = uint64_t(0x80000001u + l) * 6u;
+    uint64_t lowSum = (m & 0xffffffffu) + 0xfffffff0u;
+    EXPECT_EQ(out[320 + l], uint32_t(lowSum)) << l;
+    EXPECT_EQ(out[352 + l], uint32_t((m >> 32) + (lowSum >> 32))) << l;
     ASSERT_LT(out[96 + l], 32u);
     seen[out[96 + l]] = true;
   }
