@@ -3,6 +3,7 @@
 #include "CudaStubHeaders.h"
 #include "IrPipeline.h"
 #include "Libdevice.h"
+#include "SharedInitRewrite.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticDriver.h"
@@ -21,14 +22,37 @@ namespace kcheck::analyzer {
 
 namespace {
 
+// Runs `inner` only on a translation unit without errors: a compile that
+// fails is retried (SharedInitRewrite.h), and only the successful parse may
+// report what it saw.
+class UnlessErrors : public clang::ASTConsumer {
+public:
+  UnlessErrors(std::unique_ptr<clang::ASTConsumer> inner,
+               clang::DiagnosticsEngine &diagnostics)
+      : inner_(std::move(inner)), diagnostics_(diagnostics) {}
+  void Initialize(clang::ASTContext &ctx) override { inner_->Initialize(ctx); }
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    return inner_->HandleTopLevelDecl(group);
+  }
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    if (!diagnostics_.hasErrorOccurred())
+      inner_->HandleTranslationUnit(ctx);
+  }
+
+private:
+  std::unique_ptr<clang::ASTConsumer> inner_;
+  clang::DiagnosticsEngine &diagnostics_;
+};
+
 // Clang's code generation plus the AST consumers that share its parse.
 class DeviceCompileAction : public clang::EmitLLVMOnlyAction {
 public:
   DeviceCompileAction(llvm::LLVMContext &context,
                       std::vector<SubscriptFact> &facts,
-                      const std::vector<ConsumerFactory> &extraConsumers)
+                      const std::vector<ConsumerFactory> &extraConsumers,
+                      SharedInitEdits &sharedInitEdits)
       : clang::EmitLLVMOnlyAction(&context), facts(facts),
-        extraConsumers(extraConsumers) {}
+        extraConsumers(extraConsumers), sharedInitEdits(sharedInitEdits) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer>
@@ -38,11 +62,15 @@ protected:
         clang::EmitLLVMOnlyAction::CreateASTConsumer(compiler, inFile);
     if (!codegen)
       return nullptr;
+    clang::DiagnosticsEngine &diagnostics = compiler.getDiagnostics();
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
-    consumers.push_back(makeSubscriptFactsConsumer(facts));
+    consumers.push_back(std::make_unique<UnlessErrors>(
+        makeSubscriptFactsConsumer(facts), diagnostics));
     for (const ConsumerFactory &factory : extraConsumers)
       if (std::unique_ptr<clang::ASTConsumer> consumer = factory(compiler))
-        consumers.push_back(std::move(consumer));
+        consumers.push_back(
+            std::make_unique<UnlessErrors>(std::move(consumer), diagnostics));
+    consumers.push_back(makeSharedInitFinder(compiler, sharedInitEdits));
     consumers.push_back(
         std::move(codegen)); // last: it consumes the AST it is handed
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
@@ -51,6 +79,7 @@ protected:
 private:
   std::vector<SubscriptFact> &facts;
   const std::vector<ConsumerFactory> &extraConsumers;
+  SharedInitEdits &sharedInitEdits;
 };
 
 // `base` with `path` reading as `text`.
@@ -220,12 +249,44 @@ compileDevice(const std::string &path, const CompileOptions &options,
     fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
 
   result.context = std::make_unique<llvm::LLVMContext>();
-  DeviceCompileAction action(*result.context, result.subscripts,
-                             extraConsumers);
-  bool compiled = runClangAction(deviceCompileArguments(path, options),
-                                 fileSystem, diagnosticStream, action);
-  std::unique_ptr<llvm::Module> module = action.takeModule();
-  if (!compiled || !module)
+  SharedInitEdits edits;
+  auto compile = [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                     llvm::raw_ostream &diagnostics) {
+    DeviceCompileAction action(*result.context, result.subscripts,
+                               extraConsumers, edits);
+    bool compiled = runClangAction(deviceCompileArguments(path, options), fs,
+                                   diagnostics, action);
+    std::unique_ptr<llvm::Module> module = action.takeModule();
+    return compiled ? std::move(module) : nullptr;
+  };
+  std::string firstDiagnostics;
+  llvm::raw_string_ostream firstStream(firstDiagnostics);
+  std::unique_ptr<llvm::Module> module = compile(fileSystem, firstStream);
+  if (!module && !edits.empty()) {
+    // __shared__ objects nvcc leaves unconstructed: again, on a copy of the
+    // files that declares them as raw storage (SharedInitRewrite.h).
+    auto rewritten = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    if (auto cwd = fileSystem->getCurrentWorkingDirectory())
+      rewritten->setCurrentWorkingDirectory(*cwd);
+    for (const auto &[file, fileEdits] : edits) {
+      auto text = fileSystem->getBufferForFile(file);
+      if (!text)
+        continue;
+      rewritten->addFile(
+          file, 0,
+          llvm::MemoryBuffer::getMemBufferCopy(
+              applyEdits((*text)->getBuffer().str(), fileEdits), file));
+    }
+    auto overlay =
+        llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
+    overlay->pushOverlay(rewritten);
+    edits.clear();
+    result.subscripts.clear();
+    module = compile(overlay, diagnosticStream);
+  } else {
+    diagnosticStream << firstDiagnostics;
+  }
+  if (!module)
     return result;
 
   if (options.toolkit && options.keepLibdeviceDeclaration) {

@@ -130,5 +130,6 @@ __device__ void *memset(void *, int, size_t);
 
 #include "cuda_runtime_api.h"
 #include "kcheck_device_functions.h"
+#include "kcheck_uninitialized_shared.h"
 // nvcc force-includes cuda_runtime.h, C++ templates (cudaMalloc(T **)) and all.
 #include "cuda_runtime.h"

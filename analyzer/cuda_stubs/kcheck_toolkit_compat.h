@@ -193,3 +193,5 @@ inline __device__ bool __nv_atomic_compare_exchange_n(T *__p, T *__expected,
                                      __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 }
 inline __device__ void __nv_atomic_thread_fence(int, int = 0) {}
+
+#include "kcheck_uninitialized_shared.h"

@@ -1,14 +1,18 @@
 // NVVM intrinsics the engine has no instruction for, rewritten as ones it
-// has. llvm.nvvm.redux.sync.OP(value, membermask) (REDUX, sm_80+; what
-// cg::reduce becomes on integers) is a reduction over the lanes of the mask:
-// here a shuffle per lane of the mask. Shuffles are no memory instruction,
-// so the counters are unchanged.
+// has. match.{any,all}.sync (cuda::pipeline, atomic aggregation) compares each
+// lane's value with every lane's through shuffles.
+// llvm.nvvm.redux.sync.OP(value, membermask) (REDUX, sm_80+; what cg::reduce
+// becomes on integers) is a reduction over the lanes of the mask: here a
+// shuffle per lane of the mask. Shuffles are no memory instruction, so the
+// counters are unchanged.
 #include "analyzer/ptx/PtxLowerer.h"
 #include "analyzer/ptx/PtxLowering.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+
+#include <cstring>
 
 namespace kcheck::analyzer {
 
@@ -60,6 +64,48 @@ bool lowerRedux(CallInst &call, StringRef op) {
     if (!joined)
       return false;
     result = b.CreateSelect(take, joined, result);
+  }
+  call.replaceAllUsesWith(result);
+  call.eraseFromParent();
+  return true;
+}
+
+// llvm.nvvm.match.{any,all}.sync.{i32,i64}[p](membermask, value): the lanes
+// of the mask holding the same value, from one shuffle per lane (two for
+// 64-bit values).
+bool lowerMatch(CallInst &call, bool all) {
+  Module &m = *call.getModule();
+  IRBuilder<> b(&call);
+  Value *mask = call.getArgOperand(0), *value = call.getArgOperand(1);
+  auto *vt = dyn_cast<IntegerType>(value->getType());
+  if (!vt || (vt->getBitWidth() != 32 && vt->getBitWidth() != 64))
+    return false;
+  FunctionCallee shfl = m.getOrInsertFunction(
+      "llvm.nvvm.shfl.sync.idx.i32", b.getInt32Ty(), b.getInt32Ty(),
+      b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty());
+  auto lane = [&](Value *v, unsigned j) -> Value * {
+    if (vt->getBitWidth() == 32)
+      return b.CreateCall(shfl, {mask, v, b.getInt32(j), b.getInt32(31)});
+    Value *lo = b.CreateTrunc(v, b.getInt32Ty());
+    Value *hi = b.CreateTrunc(b.CreateLShr(v, 32), b.getInt32Ty());
+    Value *l = b.CreateCall(shfl, {mask, lo, b.getInt32(j), b.getInt32(31)});
+    Value *h = b.CreateCall(shfl, {mask, hi, b.getInt32(j), b.getInt32(31)});
+    return b.CreateOr(b.CreateZExt(l, vt),
+                      b.CreateShl(b.CreateZExt(h, vt), 32));
+  };
+  Value *same = b.getInt32(0);
+  for (unsigned j = 0; j < 32; ++j) {
+    Value *eq = b.CreateICmpEQ(lane(value, j), value);
+    same = b.CreateOr(same, b.CreateShl(b.CreateZExt(eq, b.getInt32Ty()), j));
+  }
+  same = b.CreateAnd(same, mask);
+  Value *result = same;
+  if (all) {
+    Value *allSame = b.CreateICmpEQ(same, mask);
+    Value *r = b.CreateSelect(allSame, mask, b.getInt32(0));
+    result = PoisonValue::get(call.getType());
+    result = b.CreateInsertValue(result, r, 0);
+    result = b.CreateInsertValue(result, allSame, 1);
   }
   call.replaceAllUsesWith(result);
   call.eraseFromParent();
@@ -184,11 +230,21 @@ void lowerNvvmWarpIntrinsics(Module &module) {
         if (auto *c = dyn_cast<CallInst>(&i))
           if (Function *callee = c->getCalledFunction()) {
             StringRef name = callee->getName();
-            if (name.consume_front("llvm.nvvm.redux.sync."))
+            if (name.starts_with("llvm.nvvm.redux.sync.") ||
+                name.starts_with("llvm.nvvm.match.any.sync") ||
+                name.starts_with("llvm.nvvm.match.all.sync"))
               calls.push_back({c, name.str()});
           }
-  for (auto &[call, op] : calls)
-    lowerRedux(*call, op); // one it cannot is left for the engine to name
+  // One it cannot lower is left for the engine to name.
+  for (auto &[call, name] : calls) {
+    StringRef n(name);
+    if (n.starts_with("llvm.nvvm.match.any"))
+      lowerMatch(*call, false);
+    else if (n.starts_with("llvm.nvvm.match.all"))
+      lowerMatch(*call, true);
+    else
+      lowerRedux(*call, n.drop_front(strlen("llvm.nvvm.redux.sync.")));
+  }
 }
 
 } // namespace kcheck::analyzer

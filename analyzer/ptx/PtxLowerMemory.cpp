@@ -376,6 +376,31 @@ bool Lowerer::lowerVote(const Statement &st) {
   return write(st.operands[0], r);
 }
 
+bool Lowerer::lowerMbarrier(const Statement &st) {
+  // mbarrier.{init,inval,arrive[_drop][.expect_tx],expect_tx,complete_tx,
+  // test_wait,try_wait[.parity],pending_count}: SYNCS instructions, no
+  // LDS/STS. One block's warps run to each barrier in turn and copies land
+  // at once, so every phase is complete when a thread waits: waits succeed,
+  // arrivals return a zero state. (A producer/consumer hand-off between
+  // warps through an mbarrier is not ordered: data, not addresses, may
+  // differ from the GPU's.)
+  std::string kind = st.parts.size() > 1 ? st.parts[1] : "";
+  if (kind == "init" || kind == "inval" || kind == "expect_tx" ||
+      kind == "complete_tx")
+    return true;
+  if (kind == "arrive" || kind == "arrive_drop") {
+    if (st.operands.size() >= 2 &&
+        st.operands[0].kind != Operand::Kind::Address)
+      return write(st.operands[0], b_.getInt64(0));
+    return true;
+  }
+  if (kind == "test_wait" || kind == "try_wait")
+    return !st.operands.empty() && write(st.operands[0], b_.getTrue());
+  if (kind == "pending_count")
+    return st.operands.size() == 2 && write(st.operands[0], b_.getInt32(0));
+  return fail("mbarrier." + kind);
+}
+
 bool Lowerer::lowerBarrier(const Statement &st) {
   if (hasPart(st, "warp")) { // bar.warp.sync membermask
     Value *mask = st.operands.empty() ? nullptr : read(st.operands[0], 32);

@@ -226,6 +226,8 @@ bool Lowerer::lowerStatement(const Statement &st) {
     return lowerVote(st);
   if (op == "bar" || op == "barrier")
     return lowerBarrier(st);
+  if (op == "mbarrier")
+    return lowerMbarrier(st);
   if (kNoEffect.count(op))
     return true;
   if (op == "createpolicy") // an L2 cache policy: a value only hints use

@@ -77,6 +77,7 @@ private:
   bool lowerShfl(const Statement &st);
   bool lowerVote(const Statement &st);
   bool lowerBarrier(const Statement &st);
+  bool lowerMbarrier(const Statement &st);
 
   // Helpers.
   llvm::Value *toFloat(llvm::Value *bitsValue, const std::string &type);

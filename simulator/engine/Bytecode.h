@@ -140,7 +140,12 @@ enum class IntFnKind : uint8_t {
   MulHiS,
   MulHiU,
   Mul24S,
-  Mul24U
+  Mul24U,
+  // isspacep.*: whether a generic address lies in that state space's window
+  // (constant memory is part of the global window here).
+  IsSpaceShared,
+  IsSpaceLocal,
+  IsSpaceGlobal
 };
 enum class FloatFnKind : uint8_t {
   // unary

@@ -430,6 +430,17 @@ Error Decoder::decodeCall(const CallInst &call) {
       emit(in, call, opcode);
       return Error::success();
     }
+    if (name.consume_front("isspacep.")) {
+      auto kind =
+          StringSwitch<std::optional<IntFnKind>>(name)
+              .Cases({"shared", "shared.cluster"}, IntFnKind::IsSpaceShared)
+              .Case("local", IntFnKind::IsSpaceLocal)
+              .Cases({"global", "const"}, IntFnKind::IsSpaceGlobal)
+              .Default(std::nullopt);
+      if (!kind)
+        return unsupported(call, "intrinsic " + callee->getName());
+      return emitMath(*intFn(*kind));
+    }
     if (auto fn = nvvmMath(name))
       return emitMath(*fn);
     return unsupported(call, "intrinsic " + callee->getName());

@@ -300,6 +300,12 @@ uint64_t intFn(bc::IntFnKind k, uint64_t a, uint64_t b, uint64_t c,
                   bits);
   case K::Mul24U:
     return maskTo((a & 0xffffff) * (b & 0xffffff), bits);
+  case K::IsSpaceShared:
+    return inSharedWindow(a);
+  case K::IsSpaceLocal:
+    return inLocalWindow(a);
+  case K::IsSpaceGlobal:
+    return !inSharedWindow(a) && !inLocalWindow(a);
   }
   return 0;
 }
