@@ -184,6 +184,9 @@ bool Lowerer::lowerMmaSync(const Statement &st) {
             "f16"),
         b_.getFloatTy());
   };
+  for (const Operand &o : c.elements)
+    if (!read(o, 32))
+      return fail("mma C operand");
   std::vector<Value *> out(4);
   for (unsigned i = 0; i < 4; ++i) {
     Value *acc = cElement(i);

@@ -6,6 +6,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace kcheck::analyzer {
@@ -44,9 +45,11 @@ bool Lowerer::bindOperands() {
       slot.outputIndex = output++;
     } else {
       slot.input = call_.getArgOperand(argument++);
-      if (c.hasMatchingInput()) {
+      if (!slot.code.empty() &&
+          std::all_of(slot.code.begin(), slot.code.end(),
+                      [](char ch) { return std::isdigit(ch); })) {
         // "0": the input that an in-out operand ("+r") starts from.
-        unsigned tied = unsigned(c.MatchingInput);
+        unsigned tied = unsigned(std::stoul(slot.code));
         if (tied < slots_.size())
           slots_[tied].tiedInput = slot.input;
       }

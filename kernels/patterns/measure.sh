@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Measures kernels/patterns/*.cu on the GPU machine: kcheck-profile per launch
-# and per line, Nsight Compute per launch (the metrics of
-# docs/validation/measure-h100.sh) and the source page, plus the SASS with line
-# info. Run from the repository root: bash kernels/patterns/measure.sh OUT_DIR
+# Measures DIR/*.cu (default kernels/patterns) on the GPU machine:
+# kcheck-profile per launch and per line, Nsight Compute per launch (the
+# metrics of docs/validation/measure-h100.sh) and the source page, plus the
+# SASS with line info. Run from the repository root:
+#   bash kernels/patterns/measure.sh OUT_DIR [DIR]
 # Writes OUT_DIR/ncu/NAME.csv, meas/NAME.json, src/NAME.csv, sass/NAME.sass, log.txt.
 set -u
 OUT=${1:-${OUT:-out}}
+DIR=${2:-kernels/patterns}
 W=$(mktemp -d)
 mkdir -p "$OUT"/{ncu,meas,src,sass} "$W/bin"
 T0=$(date +%s)
@@ -19,7 +21,8 @@ log "build runtime + programs"
   -DCMAKE_BUILD_TYPE=Release && ninja -C build-rt kcheck-profile kcheck_inject) >"$OUT/build-rt.log" 2>&1 &
 rt=$!
 names=()
-for f in kernels/patterns/*.cu; do
+cp "$DIR"/*.h "$W/bin/" 2>/dev/null
+for f in "$DIR"/*.cu; do
   n=$(basename "$f" .cu)
   names+=("$n")
   cp "$f" "$W/bin/"
