@@ -19,6 +19,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   kcheck::analyzer::CompileOptions options;
+  // Against the CUDA toolkit kcheck finds, as kcheck itself compiles (unset
+  // KCHECK_DUMP_BUNDLED=1: the bundled headers).
+  if (!std::getenv("KCHECK_DUMP_BUNDLED")) {
+    std::string why;
+    options.toolkit = kcheck::analyzer::findCudaToolkit("", why);
+  }
   std::string filter;
   for (int i = 2; i < argc; ++i) {
     if (std::string(argv[i]) == "--") {
