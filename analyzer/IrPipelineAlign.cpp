@@ -1,0 +1,120 @@
+#include "IrPipelineAlign.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+namespace kcheck::analyzer {
+
+using namespace llvm;
+
+namespace {
+
+// The access's bytes, and the piece width the backend splits it into; 0
+// when it needs no split (or is one kcheck leaves alone: atomics, volatile
+// accesses keep their width, and types wider than 64 bits per piece).
+struct Split {
+  unsigned bytes = 0, piece = 0;
+};
+
+Split splitOf(Type *t, Align align, const DataLayout &dl) {
+  if (!t->isIntOrIntVectorTy() && !t->isFPOrFPVectorTy())
+    return {};
+  uint64_t bytes = dl.getTypeStoreSize(t);
+  if (bytes <= 1 || bytes > 16 || (bytes & (bytes - 1)) ||
+      align.value() >= bytes)
+    return {};
+  return {unsigned(bytes), unsigned(align.value())};
+}
+
+// `v` as one integer of its width (vectors and floats bitcast).
+Value *asInteger(IRBuilder<> &b, Value *v, unsigned bytes) {
+  Type *it = b.getIntNTy(8 * bytes);
+  return v->getType() == it ? v : b.CreateBitCast(v, it);
+}
+
+} // namespace
+
+PreservedAnalyses
+SplitUnderalignedAccessesLikeNvptx::run(Function &function,
+                                        FunctionAnalysisManager &) {
+  const DataLayout &dl = function.getParent()->getDataLayout();
+  std::vector<Instruction *> work;
+  for (Instruction &i : instructions(function)) {
+    if (auto *l = dyn_cast<LoadInst>(&i);
+        l && l->isSimple() && splitOf(l->getType(), l->getAlign(), dl).piece)
+      work.push_back(l);
+    if (auto *s = dyn_cast<StoreInst>(&i);
+        s && s->isSimple() &&
+        splitOf(s->getValueOperand()->getType(), s->getAlign(), dl).piece)
+      work.push_back(s);
+  }
+  for (Instruction *i : work) {
+    IRBuilder<> b(i);
+    auto *load = dyn_cast<LoadInst>(i);
+    auto *store = dyn_cast<StoreInst>(i);
+    Type *t = load ? load->getType() : store->getValueOperand()->getType();
+    Value *ptr = load ? load->getPointerOperand() : store->getPointerOperand();
+    Split s = splitOf(t, load ? load->getAlign() : store->getAlign(), dl);
+    // Integers of up to 64 bits per value (the engine's widest); wider
+    // vectors are split per element first.
+    if (s.bytes > 8) {
+      if (s.piece > 8)
+        continue;
+    }
+    Type *pieceType = b.getIntNTy(8 * s.piece);
+    unsigned n = s.bytes / s.piece;
+    if (load) {
+      // Little-endian: piece k holds bytes [k*piece, (k+1)*piece).
+      std::vector<Value *> pieces;
+      for (unsigned k = 0; k < n; ++k) {
+        Value *p =
+            b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ptr, k * s.piece);
+        LoadInst *part = b.CreateAlignedLoad(pieceType, p, Align(s.piece));
+        part->copyMetadata(*load);
+        pieces.push_back(part);
+      }
+      Value *result;
+      if (s.bytes <= 8) {
+        Type *whole = b.getIntNTy(8 * s.bytes);
+        result = ConstantInt::get(whole, 0);
+        for (unsigned k = 0; k < n; ++k)
+          result =
+              b.CreateOr(result, b.CreateShl(b.CreateZExt(pieces[k], whole),
+                                             8 * s.piece * k));
+        result = b.CreateBitCast(result, t);
+      } else {
+        // 16 bytes in pieces of at most 8: a vector of the pieces.
+        Value *v = PoisonValue::get(FixedVectorType::get(pieceType, n));
+        for (unsigned k = 0; k < n; ++k)
+          v = b.CreateInsertElement(v, pieces[k], k);
+        result = b.CreateBitCast(v, t);
+      }
+      load->replaceAllUsesWith(result);
+    } else {
+      Value *v = store->getValueOperand();
+      std::vector<Value *> pieces;
+      if (s.bytes <= 8) {
+        Value *whole = asInteger(b, v, s.bytes);
+        for (unsigned k = 0; k < n; ++k)
+          pieces.push_back(
+              b.CreateTrunc(b.CreateLShr(whole, 8 * s.piece * k), pieceType));
+      } else {
+        Value *vec = b.CreateBitCast(v, FixedVectorType::get(pieceType, n));
+        for (unsigned k = 0; k < n; ++k)
+          pieces.push_back(b.CreateExtractElement(vec, k));
+      }
+      for (unsigned k = 0; k < n; ++k) {
+        Value *p =
+            b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ptr, k * s.piece);
+        StoreInst *part = b.CreateAlignedStore(pieces[k], p, Align(s.piece));
+        part->copyMetadata(*store);
+      }
+    }
+    i->eraseFromParent();
+  }
+  return work.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+} // namespace kcheck::analyzer
