@@ -2,6 +2,7 @@
 
 #include "simulator/BlockClasses.h"
 #include "simulator/models/GlobalSectorModel.h"
+#include "simulator/models/SassMemoryClass.h"
 #include "simulator/models/SharedBankModel.h"
 
 #include <algorithm>
@@ -16,10 +17,14 @@ using core::Metric;
 /// Accumulates the models' costs per instruction. One per launch.
 class CountingSink : public EventSink {
 public:
-  CountingSink(const core::ArchSpec &arch, LaunchResult &out, size_t numInsts)
+  CountingSink(const core::ArchSpec &arch, LaunchResult &out,
+               const std::vector<InstInfo> &insts)
       : banks_(arch), sectors_(arch), sectorBytes_(arch.sectorBytes),
         out_(out) {
-    out_.perInst.resize(numInsts);
+    out_.perInst.resize(insts.size());
+    for (const InstInfo &info : insts)
+      countedInLoadStore_.push_back(countedInLoadStoreMetrics(
+          sassMemoryClassOf(info.ptxInstruction)));
   }
 
   void beginBlock(const core::Dim3 &block, bool recordIterations) {
@@ -33,6 +38,10 @@ public:
                     a.kind == AccessKind::Store};
     InstStats &s = out_.perInst[a.instId];
     unsigned lanes = unsigned(__builtin_popcount(a.activeMask));
+    // LDGSTS and LDSM feed other counters than the ld/st ones
+    // (models/SassMemoryClass.h).
+    if (!countedInLoadStore_[a.instId])
+      return;
     if (a.space == MemSpace::Shared && a.kind != AccessKind::Atomic) {
       SharedCost c = banks_.cost(w);
       bool load = a.kind == AccessKind::Load;
@@ -139,6 +148,7 @@ private:
     }
   }
 
+  std::vector<bool> countedInLoadStore_; // per instruction
   SharedBankModel banks_;
   GlobalSectorModel sectors_;
   unsigned sectorBytes_;
@@ -222,13 +232,13 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
   // simulated block counts into the result it is given.
   class Counter : public BlockCounter {
   public:
-    Counter(const core::ArchSpec &arch, size_t numInsts)
-        : arch_(arch), numInsts_(numInsts) {}
+    Counter(const core::ArchSpec &arch, const std::vector<InstInfo> &insts)
+        : arch_(arch), insts_(insts), numInsts_(insts.size()) {}
     EventSink &begin(LaunchResult &into, core::Dim3 block,
                      bool firstBlock) override {
       // A new result may live where an old one did: check its size too.
       if (!sink_ || target_ != &into || into.perInst.size() != numInsts_) {
-        sink_.emplace(arch_, into, numInsts_);
+        sink_.emplace(arch_, into, insts_);
         target_ = &into;
       }
       sink_->beginBlock(block, firstBlock);
@@ -236,16 +246,17 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
     }
 
     std::unique_ptr<BlockCounter> fork() const override {
-      return std::make_unique<Counter>(arch_, numInsts_);
+      return std::make_unique<Counter>(arch_, insts_);
     }
 
   private:
     const core::ArchSpec &arch_;
+    const std::vector<InstInfo> &insts_;
     size_t numInsts_;
     std::optional<CountingSink> sink_;
     LaunchResult *target_ = nullptr;
   };
-  Counter counter(arch_, kernel.insts().size());
+  Counter counter(arch_, kernel.insts());
   // With sanitizer checks, every block's events also go through the
   // sanitizer's shadow state (one thread: no fork).
   class Sanitizing : public BlockCounter {

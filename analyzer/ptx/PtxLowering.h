@@ -8,6 +8,8 @@
 // with its source line.
 #pragma once
 
+#include "core/PtxTags.h"
+
 #include "llvm/ADT/StringRef.h"
 
 namespace llvm {
@@ -21,11 +23,10 @@ namespace kcheck::analyzer {
 // could not be lowered and why.
 inline constexpr llvm::StringLiteral kUnloweredAsmMetadata = "kcheck.asm";
 
-// Metadata on a memory instruction lowered from PTX that is not a plain
-// LD/ST in SASS: its PTX opcode ("cp.async.ca.shared.global",
-// "ldmatrix.sync.aligned.m8n8.x4.shared.b16"). The models may count such
-// instructions by their own rules.
-inline constexpr llvm::StringLiteral kPtxOpcodeMetadata = "kcheck.ptx";
+// Memory instructions lowered from PTX that SASS does not run as a plain
+// LD/ST carry core::kPtxInstructionMetadata with their PTX opcode.
+inline constexpr const char *kPtxOpcodeMetadata =
+    core::kPtxInstructionMetadata;
 
 // Lowers every inline-assembly call of `module` that it can.
 void lowerInlinePtx(llvm::Module &module);

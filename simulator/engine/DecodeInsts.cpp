@@ -1,6 +1,8 @@
 // Decoding of the non-call instructions (see Decoder.h).
 #include "simulator/engine/Decoder.h"
 
+#include "core/PtxTags.h"
+
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -193,6 +195,10 @@ Error Decoder::decodeMemory(const Instruction &inst) {
   info.kind = kind;
   info.bytesPerLane = uint32_t(in.imm);
   info.isVolatile = isVolatile;
+  if (const MDNode *tag = inst.getMetadata(core::kPtxInstructionMetadata))
+    if (tag->getNumOperands() == 1)
+      if (auto *text = dyn_cast<MDString>(tag->getOperand(0)))
+        info.ptxInstruction = text->getString().str();
   return Error::success();
 }
 

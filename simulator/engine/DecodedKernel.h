@@ -45,6 +45,10 @@ struct InstInfo {
   // sharedVariables() (a __shared__ variable), else -1.
   int32_t localVariable = -1, sharedVariable = -1;
   bool isVolatile = false; // a volatile load or store (for racecheck)
+  // The inline-PTX instruction the access was lowered from, when SASS runs
+  // it as something other than a plain LD/ST (cp.async, ldmatrix); "" for
+  // ordinary accesses (core/PtxTags.h).
+  std::string ptxInstruction;
   bool isConditionalBranch = false;
 
   /// "file:line" of the innermost location, or "<unknown location>".

@@ -1,0 +1,12 @@
+// Names shared by the IR pipeline (analyzer/ptx, which writes them) and the
+// engine (which reads them): no LLVM here, only the strings.
+#pragma once
+
+namespace kcheck::core {
+
+// Metadata on a memory instruction lowered from inline PTX that SASS does
+// not execute as a plain LD/ST: one string, its PTX opcode
+// ("cp.async.ca.shared.global", "ldmatrix.sync.aligned.m8n8.x4.shared.b16").
+inline constexpr const char *kPtxInstructionMetadata = "kcheck.ptx";
+
+} // namespace kcheck::core
