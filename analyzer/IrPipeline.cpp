@@ -501,6 +501,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     last.addPass(createModuleToFunctionPassAdaptor(std::move(backend)));
     last.run(module, moduleAnalyses);
   }
+  lowerWmmaIntrinsics(module);
   lowerNvvmWarpIntrinsics(module);
   lowerNvvmArithmeticIntrinsics(module);
 }

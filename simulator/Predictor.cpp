@@ -23,8 +23,8 @@ public:
         out_(out) {
     out_.perInst.resize(insts.size());
     for (const InstInfo &info : insts)
-      countedInLoadStore_.push_back(countedInLoadStoreMetrics(
-          sassMemoryClassOf(info.ptxInstruction)));
+      countedInLoadStore_.push_back(
+          countedInLoadStoreMetrics(sassMemoryClassOf(info.ptxInstruction)));
   }
 
   void beginBlock(const core::Dim3 &block, bool recordIterations) {

@@ -87,6 +87,68 @@ bool Lowerer::lowerLdmatrix(const Statement &st) {
   return true;
 }
 
+std::vector<Value *> mmaM16N8(IRBuilder<> &b, Module &module,
+                              ArrayRef<Value *> aRegs, ArrayRef<Value *> bRegs,
+                              ArrayRef<Value *> c, const std::string &abType,
+                              unsigned kCount) {
+  FunctionCallee laneid = module.getOrInsertFunction(
+      "llvm.nvvm.read.ptx.sreg.laneid", b.getInt32Ty());
+  FunctionCallee shflFn = module.getOrInsertFunction(
+      "llvm.nvvm.shfl.sync.idx.i32", b.getInt32Ty(), b.getInt32Ty(),
+      b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty());
+  Value *lane = b.CreateCall(laneid);
+  Value *group = b.CreateLShr(lane, 2), *quad = b.CreateAnd(lane, 3);
+  auto shfl = [&](Value *v, Value *src) {
+    return b.CreateCall(shflFn, {b.getInt32(~0u), v, src, b.getInt32(31)});
+  };
+  Type *halfType = abType == "bf16" ? b.getBFloatTy() : b.getHalfTy();
+  auto halfOf = [&](Value *word, unsigned h) {
+    Value *bitsValue =
+        b.CreateTrunc(b.CreateLShr(word, 16 * h), b.getInt16Ty());
+    return b.CreateFPExt(b.CreateBitCast(bitsValue, halfType), b.getFloatTy());
+  };
+  // A[row][k] for row = group (+8 when `high`): lane group*4 + (k%8)/2,
+  // register (k >= 8 ? 2 : 0) + high, half k%2.
+  auto aRow = [&](bool high) {
+    std::vector<Value *> row(kCount);
+    for (unsigned q = 0; q < 4; ++q) {
+      Value *src = b.CreateAdd(b.CreateShl(group, 2), b.getInt32(q));
+      for (unsigned kHalf = 0; kHalf < kCount / 8; ++kHalf) {
+        Value *word = shfl(aRegs[kHalf * 2 + (high ? 1 : 0)], src);
+        row[kHalf * 8 + 2 * q] = halfOf(word, 0);
+        row[kHalf * 8 + 2 * q + 1] = halfOf(word, 1);
+      }
+    }
+    return row;
+  };
+  // B[k][col]: lane col*4 + (k%8)/2, register k >= 8, half k%2.
+  auto bCol = [&](Value *col) {
+    std::vector<Value *> column(kCount);
+    for (unsigned q = 0; q < 4; ++q) {
+      Value *src = b.CreateAdd(b.CreateShl(col, 2), b.getInt32(q));
+      for (unsigned kHalf = 0; kHalf < kCount / 8; ++kHalf) {
+        Value *word = shfl(bRegs[kHalf], src);
+        column[kHalf * 8 + 2 * q] = halfOf(word, 0);
+        column[kHalf * 8 + 2 * q + 1] = halfOf(word, 1);
+      }
+    }
+    return column;
+  };
+  std::vector<Value *> rows[2] = {aRow(false), aRow(true)};
+  Value *col0 = b.CreateShl(quad, 1);
+  std::vector<Value *> cols[2] = {bCol(col0),
+                                  bCol(b.CreateAdd(col0, b.getInt32(1)))};
+  std::vector<Value *> out(4);
+  for (unsigned i = 0; i < 4; ++i) {
+    Value *acc = c[i];
+    for (unsigned k = 0; k < kCount; ++k)
+      acc = b.CreateIntrinsic(Intrinsic::fma, {b.getFloatTy()},
+                              {rows[i / 2][k], cols[i % 2][k], acc});
+    out[i] = acc;
+  }
+  return out;
+}
+
 bool Lowerer::lowerMmaSync(const Statement &st) {
   // mma.sync.aligned.m16n8k{8,16}.row.col.DTYPE.{f16,bf16}.{f16,bf16}.CTYPE
   // d, a, b, c: tensor-core math, no memory access. Each lane gathers the A
@@ -118,19 +180,7 @@ bool Lowerer::lowerMmaSync(const Statement &st) {
       c.elements.size() != cdRegs ||
       d.elements.size() != (dType == "f32" ? 4u : 2u))
     return fail("mma operands");
-  Value *lane =
-      intrinsicCall("llvm.nvvm.read.ptx.sreg.laneid", b_.getInt32Ty(), {});
-  Value *group = b_.CreateLShr(lane, 2), *quad = b_.CreateAnd(lane, 3);
-  auto shfl = [&](Value *v, Value *src) {
-    return intrinsicCall("llvm.nvvm.shfl.sync.idx.i32", b_.getInt32Ty(),
-                         {b_.getInt32(~0u), v, src, b_.getInt32(31)});
-  };
-  auto halfOf = [&](Value *word, unsigned h) {
-    Value *bitsValue =
-        b_.CreateTrunc(b_.CreateLShr(word, 16 * h), b_.getInt16Ty());
-    return b_.CreateFPExt(toFloat(bitsValue, abType), b_.getFloatTy());
-  };
-  std::vector<Value *> aIn, bIn;
+  std::vector<Value *> aIn, bIn, cIn;
   for (const Operand &o : a.elements)
     aIn.push_back(read(o, 32));
   for (const Operand &o : b.elements)
@@ -141,60 +191,24 @@ bool Lowerer::lowerMmaSync(const Statement &st) {
   for (Value *v : bIn)
     if (!v)
       return fail("mma B operand");
-  unsigned kCount = k16 ? 16 : 8;
-  // A[row][k] for row = group (+8 when `high`): lane group*4 + (k%8)/2,
-  // register (k >= 8 ? 2 : 0) + high, half k%2.
-  auto aRow = [&](bool high) {
-    std::vector<Value *> row(kCount);
-    for (unsigned q = 0; q < 4; ++q) {
-      Value *src = b_.CreateAdd(b_.CreateShl(group, 2), b_.getInt32(q));
-      for (unsigned kHalf = 0; kHalf < kCount / 8; ++kHalf) {
-        Value *word = shfl(aIn[kHalf * 2 + (high ? 1 : 0)], src);
-        row[kHalf * 8 + 2 * q] = halfOf(word, 0);
-        row[kHalf * 8 + 2 * q + 1] = halfOf(word, 1);
-      }
-    }
-    return row;
-  };
-  // B[k][col]: lane col*4 + (k%8)/2, register k >= 8, half k%2.
-  auto bCol = [&](Value *col) {
-    std::vector<Value *> column(kCount);
-    for (unsigned q = 0; q < 4; ++q) {
-      Value *src = b_.CreateAdd(b_.CreateShl(col, 2), b_.getInt32(q));
-      for (unsigned kHalf = 0; kHalf < kCount / 8; ++kHalf) {
-        Value *word = shfl(bIn[kHalf], src);
-        column[kHalf * 8 + 2 * q] = halfOf(word, 0);
-        column[kHalf * 8 + 2 * q + 1] = halfOf(word, 1);
-      }
-    }
-    return column;
-  };
-  std::vector<Value *> rows[2] = {aRow(false), aRow(true)};
-  Value *col0 = b_.CreateShl(quad, 1);
-  std::vector<Value *> cols[2] = {bCol(col0),
-                                  bCol(b_.CreateAdd(col0, b_.getInt32(1)))};
-  // C and D elements i = 0..3: row group + 8*(i/2), column 2*quad + i%2.
-  auto cElement = [&](unsigned i) -> Value * {
-    if (cType == "f32")
-      return toFloat(read(c.elements[i], 32), "f32");
-    Value *word = read(c.elements[i / 2], 32);
-    return b_.CreateFPExt(
-        toFloat(
-            b_.CreateTrunc(b_.CreateLShr(word, 16 * (i % 2)), b_.getInt16Ty()),
-            "f16"),
-        b_.getFloatTy());
-  };
   for (const Operand &o : c.elements)
     if (!read(o, 32))
       return fail("mma C operand");
-  std::vector<Value *> out(4);
+  // C elements i = 0..3 as floats: row group + 8*(i/2), column 2*quad + i%2.
   for (unsigned i = 0; i < 4; ++i) {
-    Value *acc = cElement(i);
-    for (unsigned k = 0; k < kCount; ++k)
-      acc = b_.CreateIntrinsic(Intrinsic::fma, {b_.getFloatTy()},
-                               {rows[i / 2][k], cols[i % 2][k], acc});
-    out[i] = acc;
+    if (cType == "f32") {
+      cIn.push_back(toFloat(read(c.elements[i], 32), "f32"));
+      continue;
+    }
+    Value *word = read(c.elements[i / 2], 32);
+    cIn.push_back(
+        b_.CreateFPExt(toFloat(b_.CreateTrunc(b_.CreateLShr(word, 16 * (i % 2)),
+                                              b_.getInt16Ty()),
+                               "f16"),
+                       b_.getFloatTy()));
   }
+  std::vector<Value *> out =
+      mmaM16N8(b_, module_, aIn, bIn, cIn, abType, k16 ? 16 : 8);
   if (dType == "f32") {
     for (unsigned i = 0; i < 4; ++i)
       if (!write(d.elements[i], b_.CreateBitCast(out[i], b_.getInt32Ty())))

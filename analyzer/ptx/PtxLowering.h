@@ -25,8 +25,7 @@ inline constexpr llvm::StringLiteral kUnloweredAsmMetadata = "kcheck.asm";
 
 // Memory instructions lowered from PTX that SASS does not run as a plain
 // LD/ST carry core::kPtxInstructionMetadata with their PTX opcode.
-inline constexpr const char *kPtxOpcodeMetadata =
-    core::kPtxInstructionMetadata;
+inline constexpr const char *kPtxOpcodeMetadata = core::kPtxInstructionMetadata;
 
 // Lowers every inline-assembly call of `module` that it can.
 void lowerInlinePtx(llvm::Module &module);
@@ -38,5 +37,10 @@ void lowerNvvmWarpIntrinsics(llvm::Module &module);
 // Rewrites the NVVM arithmetic intrinsics libdevice is built from (fma.rn,
 // add.rn, mul.rn, d2i.hi/lo, lohi.i2d, f2i.rz, ...) as generic IR.
 void lowerNvvmArithmeticIntrinsics(llvm::Module &module);
+
+// Rewrites wmma m16n16k16 fragment loads, stores and products (mma.h) as
+// the loads and stores ptxas makes of them and tensor-core math
+// (WmmaLowering.cpp).
+void lowerWmmaIntrinsics(llvm::Module &module);
 
 } // namespace kcheck::analyzer

@@ -394,6 +394,54 @@ __global__ void mma(const unsigned short *A, const unsigned short *B,
     }
 }
 
+TEST_P(PtxExecution, WmmaM16n16k16FromGlobalAndShared) {
+  if (!GetParam())
+    GTEST_SKIP() << "mma.h is the toolkit's";
+  // D = A*B + C with A 16x16 row major, B column major, C 16x16 row major;
+  // once from global memory, once through shared memory (LDSM on the GPU).
+  const char *source = R"(
+#include <mma.h>
+using namespace nvcuda;
+__global__ void wmma(const half *A, const half *B, const float *C, float *D) {
+  __shared__ half As[256], Bs[256];
+  for (int i = threadIdx.x; i < 256; i += 32) { As[i] = A[i]; Bs[i] = B[i]; }
+  __syncthreads();
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa, sa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb, sb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc, sc;
+  wmma::load_matrix_sync(fa, A, 16);
+  wmma::load_matrix_sync(fb, B, 16);
+  wmma::load_matrix_sync(fc, C, 16, wmma::mem_row_major);
+  wmma::mma_sync(fc, fa, fb, fc);
+  wmma::store_matrix_sync(D, fc, 16, wmma::mem_row_major);
+  wmma::load_matrix_sync(sa, As, 16);
+  wmma::load_matrix_sync(sb, Bs, 16);
+  wmma::fill_fragment(sc, 1.0f);
+  wmma::mma_sync(sc, sa, sb, sc);
+  wmma::store_matrix_sync(D + 256, sc, 16, wmma::mem_row_major);
+})";
+  std::vector<uint16_t> A(256), B(256);
+  std::vector<float> C(256);
+  for (int i = 0; i < 256; ++i) {
+    A[i] = sim::halfFromDouble(double((i * 5) % 7) - 3);
+    B[i] = sim::halfFromDouble(double((i * 3) % 5) - 2);
+    C[i] = float(i % 9);
+  }
+  KernelRun run;
+  RUN_OR_SKIP(run, source, "wmma",
+              {bytesOf(A), bytesOf(B), bytesOf(C), std::vector<uint8_t>(2048)});
+  auto D = run.values<float>(3, 512);
+  for (int m = 0; m < 16; ++m)
+    for (int n = 0; n < 16; ++n) {
+      float dot = 0;
+      for (int k = 0; k < 16; ++k)
+        dot += sim::floatFromHalf(A[m * 16 + k]) *
+               sim::floatFromHalf(B[n * 16 + k]);
+      EXPECT_EQ(D[m * 16 + n], dot + C[m * 16 + n]) << m << "," << n;
+      EXPECT_EQ(D[256 + m * 16 + n], dot + 1.0f) << m << "," << n;
+    }
+}
+
 TEST_P(PtxExecution, UnknownInstructionIsNamed) {
   const char *source = R"(
 __global__ void unknown(unsigned *out) {
