@@ -9,4 +9,8 @@ namespace kcheck::core {
 // ("cp.async.ca.shared.global", "ldmatrix.sync.aligned.m8n8.x4.shared.b16").
 inline constexpr const char *kPtxInstructionMetadata = "kcheck.ptx";
 
+// Metadata on an inline-assembly call the IR pipeline could not lower: one
+// string, the statement and the reason, which the engine reports.
+inline constexpr const char *kUnloweredAsmMetadata = "kcheck.asm";
+
 } // namespace kcheck::core

@@ -19,9 +19,9 @@ class CallBase;
 
 namespace kcheck::analyzer {
 
-// Metadata on an asm call left in place: one string, the statement that
-// could not be lowered and why.
-inline constexpr llvm::StringLiteral kUnloweredAsmMetadata = "kcheck.asm";
+// An asm call left in place carries core::kUnloweredAsmMetadata.
+inline constexpr const char *kUnloweredAsmMetadata =
+    core::kUnloweredAsmMetadata;
 
 // Memory instructions lowered from PTX that SASS does not run as a plain
 // LD/ST carry core::kPtxInstructionMetadata with their PTX opcode.

@@ -4,6 +4,8 @@
 // between LLVM versions (barrier0 vs barrier.cta.sync.aligned.all).
 #include "simulator/engine/Decoder.h"
 
+#include "core/PtxTags.h"
+
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -282,7 +284,7 @@ Error Decoder::decodeCall(const CallInst &call) {
   if (call.isInlineAsm()) {
     // The IR pipeline lowers the PTX it knows (analyzer/ptx); what is left
     // carries the reason.
-    const MDNode *why = call.getMetadata("kcheck.asm");
+    const MDNode *why = call.getMetadata(core::kUnloweredAsmMetadata);
     std::string reason =
         why && why->getNumOperands() == 1
             ? cast<MDString>(why->getOperand(0))->getString().str()
