@@ -335,7 +335,9 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
   static const char *const math1[] = {
       "abs",    "labs",   "llabs",  "fabs",  "fabsf", "ceil",  "ceilf",
       "floor",  "floorf", "sqrt",   "sqrtf", "log2",  "log2f", "round",
-      "roundf", "trunc",  "truncf", "exp2",  "exp2f"};
+      "roundf", "trunc",  "truncf", "exp2",  "exp2f", "sin",   "sinf",
+      "cos",    "cosf",   "tan",    "tanf",  "exp",   "expf",  "log",
+      "logf",   "log10",  "log10f", "rsqrt", "rsqrtf"};
   if (nargs == 1 && rt->isArithmeticType() && llvm::is_contained(math1, n)) {
     HostValue a = eval(e->getArg(0)).scalar;
     if (!a.known())
@@ -344,14 +346,24 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     double x = isInt ? double(a.i) : a.f;
     if (n.contains("abs") && isInt && rt->isIntegerType())
       return AbstractValue::of(normalizeInt(a.i < 0 ? -a.i : a.i, rt));
+    // The float flavours (sqrtf) computed in float, as the program does.
+    bool f32 = n.ends_with("f") && !n.ends_with("abs");
+    auto in = [&](double v) { return f32 ? double(float(v)) : v; };
     double r = n.starts_with("abs") || n.contains("fabs") ? std::fabs(x)
                : n.starts_with("ceil")                    ? std::ceil(x)
                : n.starts_with("floor")                   ? std::floor(x)
-               : n.starts_with("sqrt")                    ? std::sqrt(x)
-               : n.starts_with("log2")                    ? std::log2(x)
-               : n.starts_with("round")                   ? std::round(x)
-               : n.starts_with("trunc")                   ? std::trunc(x)
-                                                          : std::exp2(x);
+               : n.starts_with("sqrt")                    ? in(std::sqrt(x))
+               : n.starts_with("rsqrt") ? in(1.0 / std::sqrt(x))
+               : n.starts_with("log2")  ? in(std::log2(x))
+               : n.starts_with("log10") ? in(std::log10(x))
+               : n.starts_with("log")   ? in(std::log(x))
+               : n.starts_with("round") ? std::round(x)
+               : n.starts_with("trunc") ? std::trunc(x)
+               : n.starts_with("sin")   ? in(std::sin(x))
+               : n.starts_with("cos")   ? in(std::cos(x))
+               : n.starts_with("tan")   ? in(std::tan(x))
+               : n.starts_with("exp2")  ? in(std::exp2(x))
+                                        : in(std::exp(x));
     return AbstractValue::of(
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
@@ -392,8 +404,10 @@ std::optional<std::string> HostEvaluator::programArgument(const Expr *e) {
   auto *as = dyn_cast<ArraySubscriptExpr>(e);
   if (!as)
     return std::nullopt;
-  auto *ref = dyn_cast<DeclRefExpr>(as->getBase()->IgnoreParenImpCasts());
-  if (!ref || ref->getDecl() != argv_)
+  // argv itself, or argv passed on to another function.
+  HostValue base = eval(as->getBase()).scalar;
+  if (base.kind != HostValue::Kind::HostPtr ||
+      base.allocation != HostValue::kProgramArguments)
     return std::nullopt;
   HostValue k = eval(as->getIdx()).scalar;
   if (k.kind != HostValue::Kind::Int || k.i < 0 ||

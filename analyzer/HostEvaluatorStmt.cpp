@@ -30,6 +30,8 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
                                              p->getNameAsString() + " of main");
     if (argc && p == def->getParamDecl(0)) // as if run that way
       v = AbstractValue::of(HostValue::integer(*argc));
+    if (options_.programArgs && p == argv_)
+      v = AbstractValue::of(HostValue::programArguments());
     int slot = newSlot(std::move(v));
     frames_.back().vars[p] = slot;
   }

@@ -80,6 +80,14 @@ struct HostValue {
     v.kind = Kind::HostPtr;
     return v;
   }
+  // main's argv when the program's arguments are known: a host pointer
+  // whose `allocation` says so, wherever it is passed.
+  static constexpr int kProgramArguments = -2;
+  static HostValue programArguments() {
+    HostValue v = hostPtr();
+    v.allocation = kProgramArguments;
+    return v;
+  }
   bool known() const { return kind != Kind::Unknown; }
   // Same value; `why` is an explanation, not part of the value.
   bool sameValue(const HostValue &o) const {
