@@ -191,6 +191,56 @@ Value *lowerSaturating(IRBuilder<> &b, Intrinsic::ID id, CallInst &call) {
   return b.CreateTrunc(r, t);
 }
 
+// llvm.vector.reduce.{add,mul,and,or,xor,smax,smin,umax,umin} on integers
+// (the loop vectorizer's reductions): the elements combined in order.
+Value *lowerVectorReduce(IRBuilder<> &b, Intrinsic::ID id, CallInst &call) {
+  Instruction::BinaryOps op = Instruction::Add;
+  Intrinsic::ID minmax = Intrinsic::not_intrinsic;
+  switch (id) {
+  case Intrinsic::vector_reduce_add:
+    op = Instruction::Add;
+    break;
+  case Intrinsic::vector_reduce_mul:
+    op = Instruction::Mul;
+    break;
+  case Intrinsic::vector_reduce_and:
+    op = Instruction::And;
+    break;
+  case Intrinsic::vector_reduce_or:
+    op = Instruction::Or;
+    break;
+  case Intrinsic::vector_reduce_xor:
+    op = Instruction::Xor;
+    break;
+  case Intrinsic::vector_reduce_smax:
+    minmax = Intrinsic::smax;
+    break;
+  case Intrinsic::vector_reduce_smin:
+    minmax = Intrinsic::smin;
+    break;
+  case Intrinsic::vector_reduce_umax:
+    minmax = Intrinsic::umax;
+    break;
+  case Intrinsic::vector_reduce_umin:
+    minmax = Intrinsic::umin;
+    break;
+  default:
+    return nullptr;
+  }
+  auto *vt = dyn_cast<FixedVectorType>(call.getArgOperand(0)->getType());
+  if (!vt || !vt->getElementType()->isIntegerTy())
+    return nullptr;
+  Value *v = call.getArgOperand(0);
+  Value *acc = b.CreateExtractElement(v, uint64_t(0));
+  for (unsigned i = 1; i < vt->getNumElements(); ++i) {
+    Value *e = b.CreateExtractElement(v, i);
+    acc = minmax != Intrinsic::not_intrinsic
+              ? b.CreateBinaryIntrinsic(minmax, acc, e)
+              : b.CreateBinOp(op, acc, e);
+  }
+  return acc;
+}
+
 void lowerNvvmArithmeticIntrinsics(Module &module) {
   std::vector<CallInst *> calls;
   for (Function &f : module)
@@ -199,7 +249,8 @@ void lowerNvvmArithmeticIntrinsics(Module &module) {
         if (auto *c = dyn_cast<CallInst>(&i))
           if (Function *callee = c->getCalledFunction();
               callee && (callee->getName().starts_with("llvm.nvvm.") ||
-                         callee->getName().contains(".sat.")))
+                         callee->getName().contains(".sat.") ||
+                         callee->getName().starts_with("llvm.vector.reduce.")))
             calls.push_back(c);
   for (CallInst *call : calls) {
     IRBuilder<> b(call);
@@ -210,6 +261,11 @@ void lowerNvvmArithmeticIntrinsics(Module &module) {
         call->replaceAllUsesWith(v);
         call->eraseFromParent();
       }
+      continue;
+    }
+    if (Value *v = lowerVectorReduce(b, id, *call)) {
+      call->replaceAllUsesWith(v);
+      call->eraseFromParent();
       continue;
     }
     if (!call->getCalledFunction()->getName().starts_with("llvm.nvvm."))
