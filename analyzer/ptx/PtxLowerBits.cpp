@@ -1,0 +1,156 @@
+// Bitwise statements: and/or/xor/not/cnot, shifts, popc/clz/brev, bfind,
+// bmsk, prmt (also libdevice's __byte_perm), lop3, shf.
+#include "analyzer/ptx/PtxLowerer.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+namespace kcheck::analyzer::ptx {
+
+using namespace llvm;
+
+namespace {
+
+bool isSignedType(const std::string &t) { return !t.empty() && t[0] == 's'; }
+
+} // namespace
+
+Value *bytePermute(IRBuilder<> &b, Value *a, Value *bv, Value *selector) {
+  // prmt.b32 d, a, b, c (default mode) and __byte_perm: byte i of d is byte
+  // c[4i+2:4i] of {b, a}, sign-replicated when c[4i+3] is set.
+  Value *both = b.CreateOr(b.CreateZExt(a, b.getInt64Ty()),
+                           b.CreateShl(b.CreateZExt(bv, b.getInt64Ty()), 32));
+  Value *d = b.getInt32(0);
+  for (unsigned i = 0; i < 4; ++i) {
+    Value *sel = b.CreateAnd(b.CreateLShr(selector, 4 * i), 7);
+    Value *sign = b.CreateAnd(b.CreateLShr(selector, 4 * i + 3), 1);
+    Value *byte = b.CreateTrunc(
+        b.CreateLShr(both, b.CreateZExt(b.CreateShl(sel, 3), b.getInt64Ty())),
+        b.getInt8Ty());
+    Value *replicated =
+        b.CreateSExt(b.CreateICmpSLT(byte, b.getInt8(0)), b.getInt8Ty());
+    byte =
+        b.CreateSelect(b.CreateICmpNE(sign, b.getInt32(0)), replicated, byte);
+    d = b.CreateOr(d, b.CreateShl(b.CreateZExt(byte, b.getInt32Ty()), 8 * i));
+  }
+  return d;
+}
+
+bool Lowerer::lowerBitwise(const Statement &st) {
+  const std::string &op = st.parts[0];
+  std::string type = typeOf(st);
+  unsigned w = typeBits(type);
+  if (!w || st.operands.size() < 2)
+    return fail("bitwise type");
+  std::vector<Value *> a;
+  for (size_t i = 1; i < st.operands.size(); ++i) {
+    // Shift amounts and bit positions are 32-bit operands.
+    bool amount = (op == "shl" || op == "shr") && i == 2;
+    Value *v = read(st.operands[i], amount ? 32 : w);
+    if (!v)
+      return fail("operand");
+    if (amount)
+      v = b_.CreateZExtOrTrunc(
+          b_.CreateBinaryIntrinsic(Intrinsic::umin, v, b_.getInt32(w)),
+          b_.getIntNTy(w));
+    a.push_back(v);
+  }
+  Value *r = nullptr;
+  Type *t = b_.getIntNTy(w);
+  if (op == "and")
+    r = b_.CreateAnd(a[0], a[1]);
+  else if (op == "or")
+    r = b_.CreateOr(a[0], a[1]);
+  else if (op == "xor")
+    r = b_.CreateXor(a[0], a[1]);
+  else if (op == "not")
+    r = b_.CreateNot(a[0]);
+  else if (op == "cnot")
+    r = b_.CreateZExt(b_.CreateICmpEQ(a[0], ConstantInt::get(t, 0)), t);
+  else if (op == "shl") // amounts >= width give 0 (clamped above)
+    r = b_.CreateSelect(b_.CreateICmpUGE(a[1], ConstantInt::get(t, w)),
+                        ConstantInt::get(t, 0), b_.CreateShl(a[0], a[1]));
+  else if (op == "shr") {
+    Value *big = b_.CreateICmpUGE(a[1], ConstantInt::get(t, w));
+    if (isSignedType(type))
+      r = b_.CreateAShr(a[0],
+                        b_.CreateSelect(big, ConstantInt::get(t, w - 1), a[1]));
+    else
+      r = b_.CreateSelect(big, ConstantInt::get(t, 0),
+                          b_.CreateLShr(a[0], a[1]));
+  } else if (op == "popc")
+    r = b_.CreateUnaryIntrinsic(Intrinsic::ctpop, a[0]);
+  else if (op == "clz")
+    r = b_.CreateBinaryIntrinsic(Intrinsic::ctlz, a[0], b_.getFalse());
+  else if (op == "brev")
+    r = b_.CreateUnaryIntrinsic(Intrinsic::bitreverse, a[0]);
+  else if (op == "bmsk" && w == 32 && a.size() == 2) {
+    // bmsk.clamp.b32 d, pos, width: width ones from bit pos.
+    Value *pos = b_.CreateZExt(
+        b_.CreateBinaryIntrinsic(Intrinsic::umin, a[0], b_.getInt32(32)),
+        b_.getInt64Ty());
+    Value *len = b_.CreateZExt(a[1], b_.getInt64Ty());
+    Value *end = b_.CreateBinaryIntrinsic(
+        Intrinsic::umin, b_.CreateAdd(pos, len), b_.getInt64(32));
+    Value *ones = b_.CreateSub(b_.CreateShl(b_.getInt64(1), end),
+                               b_.CreateShl(b_.getInt64(1), pos));
+    r = b_.CreateTrunc(ones, b_.getInt32Ty());
+  } else if (op == "prmt" && w == 32 && a.size() == 3) {
+    if (st.parts.size() > 2 && st.parts[1] != "b32")
+      return fail("prmt mode ." + st.parts[1]);
+    r = bytePermute(b_, a[0], a[1], a[2]);
+  } else if (op == "bfind" && a.size() == 1) {
+    // bfind[.shiftamt].{u,s}{32,64} d, a: the most significant bit that
+    // differs from the sign (u: any set bit), 0xffffffff when none;
+    // .shiftamt gives w-1 minus that position.
+    Value *x = a[0];
+    if (isSignedType(type))
+      x = b_.CreateSelect(b_.CreateICmpSLT(x, ConstantInt::get(t, 0)),
+                          b_.CreateNot(x), x);
+    Value *lz = b_.CreateZExtOrTrunc(
+        b_.CreateBinaryIntrinsic(Intrinsic::ctlz, x, b_.getFalse()),
+        b_.getInt32Ty());
+    Value *none = b_.CreateICmpEQ(x, ConstantInt::get(t, 0));
+    Value *pos =
+        hasPart(st, "shiftamt") ? lz : b_.CreateSub(b_.getInt32(w - 1), lz);
+    Value *d = b_.CreateSelect(none, b_.getInt32(~0u), pos);
+    return write(st.operands[0], d);
+  } else if (op == "lop3" && a.size() == 4) {
+    // lop3.b32 d, a, b, c, immLut: bit i of d = immLut[a_i b_i c_i].
+    auto *lut = dyn_cast<ConstantInt>(a[3]);
+    if (!lut)
+      return fail("lop3 with a non-constant table");
+    uint64_t table = lut->getZExtValue();
+    Value *d = ConstantInt::get(t, 0);
+    for (unsigned m = 0; m < 8; ++m) {
+      if (!((table >> m) & 1))
+        continue;
+      Value *x = (m & 4) ? a[0] : b_.CreateNot(a[0]);
+      Value *y = (m & 2) ? a[1] : b_.CreateNot(a[1]);
+      Value *z = (m & 1) ? a[2] : b_.CreateNot(a[2]);
+      d = b_.CreateOr(d, b_.CreateAnd(x, b_.CreateAnd(y, z)));
+    }
+    r = d;
+  } else if (op == "shf" && a.size() == 3 && w == 32) {
+    // shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n
+    bool left = st.parts.size() > 1 && st.parts[1] == "l";
+    bool clamp =
+        std::find(st.parts.begin(), st.parts.end(), "clamp") != st.parts.end();
+    Value *n =
+        clamp ? b_.CreateBinaryIntrinsic(Intrinsic::umin, a[2], b_.getInt32(32))
+              : b_.CreateAnd(a[2], 31);
+    Value *both =
+        b_.CreateOr(b_.CreateZExt(a[0], b_.getInt64Ty()),
+                    b_.CreateShl(b_.CreateZExt(a[1], b_.getInt64Ty()), 32));
+    Value *n64 = b_.CreateZExt(n, b_.getInt64Ty());
+    r = left ? b_.CreateTrunc(b_.CreateLShr(b_.CreateShl(both, n64), 32),
+                              b_.getInt32Ty())
+             : b_.CreateTrunc(b_.CreateLShr(both, n64), b_.getInt32Ty());
+  }
+  if (!r)
+    return fail(op + " form");
+  if (r->getType() != t)
+    r = b_.CreateZExtOrTrunc(r, t);
+  return write(st.operands[0], r);
+}
+
+} // namespace kcheck::analyzer::ptx
