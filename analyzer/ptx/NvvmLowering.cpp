@@ -241,17 +241,24 @@ Value *lowerVectorReduce(IRBuilder<> &b, Intrinsic::ID id, CallInst &call) {
   return acc;
 }
 
-void lowerNvvmArithmeticIntrinsics(Module &module) {
+std::vector<CallInst *> callsTo(Module &module,
+                                const std::function<bool(StringRef)> &wanted) {
   std::vector<CallInst *> calls;
   for (Function &f : module)
     for (BasicBlock &bb : f)
       for (Instruction &i : bb)
         if (auto *c = dyn_cast<CallInst>(&i))
           if (Function *callee = c->getCalledFunction();
-              callee && (callee->getName().starts_with("llvm.nvvm.") ||
-                         callee->getName().contains(".sat.") ||
-                         callee->getName().starts_with("llvm.vector.reduce.")))
+              callee && wanted(callee->getName()))
             calls.push_back(c);
+  return calls;
+}
+
+void lowerNvvmArithmeticIntrinsics(Module &module) {
+  std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
+    return name.starts_with("llvm.nvvm.") || name.contains(".sat.") ||
+           name.starts_with("llvm.vector.reduce.");
+  });
   for (CallInst *call : calls) {
     IRBuilder<> b(call);
     Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
@@ -279,21 +286,14 @@ void lowerNvvmArithmeticIntrinsics(Module &module) {
 }
 
 void lowerNvvmWarpIntrinsics(Module &module) {
-  std::vector<std::pair<CallInst *, std::string>> calls;
-  for (Function &f : module)
-    for (BasicBlock &bb : f)
-      for (Instruction &i : bb)
-        if (auto *c = dyn_cast<CallInst>(&i))
-          if (Function *callee = c->getCalledFunction()) {
-            StringRef name = callee->getName();
-            if (name.starts_with("llvm.nvvm.redux.sync.") ||
-                name.starts_with("llvm.nvvm.match.any.sync") ||
-                name.starts_with("llvm.nvvm.match.all.sync"))
-              calls.push_back({c, name.str()});
-          }
+  std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
+    return name.starts_with("llvm.nvvm.redux.sync.") ||
+           name.starts_with("llvm.nvvm.match.any.sync") ||
+           name.starts_with("llvm.nvvm.match.all.sync");
+  });
   // One it cannot lower is left for the engine to name.
-  for (auto &[call, name] : calls) {
-    StringRef n(name);
+  for (CallInst *call : calls) {
+    StringRef n = call->getCalledFunction()->getName();
     if (n.starts_with("llvm.nvvm.match.any"))
       lowerMatch(*call, false);
     else if (n.starts_with("llvm.nvvm.match.all"))

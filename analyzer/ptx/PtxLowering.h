@@ -12,9 +12,13 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
+#include <vector>
+
 namespace llvm {
 class Module;
 class CallBase;
+class CallInst;
 } // namespace llvm
 
 namespace kcheck::analyzer {
@@ -26,6 +30,12 @@ inline constexpr const char *kUnloweredAsmMetadata =
 // Memory instructions lowered from PTX that SASS does not run as a plain
 // LD/ST carry core::kPtxInstructionMetadata with their PTX opcode.
 inline constexpr const char *kPtxOpcodeMetadata = core::kPtxInstructionMetadata;
+
+// The calls of `module` to functions whose name `wanted` accepts, collected
+// before a lowering rewrites them.
+std::vector<llvm::CallInst *>
+callsTo(llvm::Module &module,
+        const std::function<bool(llvm::StringRef)> &wanted);
 
 // Lowers every inline-assembly call of `module` that it can.
 void lowerInlinePtx(llvm::Module &module);

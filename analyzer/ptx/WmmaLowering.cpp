@@ -245,15 +245,9 @@ bool lowerMma(CallInst &call, StringRef name) {
 } // namespace
 
 void lowerWmmaIntrinsics(Module &module) {
-  std::vector<CallInst *> calls;
-  for (Function &f : module)
-    for (BasicBlock &bb : f)
-      for (Instruction &i : bb)
-        if (auto *c = dyn_cast<CallInst>(&i))
-          if (Function *callee = c->getCalledFunction();
-              callee &&
-              callee->getName().starts_with("llvm.nvvm.wmma.m16n16k16."))
-            calls.push_back(c);
+  std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
+    return name.starts_with("llvm.nvvm.wmma.m16n16k16.");
+  });
   // One it cannot lower is left for the engine to name.
   for (CallInst *call : calls) {
     StringRef name = call->getCalledFunction()->getName().drop_front(
