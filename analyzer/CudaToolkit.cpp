@@ -18,7 +18,7 @@ int cudaVersionFromHeader(const std::string &cudaHText) {
   return std::atoi(m[1].str().c_str());
 }
 
-int oldestArchitecture(const CudaToolkit &toolkit) {
+unsigned oldestArchitecture(const CudaToolkit &toolkit) {
   if (toolkit.major >= 13)
     return 75;
   if (toolkit.major == 12)

@@ -25,7 +25,7 @@ std::optional<CudaToolkit> findCudaToolkit(const std::string &explicitPath,
 
 // The oldest sm_XX the toolkit compiles for (CUDA 13: 75, 12: 50, 11: 35),
 // as nvcc's `--list-gpu-arch` of each major version says.
-int oldestArchitecture(const CudaToolkit &toolkit);
+unsigned oldestArchitecture(const CudaToolkit &toolkit);
 
 // CUDA_VERSION's value (e.g. 13000) in the text of a cuda.h; 0 if absent.
 int cudaVersionFromHeader(const std::string &cudaHText);

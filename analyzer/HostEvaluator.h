@@ -80,7 +80,8 @@ public:
   HostEvaluator(clang::ASTContext &ctx, HostProgram &program,
                 const ExtractorOptions &options, LaunchHandler onLaunch);
 
-  // Runs `main` (argc/argv Unknown unless ExtractorOptions::argc).
+  // Runs `main` (argc/argv Unknown unless ExtractorOptions::argc or
+  // ExtractorOptions::programArgs gives them).
   void runMain(const clang::FunctionDecl *main);
 
   AbstractValue eval(const clang::Expr *e);
@@ -230,8 +231,7 @@ private:
   llvm::DenseMap<const clang::Expr *, std::optional<HostValue>> constCache_;
   llvm::DenseMap<const clang::Stmt *, bool> launchCache_;
   uint64_t steps_ = 0;
-  uintptr_t stackBase_ = 0;                  // frame address at runMain
-  const clang::ParmVarDecl *argv_ = nullptr; // main's argv
+  uintptr_t stackBase_ = 0; // frame address at runMain
   bool budgetNoted_ = false;
   bool exitRequested_ = false;
   unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop

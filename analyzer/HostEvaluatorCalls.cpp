@@ -385,7 +385,7 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
 // The program's arguments (--program-args), read by the usual conversions.
 
 std::optional<std::string> HostEvaluator::programArgument(const Expr *e) {
-  if (!argv_ || !options_.programArgs)
+  if (!options_.programArgs)
     return std::nullopt;
   for (;;) {
     e = e->IgnoreParenImpCasts();

@@ -23,14 +23,14 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
   std::optional<int> argc = options_.argc;
   if (options_.programArgs)
     argc = int(options_.programArgs->size()) + 1;
-  if (def->getNumParams() > 1)
-    argv_ = def->getParamDecl(1);
+  const ParmVarDecl *argv =
+      def->getNumParams() > 1 ? def->getParamDecl(1) : nullptr;
   for (const ParmVarDecl *p : def->parameters()) {
     AbstractValue v = AbstractValue::unknown("command-line argument " +
                                              p->getNameAsString() + " of main");
     if (argc && p == def->getParamDecl(0)) // as if run that way
       v = AbstractValue::of(HostValue::integer(*argc));
-    if (options_.programArgs && p == argv_)
+    if (options_.programArgs && p == argv)
       v = AbstractValue::of(HostValue::programArguments());
     int slot = newSlot(std::move(v));
     frames_.back().vars[p] = slot;

@@ -57,12 +57,8 @@ SplitUnderalignedAccessesLikeNvptx::run(Function &function,
     Type *t = load ? load->getType() : store->getValueOperand()->getType();
     Value *ptr = load ? load->getPointerOperand() : store->getPointerOperand();
     Split s = splitOf(t, load ? load->getAlign() : store->getAlign(), dl);
-    // Integers of up to 64 bits per value (the engine's widest); wider
-    // vectors are split per element first.
-    if (s.bytes > 8) {
-      if (s.piece > 8)
-        continue;
-    }
+    // Pieces are at most 8 bytes (the alignment is below a size of at most
+    // 16), the engine's widest integer.
     Type *pieceType = b.getIntNTy(8 * s.piece);
     unsigned n = s.bytes / s.piece;
     if (load) {

@@ -274,7 +274,8 @@ bool resolveConfig(const Options &options, const HostLaunch &hl,
 // The headers the device side compiles against: the toolkit named or found,
 // else the bundled ones. False (with an error) when --cuda-path names no
 // toolkit.
-bool chooseCudaHeaders(const Options &options, analyzer::CompileOptions &copts,
+bool chooseCudaHeaders(const Options &options, const core::ArchSpec &arch,
+                       analyzer::CompileOptions &copts,
                        core::CudaHeaders &headers,
                        std::vector<std::string> &errors) {
   if (options.bundledHeaders) {
@@ -286,14 +287,11 @@ bool chooseCudaHeaders(const Options &options, analyzer::CompileOptions &copts,
   copts.toolkit = analyzer::findCudaToolkit(options.cudaPath, why);
   if (copts.toolkit) {
     const analyzer::CudaToolkit &t = *copts.toolkit;
-    int arch = 0;
-    std::from_chars(copts.arch.data() + 3,
-                    copts.arch.data() + copts.arch.size(), arch);
-    if (arch < analyzer::oldestArchitecture(t)) {
+    if (arch.major * 10 + arch.minor < analyzer::oldestArchitecture(t)) {
       // nvcc of this toolkit would refuse the architecture too.
       headers.whyBundled = "the CUDA " + std::to_string(t.major) + "." +
                            std::to_string(t.minor) + " toolkit in " + t.root +
-                           " does not support " + copts.arch;
+                           " does not support " + options.arch;
       copts.toolkit.reset();
       return true;
     }
@@ -334,11 +332,9 @@ Session analyzeFile(const Options &options,
   copts.arch = arch.major < 2 ? "sm_20" : options.arch;
   copts.extraClangArgs = options.clangArgs;
   copts.mainFileText = mainFileText;
-  if (!chooseCudaHeaders(options, copts, s.report.cudaHeaders, s.errors))
+  if (!chooseCudaHeaders(options, arch, copts, s.report.cudaHeaders, s.errors))
     return s;
-  copts.keepLibdeviceDeclaration = [](llvm::StringRef name) {
-    return sim::executesNatively(name);
-  };
+  copts.keepLibdeviceDeclaration = sim::executesNatively;
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts,
       {[&host, &options](clang::CompilerInstance &) {

@@ -233,11 +233,11 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
   class Counter : public BlockCounter {
   public:
     Counter(const core::ArchSpec &arch, const std::vector<InstInfo> &insts)
-        : arch_(arch), insts_(insts), numInsts_(insts.size()) {}
+        : arch_(arch), insts_(insts) {}
     EventSink &begin(LaunchResult &into, core::Dim3 block,
                      bool firstBlock) override {
       // A new result may live where an old one did: check its size too.
-      if (!sink_ || target_ != &into || into.perInst.size() != numInsts_) {
+      if (!sink_ || target_ != &into || into.perInst.size() != insts_.size()) {
         sink_.emplace(arch_, into, insts_);
         target_ = &into;
       }
@@ -252,7 +252,6 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
   private:
     const core::ArchSpec &arch_;
     const std::vector<InstInfo> &insts_;
-    size_t numInsts_;
     std::optional<CountingSink> sink_;
     LaunchResult *target_ = nullptr;
   };

@@ -13,7 +13,7 @@
 
 // Cache-hinted loads and stores that sm_32_intrinsics.hpp declares and
 // Clang 22 does not (added upstream after 22): the same inline PTX as nvcc's.
-#define __KCHECK_LD(fn, op, T, asmT, cons)                                     \
+#define __KCHECK_LD1(fn, op, T, asmT, cons)                                     \
   inline __device__ T fn(const T *__p) {                                       \
     asmT __r;                                                                  \
     asm(op " %0, [%1];" : cons(__r) : "l"(__p));                               \
@@ -37,7 +37,7 @@
     __r.x = __x, __r.y = __y, __r.z = __z, __r.w = __w;                        \
     return __r;                                                                \
   }
-#define __KCHECK_ST(fn, op, T, asmT, cons)                                     \
+#define __KCHECK_ST1(fn, op, T, asmT, cons)                                     \
   inline __device__ void fn(T *__p, T __v) {                                   \
     asm(op " [%0], %1;" ::"l"(__p), cons((asmT)__v) : "memory");               \
   }
@@ -53,59 +53,43 @@
         : "memory");                                                           \
   }
 
-#define __KCHECK_LOADS(fn, q)                                                  \
-  __KCHECK_LD(fn, "ld.global." q ".s32", int, int, "=r")                       \
-  __KCHECK_LD(fn, "ld.global." q ".u32", unsigned int, unsigned int, "=r")     \
-  __KCHECK_LD(fn, "ld.global." q ".s64", long long, long long, "=l")           \
-  __KCHECK_LD(fn, "ld.global." q ".u64", unsigned long long,                   \
-              unsigned long long, "=l")                                        \
-  __KCHECK_LD(fn, "ld.global." q ".s8", char, int, "=r")                       \
-  __KCHECK_LD(fn, "ld.global." q ".s8", signed char, int, "=r")                \
-  __KCHECK_LD(fn, "ld.global." q ".u8", unsigned char, unsigned int, "=r")     \
-  __KCHECK_LD(fn, "ld.global." q ".s16", short, short, "=h")                   \
-  __KCHECK_LD(fn, "ld.global." q ".u16", unsigned short, unsigned short, "=h") \
-  __KCHECK_LD(fn, "ld.global." q ".f32", float, float, "=f")                   \
-  __KCHECK_LD(fn, "ld.global." q ".f64", double, double, "=d")                 \
-  __KCHECK_LD2(fn, "ld.global." q ".v2.s32", int2, int, "=r")                  \
-  __KCHECK_LD4(fn, "ld.global." q ".v4.s32", int4, int, "=r")                  \
-  __KCHECK_LD2(fn, "ld.global." q ".v2.u32", uint2, unsigned int, "=r")        \
-  __KCHECK_LD4(fn, "ld.global." q ".v4.u32", uint4, unsigned int, "=r")        \
-  __KCHECK_LD2(fn, "ld.global." q ".v2.f32", float2, float, "=f")              \
-  __KCHECK_LD4(fn, "ld.global." q ".v4.f32", float4, float, "=f")              \
-  __KCHECK_LD2(fn, "ld.global." q ".v2.f64", double2, double, "=d")
-#define __KCHECK_STORES(fn, q)                                                 \
-  __KCHECK_ST(fn, "st.global." q ".s32", int, int, "r")                        \
-  __KCHECK_ST(fn, "st.global." q ".u32", unsigned int, unsigned int, "r")      \
-  __KCHECK_ST(fn, "st.global." q ".s64", long long, long long, "l")            \
-  __KCHECK_ST(fn, "st.global." q ".u64", unsigned long long,                   \
-              unsigned long long, "l")                                         \
-  __KCHECK_ST(fn, "st.global." q ".s8", char, int, "r")                        \
-  __KCHECK_ST(fn, "st.global." q ".s8", signed char, int, "r")                 \
-  __KCHECK_ST(fn, "st.global." q ".u8", unsigned char, unsigned int, "r")      \
-  __KCHECK_ST(fn, "st.global." q ".s16", short, short, "h")                    \
-  __KCHECK_ST(fn, "st.global." q ".u16", unsigned short, unsigned short, "h")  \
-  __KCHECK_ST(fn, "st.global." q ".f32", float, float, "f")                    \
-  __KCHECK_ST(fn, "st.global." q ".f64", double, double, "d")                  \
-  __KCHECK_ST2(fn, "st.global." q ".v2.s32", int2, int, "r")                   \
-  __KCHECK_ST4(fn, "st.global." q ".v4.s32", int4, int, "r")                   \
-  __KCHECK_ST2(fn, "st.global." q ".v2.u32", uint2, unsigned int, "r")         \
-  __KCHECK_ST4(fn, "st.global." q ".v4.u32", uint4, unsigned int, "r")         \
-  __KCHECK_ST2(fn, "st.global." q ".v2.f32", float2, float, "f")               \
-  __KCHECK_ST4(fn, "st.global." q ".v4.f32", float4, float, "f")               \
-  __KCHECK_ST2(fn, "st.global." q ".v2.f64", double2, double, "d")
+// One table of the types nvcc's sm_32_intrinsics.hpp covers: (vector
+// length, PTX type, C type, register type, constraint letter).
+#define __KCHECK_TYPES(X, fn, op)                                              \
+  X(1, fn, op ".s32", int, int, r)                                             \
+  X(1, fn, op ".u32", unsigned int, unsigned int, r)                           \
+  X(1, fn, op ".s64", long long, long long, l)                                 \
+  X(1, fn, op ".u64", unsigned long long, unsigned long long, l)               \
+  X(1, fn, op ".s8", char, int, r)                                             \
+  X(1, fn, op ".s8", signed char, int, r)                                      \
+  X(1, fn, op ".u8", unsigned char, unsigned int, r)                           \
+  X(1, fn, op ".s16", short, short, h)                                         \
+  X(1, fn, op ".u16", unsigned short, unsigned short, h)                       \
+  X(1, fn, op ".f32", float, float, f)                                         \
+  X(1, fn, op ".f64", double, double, d)                                       \
+  X(2, fn, op ".v2.s32", int2, int, r)                                         \
+  X(4, fn, op ".v4.s32", int4, int, r)                                         \
+  X(2, fn, op ".v2.u32", uint2, unsigned int, r)                               \
+  X(4, fn, op ".v4.u32", uint4, unsigned int, r)                               \
+  X(2, fn, op ".v2.f32", float2, float, f)                                     \
+  X(4, fn, op ".v4.f32", float4, float, f)                                     \
+  X(2, fn, op ".v2.f64", double2, double, d)
+#define __KCHECK_LOAD(n, fn, op, T, asmT, c) __KCHECK_LD##n(fn, op, T, asmT, "=" #c)
+#define __KCHECK_STORE(n, fn, op, T, asmT, c) __KCHECK_ST##n(fn, op, T, asmT, #c)
 
-__KCHECK_LOADS(__ldca, "ca")
-__KCHECK_LOADS(__ldlu, "lu")
-__KCHECK_STORES(__stwb, "wb")
-__KCHECK_STORES(__stcg, "cg")
-__KCHECK_STORES(__stcs, "cs")
+__KCHECK_TYPES(__KCHECK_LOAD, __ldca, "ld.global.ca")
+__KCHECK_TYPES(__KCHECK_LOAD, __ldlu, "ld.global.lu")
+__KCHECK_TYPES(__KCHECK_STORE, __stwb, "st.global.wb")
+__KCHECK_TYPES(__KCHECK_STORE, __stcg, "st.global.cg")
+__KCHECK_TYPES(__KCHECK_STORE, __stcs, "st.global.cs")
 
-#undef __KCHECK_LOADS
-#undef __KCHECK_STORES
-#undef __KCHECK_LD
+#undef __KCHECK_TYPES
+#undef __KCHECK_LOAD
+#undef __KCHECK_STORE
+#undef __KCHECK_LD1
 #undef __KCHECK_LD2
 #undef __KCHECK_LD4
-#undef __KCHECK_ST
+#undef __KCHECK_ST1
 #undef __KCHECK_ST2
 #undef __KCHECK_ST4
 

@@ -13,18 +13,6 @@ namespace kcheck::analyzer::ptx {
 
 using namespace llvm;
 
-namespace {
-
-bool isTypePart(const std::string &p) { return typeBits(p) != 0; }
-
-bool isFloatType(const std::string &t) {
-  return t == "f16" || t == "f16x2" || t == "bf16" || t == "bf16x2" ||
-         t == "f32" || t == "f64";
-}
-bool isSignedType(const std::string &t) { return !t.empty() && t[0] == 's'; }
-
-} // namespace
-
 bool Lowerer::lowerMov(const Statement &st) {
   std::string type = typeOf(st);
   unsigned w = typeBits(type);
@@ -65,15 +53,10 @@ static Value *wide(IRBuilder<> &b, Value *f) {
 }
 
 bool Lowerer::lowerCvt(const Statement &st) {
-  std::vector<std::string> types, mods;
-  for (size_t i = 1; i < st.parts.size(); ++i)
-    (isTypePart(st.parts[i]) ? types : mods).push_back(st.parts[i]);
+  std::vector<std::string> types = typesOf(st);
   if (types.size() != 2 || st.operands.size() < 2)
     return fail("cvt form");
   const std::string &to = types[0], &from = types[1];
-  auto has = [&](const char *m) {
-    return std::find(mods.begin(), mods.end(), m) != mods.end();
-  };
   unsigned fromBits = typeBits(from), toBits = typeBits(to);
   if (to == "f16x2" || to == "bf16x2") {
     // cvt.rn.f16x2.f32 d, hi, lo
@@ -103,17 +86,17 @@ bool Lowerer::lowerCvt(const Statement &st) {
   } else if (fromFloatType) {
     Value *f = wide(b_, toFloat(src, from));
     Intrinsic::ID round = Intrinsic::not_intrinsic;
-    if (has("rni"))
+    if (hasPart(st, "rni"))
       round = Intrinsic::rint;
-    else if (has("rmi"))
+    else if (hasPart(st, "rmi"))
       round = Intrinsic::floor;
-    else if (has("rpi"))
+    else if (hasPart(st, "rpi"))
       round = Intrinsic::ceil;
-    else if (has("rzi") || !toFloatType)
+    else if (hasPart(st, "rzi") || !toFloatType)
       round = Intrinsic::trunc;
     if (round != Intrinsic::not_intrinsic)
       f = b_.CreateUnaryIntrinsic(round, f);
-    if (has("sat") && toFloatType)
+    if (hasPart(st, "sat") && toFloatType)
       f = b_.CreateMinNum(b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0)),
                           ConstantFP::get(f->getType(), 1));
     if (toFloatType)
@@ -205,9 +188,6 @@ bool Lowerer::lowerArith(const Statement &st) {
   if (!w || st.operands.empty())
     return fail("arithmetic type");
   unsigned sources = unsigned(st.operands.size()) - 1;
-  auto has = [&](const char *m) {
-    return std::find(st.parts.begin(), st.parts.end(), m) != st.parts.end();
-  };
   if (isFloatType(type)) {
     bool pair = type == "f16x2" || type == "bf16x2";
     std::string scalar = pair ? type.substr(0, type.size() - 2) : type;
@@ -231,11 +211,11 @@ bool Lowerer::lowerArith(const Statement &st) {
       Value *f = floatOp(op, scalar, a);
       if (!f)
         return fail("float " + op);
-      if (has("sat"))
+      if (hasPart(st, "sat"))
         f = b_.CreateMinNum(
             b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0)),
             ConstantFP::get(f->getType(), 1));
-      if (has("relu"))
+      if (hasPart(st, "relu"))
         f = b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0));
       Value *bitsValue = b_.CreateZExt(fromFloat(f, scalar), b_.getIntNTy(w));
       result =
@@ -244,7 +224,7 @@ bool Lowerer::lowerArith(const Statement &st) {
     return write(st.operands[0], result);
   }
   bool isSigned = isSignedType(type);
-  bool wideResult = has("wide");
+  bool wideResult = hasPart(st, "wide");
   unsigned rw = wideResult ? 2 * w : w;
   std::vector<Value *> a;
   for (unsigned i = 1; i <= sources; ++i) {
@@ -263,7 +243,7 @@ bool Lowerer::lowerArith(const Statement &st) {
   else if (op == "sub")
     r = b_.CreateSub(a[0], a[1]);
   else if (op == "mul" || op == "mad") {
-    if (has("hi")) {
+    if (hasPart(st, "hi")) {
       Type *dt = b_.getIntNTy(2 * w);
       Value *x = isSigned ? b_.CreateSExt(a[0], dt) : b_.CreateZExt(a[0], dt);
       Value *y = isSigned ? b_.CreateSExt(a[1], dt) : b_.CreateZExt(a[1], dt);
@@ -356,10 +336,7 @@ bool Lowerer::lowerSetp(const Statement &st) {
 bool Lowerer::lowerSet(const Statement &st) {
   // set.CMP[.ftz].DTYPE.STYPE d, a, b: d = 1.0 (float DTYPE) or all ones
   // (integer DTYPE) where a CMP b, else 0; f16x2/bf16x2 per half.
-  std::vector<std::string> types;
-  for (const std::string &p : st.parts)
-    if (typeBits(p))
-      types.push_back(p);
+  std::vector<std::string> types = typesOf(st);
   if (types.size() != 2 || st.operands.size() != 3)
     return fail("set form (boolean combination not supported)");
   const std::string &dType = types[0], &sType = types[1];
@@ -451,10 +428,7 @@ bool Lowerer::lowerDotProduct(const Statement &st) {
   // dp2a.{lo,hi}.atype.btype: a's two 16-bit halves with b's low or high
   // two bytes.
   bool four = st.parts[0] == "dp4a";
-  std::vector<std::string> types;
-  for (const std::string &p : st.parts)
-    if (typeBits(p))
-      types.push_back(p);
+  std::vector<std::string> types = typesOf(st);
   if (types.size() != 2 || st.operands.size() != 4)
     return fail("dp4a/dp2a form");
   Value *a = read(st.operands[1], 32), *b = read(st.operands[2], 32),

@@ -8,12 +8,6 @@ namespace kcheck::analyzer::ptx {
 
 using namespace llvm;
 
-namespace {
-
-bool isSignedType(const std::string &t) { return !t.empty() && t[0] == 's'; }
-
-} // namespace
-
 Value *bytePermute(IRBuilder<> &b, Value *a, Value *bv, Value *selector) {
   // prmt.b32 d, a, b, c (default mode) and __byte_perm: byte i of d is byte
   // c[4i+2:4i] of {b, a}, sign-replicated when c[4i+3] is set.

@@ -45,7 +45,7 @@ unsigned vectorLength(const Statement &st) {
 } // namespace
 
 void Lowerer::tag(Instruction *i, const Statement &st) {
-  i->setMetadata(kPtxOpcodeMetadata,
+  i->setMetadata(core::kPtxInstructionMetadata,
                  MDNode::get(ctx_, MDString::get(ctx_, st.opcode)));
 }
 

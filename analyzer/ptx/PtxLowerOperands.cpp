@@ -13,8 +13,6 @@ using namespace llvm;
 
 namespace {
 
-bool isTypePart(const std::string &p) { return typeBits(p) != 0; }
-
 const std::set<std::string> kArithmetic = {
     "add",  "sub",      "mul",   "mad",   "fma",   "div",  "rem",  "min", "max",
     "neg",  "abs",      "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",  "sin", "cos",
@@ -32,7 +30,7 @@ const std::set<std::string> kNoEffect = {
 
 std::string Lowerer::typeOf(const Statement &st) const {
   for (auto it = st.parts.rbegin(); it != st.parts.rend(); ++it)
-    if (isTypePart(*it))
+    if (typeBits(*it))
       return *it;
   return "";
 }

@@ -17,7 +17,7 @@ namespace {} // namespace
 
 // The 32-bit word `word` (a value per lane, 0..3) of the 16-byte row that
 // lane `srcLane` loaded (rows[0..3]).
-static Value *wordFrom(Lowerer *, IRBuilder<> &b,
+static Value *wordFrom(IRBuilder<> &b,
                        const std::function<Value *(Value *, Value *)> &shfl,
                        Value *rows[4], Value *srcLane, Value *word) {
   Value *r = nullptr;
@@ -64,16 +64,16 @@ bool Lowerer::lowerLdmatrix(const Statement &st) {
     if (!trans) {
       // Lane l holds word l%4 of row l/4.
       fragments.push_back(
-          wordFrom(this, b_, shfl, rows, b_.CreateAdd(base, group), quad));
+          wordFrom(b_, shfl, rows, b_.CreateAdd(base, group), quad));
       continue;
     }
     // Transposed: lane l holds column l/4, rows 2(l%4) and 2(l%4)+1.
     Value *word = b_.CreateLShr(group, 1);
     Value *shift = b_.CreateShl(b_.CreateAnd(group, 1), 4);
     Value *r0 = b_.CreateAdd(base, b_.CreateShl(quad, 1));
-    Value *lo = b_.CreateLShr(wordFrom(this, b_, shfl, rows, r0, word), shift);
+    Value *lo = b_.CreateLShr(wordFrom(b_, shfl, rows, r0, word), shift);
     Value *hi = b_.CreateLShr(
-        wordFrom(this, b_, shfl, rows, b_.CreateAdd(r0, b_.getInt32(1)), word),
+        wordFrom(b_, shfl, rows, b_.CreateAdd(r0, b_.getInt32(1)), word),
         shift);
     fragments.push_back(b_.CreateOr(
         b_.CreateAnd(lo, 0xffff), b_.CreateShl(b_.CreateAnd(hi, 0xffff), 16)));
@@ -160,10 +160,7 @@ bool Lowerer::lowerMmaSync(const Statement &st) {
   if ((!k16 && !hasPart(st, "m16n8k8")) || !hasPart(st, "row") ||
       !hasPart(st, "col") || st.operands.size() != 4)
     return fail("mma shape or layout");
-  std::vector<std::string> types;
-  for (const std::string &p : st.parts)
-    if (typeBits(p))
-      types.push_back(p);
+  std::vector<std::string> types = typesOf(st);
   if (types.size() != 4 || types[1] != types[2] ||
       (types[1] != "f16" && types[1] != "bf16") ||
       (types[0] != "f32" && types[0] != "f16") ||

@@ -185,7 +185,7 @@ void lowerInlinePtx(Module &module) {
           std::isdigit(static_cast<unsigned char>(error[i + 1])))
         error[i] = '%';
     LLVMContext &ctx = call->getContext();
-    call->setMetadata(kUnloweredAsmMetadata,
+    call->setMetadata(core::kUnloweredAsmMetadata,
                       MDNode::get(ctx, MDString::get(ctx, error)));
   }
 }

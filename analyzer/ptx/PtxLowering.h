@@ -4,8 +4,9 @@
 // arithmetic), so the engine and the models see real kernels' memory
 // accesses. Runs last in the IR pipeline: nvcc's optimizer does not look
 // inside inline assembly either. A template it cannot lower stays a call,
-// marked with the reason (kUnloweredAsmMetadata), and the engine reports it
-// with its source line.
+// marked with the reason (core::kUnloweredAsmMetadata), and the engine
+// reports it with its source line. Memory instructions that SASS does not run
+// as a plain LD/ST (cp.async, ldmatrix) carry core::kPtxInstructionMetadata.
 #pragma once
 
 #include "core/PtxTags.h"
@@ -22,14 +23,6 @@ class CallInst;
 } // namespace llvm
 
 namespace kcheck::analyzer {
-
-// An asm call left in place carries core::kUnloweredAsmMetadata.
-inline constexpr const char *kUnloweredAsmMetadata =
-    core::kUnloweredAsmMetadata;
-
-// Memory instructions lowered from PTX that SASS does not run as a plain
-// LD/ST carry core::kPtxInstructionMetadata with their PTX opcode.
-inline constexpr const char *kPtxOpcodeMetadata = core::kPtxInstructionMetadata;
 
 // The calls of `module` to functions whose name `wanted` accepts, collected
 // before a lowering rewrites them.

@@ -205,6 +205,21 @@ bool hasPart(const Statement &st, const std::string &part) {
   return false;
 }
 
+std::vector<std::string> typesOf(const Statement &st) {
+  std::vector<std::string> types;
+  for (const std::string &p : st.parts)
+    if (typeBits(p))
+      types.push_back(p);
+  return types;
+}
+
+bool isFloatType(const std::string &t) {
+  return t == "f16" || t == "f16x2" || t == "bf16" || t == "bf16x2" ||
+         t == "f32" || t == "f64";
+}
+
+bool isSignedType(const std::string &t) { return !t.empty() && t[0] == 's'; }
+
 unsigned typeBits(const std::string &p) {
   if (p == "pred")
     return 1;

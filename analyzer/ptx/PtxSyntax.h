@@ -60,6 +60,13 @@ std::optional<Program> parse(const std::string &templateText,
 // Whether `part` is one of the statement's dot-separated opcode parts.
 bool hasPart(const Statement &st, const std::string &part);
 
+// The statement's type parts, in order ("cvt.rn.f16.f32" -> {"f16", "f32"}).
+std::vector<std::string> typesOf(const Statement &st);
+
+// PTX type classes: f16/f16x2/bf16/bf16x2/f32/f64, and s8..s64.
+bool isFloatType(const std::string &type);
+bool isSignedType(const std::string &type);
+
 // The width in bits of a PTX type suffix ("b32" -> 32, "f16x2" -> 32,
 // "pred" -> 1); 0 for a part that is not a type.
 unsigned typeBits(const std::string &part);

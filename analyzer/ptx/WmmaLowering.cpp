@@ -43,22 +43,18 @@ Value *elementAddress(IRBuilder<> &b, Value *base, Value *ldm,
                      b.CreateZExt(index, b.getInt64Ty()));
 }
 
-// (row, col) of the first element of the pair register/element `r` holds,
-// and whether the pair runs along columns.
+// (row, col) of the first element of the pair that register (A, B) or
+// element pair (accumulators) `r` holds: rows g, g+8 and columns 2t, 2t+8,
+// transposed for B, whose pairs run along k.
 std::pair<Value *, Value *> pairOrigin(IRBuilder<> &b, char matrix, unsigned r,
                                        Value *g, Value *t) {
-  Value *twoT = b.CreateShl(t, 1);
-  switch (matrix) {
-  case 'a':
-    return {b.CreateAdd(g, b.getInt32(8 * (r % 2))),
-            b.CreateAdd(twoT, b.getInt32(8 * (r / 2)))};
-  case 'b': // (k, n)
-    return {b.CreateAdd(twoT, b.getInt32(8 * (r % 2))),
-            b.CreateAdd(g, b.getInt32(8 * (r / 2)))};
-  default: // accumulator pair r = elements 2r, 2r+1
-    return {b.CreateAdd(g, b.getInt32(8 * (r % 2))),
-            b.CreateAdd(twoT, b.getInt32(8 * (r / 2)))};
-  }
+  bool isB = matrix == 'b';
+  Value *byGroup = b.CreateAdd(g, b.getInt32(8 * (isB ? r / 2 : r % 2)));
+  Value *byQuad =
+      b.CreateAdd(b.CreateShl(t, 1), b.getInt32(8 * (isB ? r % 2 : r / 2)));
+  if (isB) // (k, n)
+    return {byQuad, byGroup};
+  return {byGroup, byQuad};
 }
 
 // Pairs run along the column for A and accumulators, along k (the row) for B.
@@ -94,7 +90,7 @@ bool lowerLoadStore(CallInst &call, StringRef name) {
   Value *lane = b.CreateCall(laneid);
   Value *g = b.CreateLShr(lane, 2), *t = b.CreateAnd(lane, 3);
   bool accumulator = f.matrix == 'c' || f.matrix == 'd';
-  const unsigned pairs = 4; // A/B registers 0..3; accumulator pairs 0..3
+  const unsigned pairs = 4; // A/B registers, accumulator element pairs
   Type *elem = b.getIntNTy(8 * f.elementBytes);
   Type *pairType = b.getIntNTy(16 * f.elementBytes);
   auto pairAddresses = [&](unsigned r) {
@@ -117,7 +113,7 @@ bool lowerLoadStore(CallInst &call, StringRef name) {
       // SASS, counted by no ld/st metric (measured: wmma_shared).
       auto tagged = [&](LoadInst *l) {
         if (f.addressSpace == 3 && !accumulator)
-          l->setMetadata(kPtxOpcodeMetadata,
+          l->setMetadata(core::kPtxInstructionMetadata,
                          MDNode::get(call.getContext(),
                                      MDString::get(call.getContext(),
                                                    "ldmatrix (wmma.load)")));
