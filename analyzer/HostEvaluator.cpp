@@ -596,9 +596,8 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
       return AbstractValue::of((*base.dim)[k]);
   }
   if (base.deviceProps) {
-    if (options_.deviceQuery)
-      if (std::optional<int64_t> v = options_.deviceQuery(field))
-        return AbstractValue::of(normalizeInt(*v, e->getType()));
+    if (std::optional<int64_t> v = deviceQuery(field, e->getExprLoc()))
+      return AbstractValue::of(normalizeInt(*v, e->getType()));
     return AbstractValue::unknown(base.scalar.why + " (field " + field + ")");
   }
   std::string why = base.why();

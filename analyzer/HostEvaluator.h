@@ -34,6 +34,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,11 +103,15 @@ public:
   clang::ASTContext &astContext() const { return ctx_; }
 
 private:
+  struct State;
   struct Frame {
     llvm::DenseMap<const clang::VarDecl *, int> vars;
     int parent = -1; // lambdas see their caller's variables (captures)
     AbstractValue ret;
     bool retUncertain = false; // a `return` under an unknown condition
+    // The first `return` dropped under an unknown condition, as it was then:
+    // when the path kept instead ends in exit(), the function returned there.
+    std::shared_ptr<const State> droppedReturn;
   };
   // What an unknown `if` forks and joins: locals, the current frame, globals.
   struct State {
@@ -213,6 +218,9 @@ private:
   // atoi, strtol, std::stoi, atof... of a program argument.
   std::optional<AbstractValue> evalArgumentConversion(const clang::CallExpr *e,
                                                       const std::string &name);
+  // ExtractorOptions::deviceQuery's answer (the first one noted, at `l`).
+  std::optional<int64_t> deviceQuery(const std::string &key,
+                                     clang::SourceLocation l);
   // False once the budget is spent (noted once, at `l`).
   bool budgetLeft(clang::SourceLocation l);
 
@@ -233,6 +241,7 @@ private:
   uint64_t steps_ = 0;
   uintptr_t stackBase_ = 0; // frame address at runMain
   bool budgetNoted_ = false;
+  bool deviceQueryNoted_ = false;
   bool exitRequested_ = false;
   unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop
 };

@@ -110,6 +110,16 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   }
   frames_.push_back(std::move(f));
   Flow flow = exec(def->getBody());
+  if (flow == Flow::Exit && frames_.back().droppedReturn) {
+    // The path kept at an unknown condition exits; the one dropped there
+    // returned (`for (...) if (fits) return k; exit(1);`): the program goes
+    // on only that way, so the call returns as it did there.
+    State returned = *frames_.back().droppedReturn;
+    install(std::move(returned));
+    frames_.back().retUncertain = true;
+    exitRequested_ = false;
+    flow = Flow::Return;
+  }
   Frame done = std::move(frames_.back());
   frames_.pop_back();
   if (store_.size() > mark) // the callee's locals are gone
@@ -168,6 +178,20 @@ AbstractValue HostEvaluator::opaqueCall(const CallExpr *e,
 // ---------------------------------------------------------------------------
 // The CUDA runtime, by name. Every call succeeds (cudaSuccess).
 
+std::optional<int64_t> HostEvaluator::deviceQuery(const std::string &key,
+                                                  SourceLocation l) {
+  if (!options_.deviceQuery)
+    return std::nullopt;
+  std::optional<int64_t> v = options_.deviceQuery(key);
+  if (v && !deviceQueryNoted_) {
+    deviceQueryNoted_ = true;
+    program_.notes.push_back(
+        "device queries (first at " + where(l) +
+        ") answered for the GPU of --arch, the one kcheck predicts for");
+  }
+  return v;
+}
+
 std::optional<AbstractValue>
 HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
                             const std::string &name) {
@@ -185,9 +209,8 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
       at(ptr.slotRef) = std::move(v);
   };
   auto query = [&](const std::string &key, const std::string &what) {
-    if (options_.deviceQuery)
-      if (std::optional<int64_t> v = options_.deviceQuery(key))
-        return AbstractValue::of(HostValue::integer(*v));
+    if (std::optional<int64_t> v = deviceQuery(key, e->getExprLoc()))
+      return AbstractValue::of(HostValue::integer(*v));
     return AbstractValue::unknown("device query " + what + " at " + here);
   };
   if (name == "cudaMalloc" || name == "cudaMallocManaged") {

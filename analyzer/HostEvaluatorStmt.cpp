@@ -72,24 +72,29 @@ void HostEvaluator::restore(Snapshot &&s) {
 Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
                                   State &&b, Flow fb, const std::string &why) {
   auto ends = [](Flow f) { return f == Flow::Return || f == Flow::Exit; };
-  auto take = [&](State &&s, Flow f, Flow dropped) {
+  auto take = [&](State &&s, Flow f, State &&other, Flow dropped) {
+    std::shared_ptr<const State> earlier = base.top.droppedReturn;
     install(std::move(s));
     store_.resize(base.store.size()); // locals of the branch are out of scope
     frames_.back().vars = base.top.vars;
-    if (dropped == Flow::Return)
+    if (dropped == Flow::Return) {
       frames_.back().retUncertain = true;
+      if (!frames_.back().droppedReturn)
+        frames_.back().droppedReturn =
+            earlier ? earlier : std::make_shared<const State>(std::move(other));
+    }
     return f;
   };
   // A side that leaves (error exit, early return) is dropped: the launches
   // worth predicting are on the side that goes on.
   if (ends(fa) && !ends(fb))
-    return take(std::move(b), fb, fa);
+    return take(std::move(b), fb, std::move(a), fa);
   if (ends(fb) && !ends(fa))
-    return take(std::move(a), fa, fb);
+    return take(std::move(a), fa, std::move(b), fb);
   if (fa == Flow::Return && fb == Flow::Exit)
-    return take(std::move(a), fa, fb);
+    return take(std::move(a), fa, std::move(b), fb);
   if (fb == Flow::Return && fa == Flow::Exit)
-    return take(std::move(b), fb, fa);
+    return take(std::move(b), fb, std::move(a), fa);
   auto join = [&](const AbstractValue &x, const AbstractValue &y) {
     return x.same(y) ? x : AbstractValue::unknown(why);
   };
@@ -100,8 +105,10 @@ Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
   if (fa == Flow::Return && fb == Flow::Return)
     a.top.ret = join(a.top.ret, b.top.ret);
   a.top.retUncertain |= b.top.retUncertain;
+  if (!a.top.droppedReturn)
+    a.top.droppedReturn = b.top.droppedReturn;
   Flow f = fa == fb ? fa : Flow::Unknown;
-  return take(std::move(a), f, Flow::Normal);
+  return take(std::move(a), f, std::move(b), Flow::Normal);
 }
 
 // ---------------------------------------------------------------------------

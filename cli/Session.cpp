@@ -6,6 +6,7 @@
 #include "cli/Progress.h"
 #include "cli/Sanitize.h"
 #include "core/ArchSpec.h"
+#include "core/DeviceFacts.h"
 #include "simulator/engine/DecodedKernel.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -337,11 +338,14 @@ Session analyzeFile(const Options &options,
   copts.keepLibdeviceDeclaration = sim::executesNatively;
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts,
-      {[&host, &options](clang::CompilerInstance &) {
+      {[&host, &options, &arch](clang::CompilerInstance &) {
          // As if run with the program's arguments: none (argc 1) unless
-         // --program-args gives them.
+         // --program-args gives them, on the GPU --arch names.
          analyzer::ExtractorOptions extractor;
          extractor.programArgs = options.programArgs;
+         extractor.deviceQuery = [arch](const std::string &name) {
+           return core::deviceFact(arch, name);
+         };
          return analyzer::makeLaunchExtractor(host, extractor);
        },
        [&s](clang::CompilerInstance &) {

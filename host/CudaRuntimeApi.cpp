@@ -4,6 +4,8 @@
 // both sides agree on their layout.
 #include "host/CudaRuntime.h"
 
+#include "core/DeviceFacts.h"
+
 // The stubs mark host/device functions with Clang's CUDA attributes, which
 // mean nothing here.
 #define __host__
@@ -43,86 +45,45 @@ cudaError_t fail(cudaError_t e) {
 core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
 
 // ---------------------------------------------------------------------------
-// Device facts: ArchSpec's SM count and threads per SM; the rest are the
-// generation's documented limits (CUDA Programming Guide, "Technical
-// Specifications per Compute Capability"), and the H100 SXM's clocks and
-// memory for sm_90.
-
-struct Limits {
-  size_t sharedPerBlock = 48 * 1024, sharedPerBlockOptin = 48 * 1024;
-  size_t sharedPerSM = 48 * 1024;
-  int registersPerSM = 65536, blocksPerSM = 32, maxThreadsPerBlock = 1024;
-  int l2Bytes = 50 * 1024 * 1024;
-};
-
-Limits limitsOf(const core::ArchSpec &a) {
-  Limits l;
-  unsigned cc = a.major * 10 + a.minor;
-  if (a.major < 2) {
-    l.sharedPerBlock = l.sharedPerBlockOptin = l.sharedPerSM = 16 * 1024;
-    l.registersPerSM = cc < 12 ? 8192 : 16384;
-    l.blocksPerSM = 8;
-    l.maxThreadsPerBlock = 512;
-  } else if (a.major < 5) {
-    l.registersPerSM = a.major == 2 ? 32768 : 65536;
-    l.blocksPerSM = a.major == 2 ? 8 : 16;
-  } else if (cc == 70 || cc == 72) {
-    l.sharedPerBlockOptin = 96 * 1024;
-    l.sharedPerSM = 96 * 1024;
-  } else if (cc == 75) {
-    l.sharedPerBlockOptin = l.sharedPerSM = 64 * 1024;
-    l.blocksPerSM = 16;
-  } else if (cc == 80 || cc == 87) {
-    l.sharedPerBlockOptin = 163 * 1024;
-    l.sharedPerSM = 164 * 1024;
-  } else if (a.major == 8 || a.major == 12) {
-    l.sharedPerBlockOptin = 99 * 1024;
-    l.sharedPerSM = 100 * 1024;
-    l.blocksPerSM = a.major == 12 ? 32 : 16;
-  } else if (a.major >= 9) {
-    l.sharedPerBlockOptin = 227 * 1024;
-    l.sharedPerSM = 228 * 1024;
-  }
-  return l;
-}
+// Device facts: core/DeviceFacts.h, the table the static evaluator reads too.
 
 void fillProperties(cudaDeviceProp &p, const core::ArchSpec &a) {
   std::memset(&p, 0, sizeof p);
-  Limits l = limitsOf(a);
+  core::DeviceFacts f = core::deviceFacts(a);
   std::snprintf(p.name, sizeof p.name, "kcheck simulated %s", a.name.c_str());
-  p.totalGlobalMem = size_t(80) << 30;
-  p.sharedMemPerBlock = l.sharedPerBlock;
-  p.regsPerBlock = 65536;
-  p.warpSize = int(a.warpSize);
-  p.memPitch = 2147483647;
-  p.maxThreadsPerBlock = l.maxThreadsPerBlock;
-  p.maxThreadsDim[0] = p.maxThreadsDim[1] = l.maxThreadsPerBlock;
-  p.maxThreadsDim[2] = 64;
-  p.maxGridSize[0] = a.major < 3 ? 65535 : 2147483647;
-  p.maxGridSize[1] = p.maxGridSize[2] = 65535;
-  p.clockRate = 1980000; // kHz (H100 SXM boost)
-  p.totalConstMem = 65536;
-  p.major = int(a.major);
-  p.minor = int(a.minor);
-  p.textureAlignment = 512;
+  p.totalGlobalMem = f.totalGlobalMem;
+  p.sharedMemPerBlock = f.sharedPerBlock;
+  p.regsPerBlock = f.registersPerBlock;
+  p.warpSize = f.warpSize;
+  p.memPitch = size_t(f.memPitch);
+  p.maxThreadsPerBlock = f.maxThreadsPerBlock;
+  p.maxThreadsDim[0] = p.maxThreadsDim[1] = f.maxThreadsPerBlock;
+  p.maxThreadsDim[2] = f.maxBlockDimZ;
+  p.maxGridSize[0] = f.maxGridDimX;
+  p.maxGridSize[1] = p.maxGridSize[2] = f.maxGridDimYZ;
+  p.clockRate = f.clockRateKHz;
+  p.totalConstMem = size_t(f.totalConstMem);
+  p.major = f.major;
+  p.minor = f.minor;
+  p.textureAlignment = size_t(f.textureAlignment);
   p.deviceOverlap = 1;
-  p.multiProcessorCount = int(a.smCount);
+  p.multiProcessorCount = f.smCount;
   p.concurrentKernels = 1;
-  p.asyncEngineCount = 2;
+  p.asyncEngineCount = f.asyncEngineCount;
   p.unifiedAddressing = 1;
-  p.memoryClockRate = 2619000;
-  p.memoryBusWidth = 5120;
-  p.l2CacheSize = l.l2Bytes;
-  p.maxThreadsPerMultiProcessor = int(a.maxThreadsPerSM);
+  p.memoryClockRate = f.memoryClockRateKHz;
+  p.memoryBusWidth = f.memoryBusWidth;
+  p.l2CacheSize = f.l2Bytes;
+  p.maxThreadsPerMultiProcessor = f.maxThreadsPerSM;
   p.globalL1CacheSupported = p.localL1CacheSupported = 1;
-  p.sharedMemPerMultiprocessor = l.sharedPerSM;
-  p.regsPerMultiprocessor = l.registersPerSM;
+  p.sharedMemPerMultiprocessor = f.sharedPerSM;
+  p.regsPerMultiprocessor = f.registersPerSM;
   p.managedMemory = 1;
   p.concurrentManagedAccess = 1;
   p.cooperativeLaunch = 1;
-  p.sharedMemPerBlockOptin = l.sharedPerBlockOptin;
-  p.maxBlocksPerMultiProcessor = l.blocksPerSM;
-  p.reservedSharedMemPerBlock = a.major >= 8 ? 1024 : 0;
+  p.sharedMemPerBlockOptin = f.sharedPerBlockOptin;
+  p.maxBlocksPerMultiProcessor = f.blocksPerSM;
+  p.reservedSharedMemPerBlock = f.reservedSharedPerBlock;
 }
 
 std::optional<int> attributeOf(int attr, const core::ArchSpec &a) {

@@ -131,16 +131,23 @@ std::string HostDevice::launch(const std::string &deviceName,
   std::vector<sim::KernelArg> kernelArgs;
   for (const Argument &param : fn->args()) {
     Type *type = param.getType();
+    const auto *src = static_cast<const uint8_t *>(args[param.getArgNo()]);
+    sim::KernelArg arg;
+    if (param.hasByValAttr()) { // a struct: host and device share its layout
+      uint64_t bytes = dl.getTypeAllocSize(param.getParamByValType());
+      arg.bytes.assign(src, src + bytes);
+      kernelArgs.push_back(std::move(arg));
+      continue;
+    }
     uint64_t bytes = type->isPointerTy()
                          ? dl.getPointerSize(type->getPointerAddressSpace())
                          : dl.getTypeStoreSize(type).getFixedValue();
-    if (param.hasByValAttr() || bytes > 8)
+    if (bytes > 8)
       return "kernel " + kernelName + " takes parameter #" +
-             std::to_string(param.getArgNo()) +
-             " as a struct by value, which kcheck's engine does not support";
-    uint64_t bits = 0;
-    std::memcpy(&bits, args[param.getArgNo()], bytes);
-    kernelArgs.push_back({bits});
+             std::to_string(param.getArgNo()) + " of " + std::to_string(bytes) +
+             " bytes in registers, which kcheck's engine does not support";
+    std::memcpy(&arg.bits, src, bytes);
+    kernelArgs.push_back(std::move(arg));
   }
   if (launches_.size() >= options_.maxLaunches)
     return "launch #" + std::to_string(launches_.size()) + " (" + kernelName +

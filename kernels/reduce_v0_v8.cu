@@ -381,14 +381,14 @@ __global__ void reduce_v8(float *g_idata, float *g_odata, unsigned int n) {
   float sum = warpReduceSum<float>(PackReduceVal);
   __syncthreads();
 
-  if (laneId == 0) warpLevelSums[warpId] = sum;
+  if (laneId == 0) warpLevelSums[warpId] = sum; // expected-warning {{divergent branch}}
   __syncthreads();
   // read from shared memory only if that warp existed
-  sum = (threadIdx.x < blockDim.x / kWarpSize) ? warpLevelSums[laneId] : 0;
+  sum = (threadIdx.x < blockDim.x / kWarpSize) ? warpLevelSums[laneId] : 0; // expected-warning {{divergent branch}}
   // Final reduce using first warp
   if (warpId == 0) sum = warpReduceSum<float>(sum);
   // write result for this block to global mem
-  if (threadIdx.x == 0) g_odata[blockIdx.x] = sum;
+  if (threadIdx.x == 0) g_odata[blockIdx.x] = sum; // expected-warning {{divergent branch}}
 }
 
 int main() {

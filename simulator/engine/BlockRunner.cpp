@@ -110,9 +110,8 @@ BlockRunner::Impl::Impl(const DecodedKernel &kernel,
     }
     const auto &argSlots = kernel.argSlots();
     for (size_t a = 0; a < argSlots.size(); ++a) {
-      uint64_t v = a < this->args.size() ? this->args[a].bits : 0;
-      if (argSlots[a].bits < 64)
-        v &= (1ull << argSlots[a].bits) - 1;
+      uint64_t v = argumentRegister(
+          argSlots[a], a < this->args.size() ? &this->args[a] : nullptr);
       std::fill_n(w->slot(argSlots[a].slot), kWarpSize, v);
     }
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
@@ -126,6 +125,34 @@ BlockRunner::Impl::Impl(const DecodedKernel &kernel,
       w->tid[2][lane] = uint32_t(linear / (bx * by));
     }
     warps.push_back(std::move(w));
+  }
+}
+
+uint64_t argumentRegister(const bc::ArgSlot &slot, const KernelArg *arg) {
+  if (slot.byvalBytes)
+    return kLocalWindowBase + slot.localOffset;
+  uint64_t v = arg ? arg->bits : 0;
+  return slot.bits < 64 ? v & ((1ull << slot.bits) - 1) : v;
+}
+
+// Every block starts with fresh copies: a kernel may write to its by-value
+// parameters (each thread to its own copy).
+void BlockRunner::Impl::copyByvalArguments(WarpState &w) {
+  const auto &argSlots = kernel.argSlots();
+  uint64_t frame = kernel.localFrameBytes();
+  for (size_t a = 0; a < argSlots.size(); ++a) {
+    const bc::ArgSlot &s = argSlots[a];
+    if (!s.byvalBytes)
+      continue;
+    const std::vector<uint8_t> *bytes =
+        a < args.size() ? &args[a].bytes : nullptr;
+    size_t n = bytes ? std::min<size_t>(bytes->size(), s.byvalBytes) : 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      uint8_t *dst = w.local.data() + lane * frame + s.localOffset;
+      if (n)
+        std::memcpy(dst, bytes->data(), n);
+      std::fill(dst + n, dst + s.byvalBytes, 0);
+    }
   }
 }
 
@@ -188,6 +215,7 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
     w->stack.push_back({kernel.entryPc(), DecodedKernel::kExitPc, w->live});
     w->state = WarpState::State::Ready;
     w->localTainted = false;
+    copyByvalArguments(*w);
   }
   // Warps run in order until each reaches a barrier or exits; then every
   // waiting warp is released together.

@@ -22,10 +22,18 @@
 
 namespace kcheck::sim {
 
-/// Scalar bits (zero-extended; floats as their IEEE bits) or a device pointer.
+/// Scalar bits (zero-extended; floats as their IEEE bits) or a device pointer;
+/// for a struct passed by value, its bytes as the host laid them out.
 struct KernelArg {
-  uint64_t bits;
+  KernelArg() = default;
+  KernelArg(uint64_t scalarBits) : bits(scalarBits) {} // NOLINT: {bits}
+  uint64_t bits = 0;
+  std::vector<uint8_t> bytes; // by-value structs only
 };
+
+/// The register value argument slot `slot` starts with: the scalar's bits, or
+/// for a by-value struct the generic address of the thread's copy.
+uint64_t argumentRegister(const bc::ArgSlot &slot, const KernelArg *arg);
 
 struct Limits {
   uint64_t maxWarpSteps = 2'000'000'000; // executed warp instructions per block

@@ -124,7 +124,7 @@ public:
     const auto &argSlots = kernel.argSlots();
     for (size_t a = 0; a < argSlots.size(); ++a)
       values_[argSlots[a].slot] = AbsValue::constant(
-          maskBits(a < args.size() ? args[a].bits : 0, argSlots[a].bits));
+          argumentRegister(argSlots[a], a < args.size() ? &args[a] : nullptr));
   }
 
   BlockSymmetry run() {

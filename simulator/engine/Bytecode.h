@@ -251,6 +251,13 @@ struct DeviceSymbol {
 struct ArgSlot {
   uint32_t slot;
   uint8_t bits; // 1..64; pointers use the pointer width
+  // A struct passed by value (`byval`): the parameter is a pointer to each
+  // thread's copy of the bytes, a region of the local frame. nvcc keeps such
+  // a struct in the parameter bank (LDC/c[0x0]) or copies it to local memory:
+  // neither counts in the shared or global metrics, and local accesses do not
+  // either, so the copy lives in local memory here.
+  uint64_t byvalBytes = 0; // 0: a scalar argument
+  uint64_t localOffset = 0;
 };
 
 struct PrintfFormat {

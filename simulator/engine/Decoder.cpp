@@ -371,8 +371,23 @@ Expected<uint32_t> Decoder::slotOf(const Value *value) {
 Error Decoder::assignSlots() {
   for (const Argument &arg : fn_.args()) {
     const Instruction &at = fn_.getEntryBlock().front();
-    if (arg.hasByValAttr())
-      return unsupported(at, "by-value struct kernel parameter");
+    if (arg.hasByValAttr()) {
+      // Each thread's copy of the struct is a region of its local frame.
+      Type *t = arg.getParamByValType();
+      uint64_t align =
+          std::max<uint64_t>(arg.getParamAlign().valueOrOne().value(),
+                             dl_.getABITypeAlign(t).value());
+      k_.localFrame_ = alignTo(k_.localFrame_, align);
+      uint64_t bytes = dl_.getTypeAllocSize(t);
+      std::string name = arg.getName().str();
+      k_.localVars_.push_back(
+          {"parameter" + (name.empty() ? "" : " '" + name + "'"),
+           k_.localFrame_, bytes});
+      slots_[&arg] = k_.numSlots_;
+      k_.args_.push_back({k_.numSlots_++, 64, bytes, k_.localFrame_});
+      k_.localFrame_ += bytes;
+      continue;
+    }
     if (Error e = checkScalar(arg.getType(), at))
       return e;
     unsigned bits =

@@ -89,6 +89,7 @@ struct BlockRunner::Impl {
   void noteOnce(uint32_t pc, uint8_t bit, std::string text);
   std::string where(uint32_t pc) const;
   void addNote(std::string text);
+  void copyByvalArguments(WarpState &w);
 
   const DecodedKernel &kernel;
   core::LaunchConfig launch;

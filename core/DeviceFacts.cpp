@@ -1,0 +1,103 @@
+#include "core/DeviceFacts.h"
+
+#include <array>
+
+namespace kcheck::core {
+
+DeviceFacts deviceFacts(const ArchSpec &a) {
+  DeviceFacts f;
+  unsigned cc = a.major * 10 + a.minor;
+  f.warpSize = int(a.warpSize);
+  f.smCount = int(a.smCount);
+  f.maxThreadsPerSM = int(a.maxThreadsPerSM);
+  f.major = int(a.major);
+  f.minor = int(a.minor);
+  if (a.major < 2) {
+    f.sharedPerBlock = f.sharedPerBlockOptin = f.sharedPerSM = 16 * 1024;
+    f.registersPerSM = cc < 12 ? 8192 : 16384;
+    f.blocksPerSM = 8;
+    f.maxThreadsPerBlock = 512;
+  } else if (a.major < 5) {
+    f.registersPerSM = a.major == 2 ? 32768 : 65536;
+    f.blocksPerSM = a.major == 2 ? 8 : 16;
+  } else if (cc == 70 || cc == 72) {
+    f.sharedPerBlockOptin = 96 * 1024;
+    f.sharedPerSM = 96 * 1024;
+  } else if (cc == 75) {
+    f.sharedPerBlockOptin = f.sharedPerSM = 64 * 1024;
+    f.blocksPerSM = 16;
+  } else if (cc == 80 || cc == 87) {
+    f.sharedPerBlockOptin = 163 * 1024;
+    f.sharedPerSM = 164 * 1024;
+  } else if (a.major == 8 || a.major == 12) {
+    f.sharedPerBlockOptin = 99 * 1024;
+    f.sharedPerSM = 100 * 1024;
+    f.blocksPerSM = a.major == 12 ? 32 : 16;
+  } else if (a.major >= 9) {
+    f.sharedPerBlockOptin = 227 * 1024;
+    f.sharedPerSM = 228 * 1024;
+  }
+  if (a.major < 3)
+    f.maxGridDimX = 65535;
+  if (a.major >= 8)
+    f.reservedSharedPerBlock = 1024;
+  return f;
+}
+
+std::optional<int64_t> deviceFact(const ArchSpec &arch, std::string_view name) {
+  DeviceFacts f = deviceFacts(arch);
+  struct Entry {
+    std::string_view field, attribute;
+    int64_t value;
+  };
+  const std::array<Entry, 31> table = {{
+      {"totalGlobalMem", "", int64_t(f.totalGlobalMem)},
+      {"sharedMemPerBlock", "cudaDevAttrMaxSharedMemoryPerBlock",
+       int64_t(f.sharedPerBlock)},
+      {"sharedMemPerBlockOptin", "cudaDevAttrMaxSharedMemoryPerBlockOptin",
+       int64_t(f.sharedPerBlockOptin)},
+      {"sharedMemPerMultiprocessor",
+       "cudaDevAttrMaxSharedMemoryPerMultiprocessor", int64_t(f.sharedPerSM)},
+      {"reservedSharedMemPerBlock", "cudaDevAttrReservedSharedMemoryPerBlock",
+       int64_t(f.reservedSharedPerBlock)},
+      {"regsPerBlock", "cudaDevAttrMaxRegistersPerBlock", f.registersPerBlock},
+      {"regsPerMultiprocessor", "cudaDevAttrMaxRegistersPerMultiprocessor",
+       f.registersPerSM},
+      {"maxBlocksPerMultiProcessor", "cudaDevAttrMaxBlocksPerMultiprocessor",
+       f.blocksPerSM},
+      {"maxThreadsPerBlock", "cudaDevAttrMaxThreadsPerBlock",
+       f.maxThreadsPerBlock},
+      {"maxThreadsPerMultiProcessor", "cudaDevAttrMaxThreadsPerMultiProcessor",
+       f.maxThreadsPerSM},
+      {"", "cudaDevAttrMaxBlockDimX", f.maxThreadsPerBlock},
+      {"", "cudaDevAttrMaxBlockDimY", f.maxThreadsPerBlock},
+      {"", "cudaDevAttrMaxBlockDimZ", f.maxBlockDimZ},
+      {"", "cudaDevAttrMaxGridDimX", f.maxGridDimX},
+      {"", "cudaDevAttrMaxGridDimY", f.maxGridDimYZ},
+      {"", "cudaDevAttrMaxGridDimZ", f.maxGridDimYZ},
+      {"warpSize", "cudaDevAttrWarpSize", f.warpSize},
+      {"multiProcessorCount", "cudaDevAttrMultiProcessorCount", f.smCount},
+      {"major", "cudaDevAttrComputeCapabilityMajor", f.major},
+      {"minor", "cudaDevAttrComputeCapabilityMinor", f.minor},
+      {"l2CacheSize", "cudaDevAttrL2CacheSize", f.l2Bytes},
+      {"clockRate", "cudaDevAttrClockRate", f.clockRateKHz},
+      {"memoryClockRate", "cudaDevAttrMemoryClockRate", f.memoryClockRateKHz},
+      {"memoryBusWidth", "cudaDevAttrGlobalMemoryBusWidth", f.memoryBusWidth},
+      {"totalConstMem", "cudaDevAttrTotalConstantMemory", f.totalConstMem},
+      {"memPitch", "cudaDevAttrMaxPitch", f.memPitch},
+      {"textureAlignment", "cudaDevAttrTextureAlignment", f.textureAlignment},
+      {"asyncEngineCount", "cudaDevAttrAsyncEngineCount", f.asyncEngineCount},
+      {"managedMemory", "cudaDevAttrManagedMemory", 1},
+      {"cooperativeLaunch", "cudaDevAttrCooperativeLaunch", 1},
+      {"concurrentKernels", "cudaDevAttrConcurrentKernels", 1},
+  }};
+  if (f.smCount == 0 && (name == "multiProcessorCount" ||
+                         name == "cudaDevAttrMultiProcessorCount"))
+    return std::nullopt; // ArchSpec does not know this generation's count
+  for (const Entry &e : table)
+    if ((!e.field.empty() && e.field == name) || e.attribute == name)
+      return e.value;
+  return std::nullopt;
+}
+
+} // namespace kcheck::core
