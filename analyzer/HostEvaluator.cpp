@@ -24,6 +24,15 @@ bool AbstractValue::same(const AbstractValue &o) const {
     for (int k = 0; k < 3; ++k)
       if (!(*dim)[k].sameValue((*o.dim)[k]))
         return false;
+  if (bool(leaves) != bool(o.leaves))
+    return false;
+  if (leaves) {
+    if (leaves->size() != o.leaves->size())
+      return false;
+    for (size_t k = 0; k < leaves->size(); ++k)
+      if (!(*leaves)[k].same((*o.leaves)[k]))
+        return false;
+  }
   return scalar.sameValue(o.scalar);
 }
 
@@ -34,7 +43,7 @@ std::string AbstractValue::why() const {
         return c.why;
     return "";
   }
-  if (slotRef >= 0 || scalar.known() || function)
+  if (slotRef >= 0 || scalar.known() || function || leaves)
     return "";
   return scalar.why;
 }
@@ -141,6 +150,8 @@ int HostEvaluator::newSlot(AbstractValue v) {
 AbstractValue HostEvaluator::load(const LValue &lv) const {
   if (!validSlot(lv.slot))
     return AbstractValue::unknown("value not tracked");
+  if (lv.leaves > 0)
+    return loadObject(lv.slot, lv.leaves);
   const AbstractValue &v = at(lv.slot);
   if (lv.field < 0)
     return v;
@@ -152,6 +163,15 @@ AbstractValue HostEvaluator::load(const LValue &lv) const {
 void HostEvaluator::storeTo(const LValue &lv, AbstractValue v) {
   if (!validSlot(lv.slot))
     return;
+  if (lv.leaves > 0) { // a whole object: leaf by leaf
+    std::string why = v.why();
+    for (int k = 0; k < lv.leaves && validSlot(lv.slot + k); ++k)
+      at(lv.slot + k) = v.leaves && int(v.leaves->size()) == lv.leaves
+                            ? (*v.leaves)[k]
+                            : AbstractValue::unknown(
+                                  why.empty() ? "object not tracked" : why);
+    return;
+  }
   AbstractValue &dst = at(lv.slot);
   if (lv.field < 0) {
     dst = std::move(v);
@@ -193,7 +213,11 @@ int HostEvaluator::lookup(const VarDecl *vd) {
   const VarDecl *withInit = nullptr;
   const Expr *init = vd->getAnyInitializer(withInit);
   std::vector<AbstractValue> values;
-  if (auto *at = ctx_.getAsConstantArrayType(vd->getType())) {
+  if (std::optional<uint64_t> n = objectLeaves(vd->getType())) {
+    values = initObject(vd->getType(), init, true, vd->getNameAsString());
+    if (values.empty())
+      values.push_back(AbstractValue::unknown("empty object"));
+  } else if (auto *at = ctx_.getAsConstantArrayType(vd->getType())) {
     values = arrayElements(vd, at, init);
   } else if (!init && vd->getDefinition() && vd->getType()->isScalarType()) {
     values.push_back(AbstractValue::of(HostValue::integer(0))); // zeroed
@@ -253,15 +277,45 @@ void HostEvaluator::nameAllocation(const AbstractValue &v, const VarDecl *vd,
 
 LValue HostEvaluator::lvalueOf(const Expr *e) {
   e = e->IgnoreParens();
-  if (auto *ic = dyn_cast<ImplicitCastExpr>(e))
+  if (auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
     if (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)
       return lvalueOf(ic->getSubExpr());
+    if (ic->getCastKind() == CK_UncheckedDerivedToBase ||
+        ic->getCastKind() == CK_DerivedToBase) { // a base's part of the object
+      LValue lv = lvalueOf(ic->getSubExpr());
+      QualType derived = ic->getSubExpr()->getType();
+      if (lv.leaves <= 0 || !objectLeaves(derived))
+        return {};
+      for (const CXXBaseSpecifier *b : ic->path()) {
+        const CXXRecordDecl *rd = derived->getAsCXXRecordDecl();
+        uint64_t k = 0;
+        for (const CXXBaseSpecifier &other : rd->bases()) {
+          if (&other == b || other.getType().getCanonicalType() ==
+                                 b->getType().getCanonicalType())
+            break;
+          k += leafCount(other.getType()).value_or(0);
+        }
+        lv.slot += int(k);
+        derived = b->getType();
+      }
+      std::optional<uint64_t> n = objectLeaves(derived);
+      if (!n)
+        return {};
+      lv.count = lv.leaves = int(*n);
+      return lv;
+    }
+  }
   if (auto *dr = dyn_cast<DeclRefExpr>(e)) {
     auto *vd = dyn_cast<VarDecl>(dr->getDecl());
     if (!vd)
       return {};
     LValue lv;
     lv.slot = lookup(vd);
+    if (std::optional<uint64_t> n =
+            objectLeaves(vd->getType().getNonReferenceType())) {
+      lv.count = lv.leaves = validSlot(lv.slot) ? int(*n) : 0;
+      return lv;
+    }
     if (auto *at = ctx_.getAsConstantArrayType(vd->getType()))
       lv.count = validSlot(lv.slot) && at->getZExtSize() <= kMaxArray &&
                          trackedElement(at->getElementType())
@@ -271,13 +325,29 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
   }
   if (auto *me = dyn_cast<MemberExpr>(e)) {
     LValue base;
+    QualType baseType = me->getBase()->getType();
     if (me->isArrow()) {
       AbstractValue p = eval(me->getBase());
       if (p.slotRef < 0)
         return {};
       base.slot = p.slotRef;
+      base.leaves = p.slotCount;
+      baseType = baseType->getPointeeType();
     } else {
       base = lvalueOf(me->getBase());
+    }
+    auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+    if (fd && objectLeaves(baseType) && validSlot(base.slot) &&
+        base.leaves > 0) { // a field of a flattened object
+      std::optional<uint64_t> n = leafCount(fd->getType());
+      uint64_t k = fieldLeaf(fd);
+      if (!n || k + *n > uint64_t(base.leaves))
+        return {};
+      LValue lv;
+      lv.slot = base.slot + int(k);
+      if (objectLeaves(fd->getType()))
+        lv.count = lv.leaves = int(*n);
+      return lv;
     }
     if (!validSlot(base.slot) || base.field >= 0 || !at(base.slot).dim)
       return {};
@@ -288,11 +358,15 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
   if (auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
     AbstractValue base = eval(as->getBase());
     HostValue idx = eval(as->getIdx()).scalar;
+    std::optional<uint64_t> object = objectLeaves(as->getType());
+    int64_t stride = object ? int64_t(*object) : 1;
     if (base.slotRef < 0 || idx.kind != HostValue::Kind::Int || idx.i < 0 ||
-        idx.i >= base.slotCount)
+        stride == 0 || idx.i >= base.slotCount / stride)
       return {};
     LValue lv;
-    lv.slot = base.slotRef + int(idx.i);
+    lv.slot = base.slotRef + int(idx.i * stride);
+    if (object)
+      lv.count = lv.leaves = int(stride);
     return lv;
   }
   if (auto *uo = dyn_cast<UnaryOperator>(e)) {
@@ -303,6 +377,9 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
       return {};
     LValue lv;
     lv.slot = p.slotRef;
+    if (std::optional<uint64_t> n = objectLeaves(e->getType());
+        n && int64_t(*n) <= p.slotCount)
+      lv.count = lv.leaves = int(*n);
     return lv;
   }
   return {};
@@ -459,8 +536,15 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
     eval(cast<CXXThrowExpr>(e)->getSubExpr());
     exitRequested_ = true;
     return unknownHere("throws");
-  case Stmt::CXXThisExprClass:
-    return unknownHere("members of objects are not tracked");
+  case Stmt::CXXThisExprClass: {
+    const Frame &f = frames_.back();
+    if (f.thisSlot < 0 || !validSlot(f.thisSlot))
+      return unknownHere("its object is not tracked");
+    AbstractValue p;
+    p.slotRef = f.thisSlot;
+    p.slotCount = f.thisLeaves;
+    return p;
+  }
   case Stmt::InitListExprClass:
     return evalInitList(cast<InitListExpr>(e));
   case Stmt::MemberExprClass:
@@ -542,6 +626,13 @@ AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
   const CXXConstructorDecl *ctor = e->getConstructor();
   if (ctor->isCopyOrMoveConstructor() && e->getNumArgs() >= 1)
     return eval(e->getArg(0));
+  if (objectLeaves(e->getType())) {
+    auto leaves = std::make_shared<std::vector<AbstractValue>>(
+        initObject(e->getType(), e, false, text(e)));
+    AbstractValue v;
+    v.leaves = std::move(leaves);
+    return v;
+  }
   if (!isDim3(e->getType())) {
     for (const Expr *a : e->arguments())
       eval(a);
@@ -576,6 +667,13 @@ AbstractValue HostEvaluator::evalInitList(const InitListExpr *e) {
   }
   if (e->getNumInits() == 1 && e->getType()->isScalarType())
     return eval(e->getInit(0));
+  if (objectLeaves(e->getType())) {
+    auto leaves = std::make_shared<std::vector<AbstractValue>>(
+        initObject(e->getType(), e, false, text(e)));
+    AbstractValue v;
+    v.leaves = std::move(leaves);
+    return v;
+  }
   for (const Expr *i : e->inits())
     eval(i);
   return AbstractValue::unknown("initializer list `" + text(e) + "` at " +
@@ -587,6 +685,18 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
   if (validSlot(lv.slot))
     return load(lv);
   AbstractValue base = eval(e->getBase());
+  if (auto *fd = dyn_cast<FieldDecl>(e->getMemberDecl());
+      fd && base.leaves && !e->isArrow()) { // a field of an object value
+    uint64_t k = fieldLeaf(fd), n = leafCount(fd->getType()).value_or(0);
+    if (k + n <= base.leaves->size()) {
+      if (!objectLeaves(fd->getType()))
+        return (*base.leaves)[k];
+      AbstractValue v;
+      v.leaves = std::make_shared<std::vector<AbstractValue>>(
+          base.leaves->begin() + k, base.leaves->begin() + k + n);
+      return v;
+    }
+  }
   if (e->isArrow() && validSlot(base.slotRef))
     base = at(base.slotRef); // p->field with p == &object
   std::string field = e->getMemberDecl()->getNameAsString();
@@ -626,7 +736,7 @@ std::optional<core::Dim3> HostEvaluator::toDim3(const AbstractValue &v) const {
 }
 
 AbstractValue HostEvaluator::argumentSlot(const AbstractValue &array,
-                                          unsigned i) const {
+                                          unsigned i, int leaves) const {
   if (array.slotRef < 0 || int(i) >= array.slotCount ||
       !validSlot(array.slotRef + int(i)))
     return AbstractValue::unknown("the argument array is not tracked");
@@ -634,6 +744,8 @@ AbstractValue HostEvaluator::argumentSlot(const AbstractValue &array,
   if (!validSlot(elem.slotRef))
     return AbstractValue::unknown("argument pointer " + std::to_string(i) +
                                   " is not tracked");
+  if (leaves > 0 && elem.slotCount >= leaves)
+    return loadObject(elem.slotRef, leaves);
   return at(elem.slotRef);
 }
 

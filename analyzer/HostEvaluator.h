@@ -8,9 +8,11 @@
 // cannot know are HostValue::Unknown with a reason. Assumptions and limits:
 // - integers are at most 64 bits; arithmetic follows the expression's Clang
 //   type (width, signedness, wraparound); floats are double, rounded for float;
-// - records other than dim3/uint3 are opaque (Unknown: `this`, fields of user
-//   structs); arrays are tracked when one-dimensional and at most 4096
-//   elements; host heap memory has unknown contents;
+// - a user's plain struct or class and arrays (of any rank) are objects of
+//   flattened slots, one per scalar leaf, at most 4096 (HostEvaluatorObjects.
+//   cpp); records from system headers, unions, polymorphic classes, bit-fields
+//   and lambdas are opaque; dim3/uint3 are one slot; host heap memory has
+//   unknown contents;
 // - a condition that cannot be evaluated runs both branches and merges: a
 //   variable that differs becomes Unknown; a branch that returns/exits is
 //   dropped in favour of the one that continues;
@@ -49,6 +51,8 @@ struct AbstractValue {
   int slotCount = 0; // slots from slotRef to the end of the array
   bool deviceProps = false; // a cudaDeviceProp filled by the device query
   const clang::FunctionDecl *function = nullptr; // a function (pointer)
+  // A struct or array value (a copy, a returned object): its leaves.
+  std::shared_ptr<const std::vector<AbstractValue>> leaves;
 
   static AbstractValue of(HostValue v) {
     AbstractValue a;
@@ -68,6 +72,7 @@ struct LValue {
   int slot = -1;
   int field = -1; // 0..2: .x/.y/.z of a dim3
   int count = 1;  // array: number of slots
+  int leaves = 0; // a struct or array object: its slots (0: a scalar)
   bool valid() const { return slot >= 0; }
 };
 
@@ -90,7 +95,9 @@ public:
   std::optional<core::Dim3> toDim3(const AbstractValue &v) const;
 
   // cudaLaunchKernel's `void *args[]`: the value that element i points to.
-  AbstractValue argumentSlot(const AbstractValue &array, unsigned i) const;
+  // (`leaves` > 0: the argument is an object of that many slots.)
+  AbstractValue argumentSlot(const AbstractValue &array, unsigned i,
+                             int leaves = 0) const;
 
   // Conditions the current code runs under (unknown `if`, runtime loop).
   const std::vector<std::string> &context() const { return context_; }
@@ -112,6 +119,8 @@ private:
     // The first `return` dropped under an unknown condition, as it was then:
     // when the path kept instead ends in exit(), the function returned there.
     std::shared_ptr<const State> droppedReturn;
+    int thisSlot = -1; // a method's object: its first slot, and how many
+    int thisLeaves = 0;
   };
   // What an unknown `if` forks and joins: locals, the current frame, globals.
   struct State {
@@ -183,7 +192,7 @@ private:
                                                  const std::string &name);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
-                             bool lambda);
+                             bool lambda, LValue object = {});
   AbstractValue opaqueCall(const clang::CallExpr *e,
                            const clang::FunctionDecl *fd,
                            const std::string &reason);
@@ -201,6 +210,34 @@ private:
   std::vector<AbstractValue> arrayElements(const clang::VarDecl *vd,
                                            const clang::ConstantArrayType *at,
                                            const clang::Expr *init);
+
+  // Objects: structs and arrays as flattened slots (HostEvaluatorObjects.cpp).
+public:
+  // Slots an object of type `t` flattens to; nullopt: not an object kcheck
+  // flattens (a scalar, dim3, or an opaque record).
+  std::optional<uint64_t> objectLeaves(clang::QualType t) const;
+  // The byte layout of those leaves, for a struct passed to a kernel by
+  // value: one entry per leaf (dim3: three), in leaf order.
+  void leafLayout(clang::QualType t, uint64_t offset, const std::string &path,
+                  std::vector<ArgField> &out) const;
+
+private:
+  std::optional<uint64_t> leafCount(clang::QualType t) const;
+  bool opaqueRecord(const clang::RecordDecl *rd) const;
+  // Leaf index of field `fd` in its record.
+  uint64_t fieldLeaf(const clang::FieldDecl *fd) const;
+  // The leaves of a new object of type `t` initialised by `init` (null:
+  // default-initialised; `zero`: static storage).
+  std::vector<AbstractValue> initObject(clang::QualType t,
+                                        const clang::Expr *init, bool zero,
+                                        const std::string &name);
+  // Runs a constructor with a body on an object of `t` whose leaves are
+  // `leaves`.
+  void construct(const clang::CXXConstructExpr *e, clang::QualType t,
+                 std::vector<AbstractValue> &leaves);
+  // A new object's slots, filled from `v` (its leaves, else Unknown).
+  int newObject(clang::QualType t, const AbstractValue &v);
+  AbstractValue loadObject(int slot, int leaves) const;
   void nameAllocation(const AbstractValue &v, const clang::VarDecl *vd,
                       clang::SourceLocation loc);
 
@@ -238,6 +275,8 @@ private:
   std::vector<std::string> context_;
   llvm::DenseMap<const clang::Expr *, std::optional<HostValue>> constCache_;
   llvm::DenseMap<const clang::Stmt *, bool> launchCache_;
+  mutable llvm::DenseMap<const clang::Type *, std::optional<uint64_t>>
+      leafCache_;
   uint64_t steps_ = 0;
   uintptr_t stackBase_ = 0; // frame address at runMain
   bool budgetNoted_ = false;

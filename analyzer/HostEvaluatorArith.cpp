@@ -93,11 +93,16 @@ uint64_t HostEvaluator::pointeeSize(QualType ptr) const {
 AbstractValue HostEvaluator::addToPointer(const AbstractValue &p, int64_t k,
                                           QualType ptrType) const {
   if (p.slotRef >= 0) {
-    if (k < 0 || k > p.slotCount)
+    // Elements that are objects span their leaves' slots.
+    std::optional<uint64_t> object =
+        ptrType->isPointerType() ? objectLeaves(ptrType->getPointeeType())
+                                 : std::nullopt;
+    int64_t step = k * (object ? int64_t(*object) : 1);
+    if (step < 0 || step > p.slotCount)
       return AbstractValue::unknown("pointer moved out of its array");
     AbstractValue r = p;
-    r.slotRef += int(k);
-    r.slotCount -= int(k);
+    r.slotRef += int(step);
+    r.slotCount -= int(step);
     return r;
   }
   HostValue v = p.scalar;

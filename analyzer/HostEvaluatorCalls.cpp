@@ -64,8 +64,32 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
       }
     // Entered with the object untracked: its launches are still found. A
     // lambda's body sees the caller's variables (its captures).
-    if (hasBody && !system && (op || isa<CXXMemberCallExpr>(e)))
-      return callFunction(fd, e, op ? 1 : 0, md->getParent()->isLambda());
+    if (hasBody && !system && (op || isa<CXXMemberCallExpr>(e))) {
+      // The object: `obj.f()`, `p->f()`, `obj op x` (tracked when flattened).
+      LValue object;
+      if (!md->getParent()->isLambda()) {
+        if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
+          const Expr *o = mc->getImplicitObjectArgument();
+          if (o->getType()->isPointerType()) {
+            AbstractValue p = eval(o);
+            object.slot = p.slotRef;
+            object.leaves = p.slotCount;
+          } else {
+            object = lvalueOf(o);
+          }
+        } else {
+          object = lvalueOf(e->getArg(0));
+        }
+        std::optional<uint64_t> n =
+            objectLeaves(md->getFunctionObjectParameterType());
+        if (!n || object.leaves < int(*n))
+          object = LValue{};
+        else
+          object.leaves = int(*n);
+      }
+      return callFunction(fd, e, op ? 1 : 0, md->getParent()->isLambda(),
+                          object);
+    }
     return opaqueCall(e, fd, "member function not evaluated");
   }
   if (!hasBody) {
@@ -81,7 +105,7 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
 
 AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
                                           const CallExpr *e, unsigned firstArg,
-                                          bool lambda) {
+                                          bool lambda, LValue object) {
   const FunctionDecl *def = nullptr;
   fd->hasBody(def);
   if (!budgetLeft(e->getExprLoc()))
@@ -90,6 +114,13 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
     return opaqueCall(e, fd, "call depth limit reached");
   Frame f;
   f.parent = lambda ? int(frames_.size()) - 1 : -1;
+  if (validSlot(object.slot)) {
+    f.thisSlot = object.slot;
+    f.thisLeaves = object.leaves;
+  } else if (lambda) {
+    f.thisSlot = frames_.back().thisSlot;
+    f.thisLeaves = frames_.back().thisLeaves;
+  }
   size_t mark = store_.size();
   // Arguments are evaluated in the caller; reference parameters alias.
   for (unsigned i = 0; i < def->getNumParams(); ++i) {
@@ -106,7 +137,7 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
     }
     if (arg)
       v = eval(arg);
-    f.vars[p] = newSlot(std::move(v));
+    f.vars[p] = newObject(p->getType(), v);
   }
   frames_.push_back(std::move(f));
   Flow flow = exec(def->getBody());

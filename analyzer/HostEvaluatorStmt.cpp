@@ -200,8 +200,13 @@ void HostEvaluator::declare(const VarDecl *vd) {
     frames_.back().vars[vd] = slot; // else an alias
     return;
   }
-  if (auto *at = ctx_.getAsConstantArrayType(t)) {
-    std::vector<AbstractValue> elems = arrayElements(vd, at, init);
+  std::optional<uint64_t> object = objectLeaves(t);
+  if (auto *at = ctx_.getAsConstantArrayType(t); at || object) {
+    std::vector<AbstractValue> elems =
+        object ? initObject(t, init, false, vd->getNameAsString())
+               : arrayElements(vd, at, init);
+    if (elems.empty()) // an empty object still has an address
+      elems.push_back(AbstractValue::unknown("empty object"));
     auto &vars = frames_.back().vars;
     auto it = vars.find(vd);
     int base = it != vars.end() ? it->second : int(store_.size());
@@ -599,7 +604,9 @@ void HostEvaluator::havocAssigned(const Stmt *s, const std::string &why) {
       slot = it->second;
     }
     int count = 1;
-    if (auto *at = ctx_.getAsConstantArrayType(vd->getType()))
+    if (std::optional<uint64_t> n = objectLeaves(vd->getType()))
+      count = int(std::max<uint64_t>(*n, 1));
+    else if (auto *at = ctx_.getAsConstantArrayType(vd->getType()))
       count = int(std::min<uint64_t>(at->getZExtSize(), kMaxArray));
     std::string msg = std::string("`") + vd->getNameAsString() + "` is " + why;
     for (int k = 0; k < count && validSlot(slot + k); ++k)

@@ -206,11 +206,35 @@ private:
     }
   }
 
-  void addArg(HostLaunch &l, std::string text, const AbstractValue &v,
-              unsigned index) {
+  void addArg(HostEvaluator &ev, HostLaunch &l, std::string text,
+              const AbstractValue &v, unsigned index, QualType param) {
     LaunchArg a;
     a.text = std::move(text);
     a.value = v.scalar;
+    if (!param.isNull() && ev.objectLeaves(param)) {
+      // A struct by value: each scalar with its place in the bytes.
+      std::vector<ArgField> fields;
+      ev.leafLayout(param, 0, a.text, fields);
+      std::vector<HostValue> scalars;
+      if (v.leaves)
+        for (const AbstractValue &leaf : *v.leaves) {
+          if (leaf.dim)
+            scalars.insert(scalars.end(), leaf.dim->begin(), leaf.dim->end());
+          else
+            scalars.push_back(leaf.slotRef >= 0 ? HostValue::hostPtr()
+                                                : leaf.scalar);
+        }
+      std::string why = v.why();
+      for (size_t k = 0; k < fields.size(); ++k)
+        fields[k].value =
+            k < scalars.size() && scalars.size() == fields.size()
+                ? scalars[k]
+                : HostValue::unknown(why.empty() ? "object not tracked" : why);
+      a.value = HostValue::unknown("a struct");
+      a.fields = std::move(fields);
+      l.args.push_back(std::move(a));
+      return;
+    }
     if (v.slotRef >= 0)
       a.value = HostValue::hostPtr(); // address of a host variable
     else if (v.dim || v.deviceProps)
@@ -237,7 +261,9 @@ private:
       geometry(ev, l, config->getArg(0), config->getArg(1),
                config->getNumArgs() > 2 ? config->getArg(2) : nullptr);
     for (unsigned i = 0; i < e->getNumArgs(); ++i)
-      addArg(l, ev.text(e->getArg(i)), ev.eval(e->getArg(i)), i);
+      addArg(ev, l, ev.text(e->getArg(i)), ev.eval(e->getArg(i)), i,
+             fd && i < fd->getNumParams() ? fd->getParamDecl(i)->getType()
+                                          : QualType());
     finish(ev, std::move(l));
   }
 
@@ -255,8 +281,10 @@ private:
     unsigned n = fd ? fd->getNumParams() : 0;
     for (unsigned i = 0; i < n; ++i) {
       std::string text = ev.text(e->getArg(3)) + "[" + std::to_string(i) + "]";
-      AbstractValue v = ev.argumentSlot(args, i);
-      addArg(l, std::move(text), v, i);
+      AbstractValue v = ev.argumentSlot(
+          args, i,
+          int(ev.objectLeaves(fd->getParamDecl(i)->getType()).value_or(0)));
+      addArg(ev, l, std::move(text), v, i, fd->getParamDecl(i)->getType());
     }
     finish(ev, std::move(l));
   }

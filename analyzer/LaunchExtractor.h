@@ -108,9 +108,20 @@ struct HostAllocation {
   bool zeroed = false;          // cudaMemset to 0
 };
 
+// One scalar of a struct passed by value: where its bytes go.
+struct ArgField {
+  enum class Type { Int, Float, Double, Pointer } type = Type::Int;
+  uint64_t offset = 0; // bytes from the start of the struct
+  uint32_t bytes = 0;
+  std::string path; // "p.sizes[2]"
+  HostValue value;
+};
+
 struct LaunchArg {
   std::string text; // source text of the argument
   HostValue value;  // converted to the parameter's type by Sema already
+  // A struct passed by value: its scalars (value is then Unknown).
+  std::optional<std::vector<ArgField>> fields;
 };
 
 struct HostLaunch {

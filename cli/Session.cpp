@@ -145,6 +145,11 @@ public:
         out.push_back({*bits});
         continue;
       }
+      if (param.hasByValAttr()) {
+        if (!structArgument(param, given, label, out, notes))
+          ok = false;
+        continue;
+      }
       if (param.getType()->isPointerTy()) {
         if (given && given->value.kind == HostValue::Kind::DevicePtr) {
           out.push_back({allocationBase(given->value.allocation, notes) +
@@ -194,6 +199,65 @@ public:
   }
 
 private:
+  // A struct passed by value: its bytes, from the scalars host code gave.
+  bool structArgument(const llvm::Argument &param,
+                      const analyzer::LaunchArg *given,
+                      const std::string &label,
+                      std::vector<sim::KernelArg> &out,
+                      std::vector<std::string> &notes) {
+    std::string name =
+        param.getName().empty() ? label : "'" + param.getName().str() + "'";
+    const llvm::DataLayout &dl = param.getParent()->getDataLayout();
+    sim::KernelArg arg;
+    arg.bytes.assign(dl.getTypeAllocSize(param.getParamByValType()), 0);
+    out.push_back(arg);
+    if (!given || !given->fields) {
+      notes.push_back(
+          "argument " + name + " (a struct passed by value)" +
+          (given ? " ('" + given->text + "')" : "") +
+          " could not be evaluated" +
+          (given && !given->value.why.empty() ? ": " + given->value.why : ""));
+      return false;
+    }
+    std::vector<uint8_t> &bytes = out.back().bytes;
+    bool ok = true;
+    for (const analyzer::ArgField &f : *given->fields) {
+      const HostValue &v = f.value;
+      uint64_t bits = 0;
+      switch (v.kind) {
+      case HostValue::Kind::Unknown:
+        notes.push_back("argument " + name + ": `" + f.path +
+                        "` could not be evaluated: " + v.why);
+        ok = false;
+        continue;
+      case HostValue::Kind::DevicePtr:
+        bits = allocationBase(v.allocation, notes) + uint64_t(v.offset);
+        break;
+      case HostValue::Kind::HostPtr: // the kernel must not dereference it
+        bits = 0;
+        break;
+      case HostValue::Kind::Int:
+      case HostValue::Kind::Float:
+        if (f.type == analyzer::ArgField::Type::Float) {
+          float x = v.kind == HostValue::Kind::Float ? float(v.f) : float(v.i);
+          uint32_t b;
+          std::memcpy(&b, &x, 4);
+          bits = b;
+        } else if (f.type == analyzer::ArgField::Type::Double) {
+          double x = v.kind == HostValue::Kind::Float ? v.f : double(v.i);
+          std::memcpy(&bits, &x, 8);
+        } else {
+          bits = v.kind == HostValue::Kind::Float ? uint64_t(int64_t(v.f))
+                                                  : uint64_t(v.i);
+        }
+        break;
+      }
+      if (f.offset + f.bytes <= bytes.size() && f.bytes <= 8)
+        std::memcpy(bytes.data() + f.offset, &bits, f.bytes); // little-endian
+    }
+    return ok;
+  }
+
   const Options &options_;
   const HostProgram &host_;
   sim::DeviceMemory &memory_;

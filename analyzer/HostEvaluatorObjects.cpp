@@ -1,0 +1,360 @@
+// HostEvaluator, part 5: objects. A struct or class of the user's, or an
+// array of any rank, is flattened into consecutive store slots, one per scalar
+// leaf (bases first, then fields, in declaration order; an array's elements in
+// order), so `s.a[2].x`, `&s`, `p->n` and copies are all slot arithmetic.
+// Records kcheck does not see into stay one opaque slot: those of system
+// headers (std::vector, cudaDeviceProp: modelled by name), unions,
+// polymorphic classes, lambdas, and records with bit-fields or references.
+#include "analyzer/HostEvaluator.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/Basic/SourceManager.h"
+
+namespace kcheck::analyzer {
+
+using namespace clang;
+
+bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
+  rd = rd->getDefinition();
+  if (!rd || rd->isUnion() || rd->isInvalidDecl())
+    return true;
+  if (ctx_.getSourceManager().isInSystemHeader(rd->getLocation()))
+    return true;
+  if (rd->getIdentifier() && rd->getName().starts_with("cuda"))
+    return true; // the runtime's own structs, also from the bundled headers
+  if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+    if (cxx->isLambda() || cxx->isPolymorphic() || cxx->getNumVBases())
+      return true;
+  for (const FieldDecl *f : rd->fields())
+    if (f->isBitField() || f->getType()->isReferenceType())
+      return true;
+  return false;
+}
+
+// Leaves of any type: scalars, dim3 and opaque records count one.
+std::optional<uint64_t> HostEvaluator::leafCount(QualType t) const {
+  t = t.getCanonicalType();
+  if (t->isIncompleteType() || t->isDependentType())
+    return std::nullopt;
+  if (isDim3(t) || t->isScalarType())
+    return 1;
+  auto it = leafCache_.find(t.getTypePtr());
+  if (it != leafCache_.end())
+    return it->second;
+  std::optional<uint64_t> n;
+  if (auto *at = ctx_.getAsConstantArrayType(t)) {
+    if (std::optional<uint64_t> e = leafCount(at->getElementType());
+        e && at->getZExtSize() <= kMaxArray)
+      n = *e * at->getZExtSize();
+  } else if (const RecordDecl *rd = t->getAsRecordDecl()) {
+    if (opaqueRecord(rd)) {
+      n = 1;
+    } else {
+      uint64_t total = 0;
+      bool ok = true;
+      if (auto *cxx = dyn_cast<CXXRecordDecl>(rd->getDefinition()))
+        for (const CXXBaseSpecifier &b : cxx->bases()) {
+          std::optional<uint64_t> k = leafCount(b.getType());
+          ok = ok && k;
+          total += k.value_or(0);
+        }
+      for (const FieldDecl *f : rd->getDefinition()->fields()) {
+        std::optional<uint64_t> k = leafCount(f->getType());
+        ok = ok && k;
+        total += k.value_or(0);
+      }
+      if (ok)
+        n = total;
+    }
+  }
+  if (n && *n > kMaxArray)
+    n.reset();
+  leafCache_[t.getTypePtr()] = n;
+  return n;
+}
+
+std::optional<uint64_t> HostEvaluator::objectLeaves(QualType t) const {
+  t = t.getCanonicalType();
+  if (isDim3(t) || t->isScalarType())
+    return std::nullopt;
+  if (const RecordDecl *rd = t->getAsRecordDecl(); rd && opaqueRecord(rd))
+    return std::nullopt;
+  if (!t->isRecordType() && !ctx_.getAsConstantArrayType(t))
+    return std::nullopt;
+  return leafCount(t);
+}
+
+uint64_t HostEvaluator::fieldLeaf(const FieldDecl *fd) const {
+  const RecordDecl *rd = fd->getParent()->getDefinition();
+  uint64_t k = 0;
+  if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+    for (const CXXBaseSpecifier &b : cxx->bases())
+      k += leafCount(b.getType()).value_or(0);
+  for (const FieldDecl *f : rd->fields()) {
+    if (f == fd)
+      return k;
+    k += leafCount(f->getType()).value_or(0);
+  }
+  return k;
+}
+
+void HostEvaluator::leafLayout(QualType t, uint64_t offset,
+                               const std::string &path,
+                               std::vector<ArgField> &out) const {
+  t = t.getCanonicalType();
+  auto scalar = [&](ArgField::Type type, uint64_t at, uint32_t bytes,
+                    std::string where) {
+    ArgField f;
+    f.type = type;
+    f.offset = at;
+    f.bytes = bytes;
+    f.path = std::move(where);
+    out.push_back(std::move(f));
+  };
+  if (isDim3(t)) {
+    for (int k = 0; k < 3; ++k)
+      scalar(ArgField::Type::Int, offset + 4 * k, 4,
+             path + "." + std::string(1, char('x' + k)));
+    return;
+  }
+  uint32_t bytes = uint32_t(ctx_.getTypeSizeInChars(t).getQuantity());
+  if (t->isScalarType()) {
+    scalar(t->isPointerType() ? ArgField::Type::Pointer
+           : t->isRealFloatingType()
+               ? (bytes == 8 ? ArgField::Type::Double : ArgField::Type::Float)
+               : ArgField::Type::Int,
+           offset, bytes, path);
+    return;
+  }
+  if (auto *at = ctx_.getAsConstantArrayType(t)) {
+    uint64_t stride =
+        ctx_.getTypeSizeInChars(at->getElementType()).getQuantity();
+    for (uint64_t i = 0; i < at->getZExtSize(); ++i)
+      leafLayout(at->getElementType(), offset + i * stride,
+                 path + "[" + std::to_string(i) + "]", out);
+    return;
+  }
+  const RecordDecl *rd = t->getAsRecordDecl();
+  if (!rd || opaqueRecord(rd)) { // one leaf no value can fill
+    scalar(ArgField::Type::Int, offset, bytes, path);
+    return;
+  }
+  rd = rd->getDefinition();
+  const ASTRecordLayout &layout = ctx_.getASTRecordLayout(rd);
+  if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+    for (const CXXBaseSpecifier &b : cxx->bases())
+      leafLayout(
+          b.getType(),
+          offset + layout.getBaseClassOffset(b.getType()->getAsCXXRecordDecl())
+                       .getQuantity(),
+          path, out);
+  for (const FieldDecl *f : rd->fields())
+    leafLayout(f->getType(),
+               offset + layout.getFieldOffset(f->getFieldIndex()) / 8,
+               path + "." + f->getNameAsString(), out);
+}
+
+std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
+                                                     const Expr *init,
+                                                     bool zero,
+                                                     const std::string &name) {
+  t = t.getCanonicalType();
+  uint64_t n = leafCount(t).value_or(1);
+  auto filled = [&](AbstractValue v) {
+    return std::vector<AbstractValue>(n, v);
+  };
+  AbstractValue uninitialised =
+      AbstractValue::unknown("uninitialised part of `" + name + "`");
+  if (init)
+    init = init->IgnoreParens();
+  if (auto *ewc = dyn_cast_or_null<ExprWithCleanups>(init))
+    init = ewc->getSubExpr();
+  if (!init || isa<ImplicitValueInitExpr>(init) ||
+      isa<CXXScalarValueInitExpr>(init)) {
+    bool z = zero || (init != nullptr);
+    if (isDim3(t) && !z)
+      return {AbstractValue::unknown("uninitialised `" + name + "`")};
+    if (t->isScalarType() || isDim3(t) || z) {
+      if (isDim3(t)) {
+        AbstractValue d;
+        d.dim = {HostValue::integer(z ? 0 : 1), HostValue::integer(z ? 0 : 1),
+                 HostValue::integer(z ? 0 : 1)};
+        return {d};
+      }
+      return z ? filled(AbstractValue::of(HostValue::integer(0)))
+               : filled(uninitialised);
+    }
+    // An object without initialiser: its default constructor, if any.
+    if (const auto *cxx = t->getAsCXXRecordDecl();
+        cxx && cxx->hasUserProvidedDefaultConstructor())
+      return filled(AbstractValue::unknown(
+          "`" + name + "`: its default constructor is not evaluated"));
+    return filled(uninitialised);
+  }
+  if (t->isScalarType() || isDim3(t) || !objectLeaves(t))
+    return {eval(init)};
+  if (auto *il = dyn_cast<InitListExpr>(init)) {
+    std::vector<AbstractValue> out;
+    out.reserve(n);
+    auto part = [&](QualType pt, const Expr *e) {
+      std::vector<AbstractValue> p = initObject(pt, e, true, name);
+      out.insert(out.end(), p.begin(), p.end());
+    };
+    unsigned k = 0;
+    auto next = [&]() -> const Expr * {
+      if (k < il->getNumInits())
+        return il->getInit(k++);
+      return il->getArrayFiller(); // may be null: zero-initialised
+    };
+    if (auto *at = ctx_.getAsConstantArrayType(t)) {
+      for (uint64_t i = 0; i < at->getZExtSize(); ++i)
+        part(at->getElementType(), next());
+    } else if (const RecordDecl *rd = t->getAsRecordDecl()) {
+      rd = rd->getDefinition();
+      if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+        for (const CXXBaseSpecifier &b : cxx->bases())
+          part(b.getType(), next());
+      for (const FieldDecl *f : rd->fields())
+        part(f->getType(), k < il->getNumInits() ? il->getInit(k++)
+                                                 : f->getInClassInitializer());
+    }
+    out.resize(n, AbstractValue::of(HostValue::integer(0)));
+    return out;
+  }
+  if (auto *ce = dyn_cast<CXXConstructExpr>(init)) {
+    const CXXConstructorDecl *ctor = ce->getConstructor();
+    if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1)
+      return initObject(t, ce->getArg(0), zero, name);
+    std::vector<AbstractValue> leaves =
+        ce->requiresZeroInitialization() || zero
+            ? filled(AbstractValue::of(HostValue::integer(0)))
+            : filled(uninitialised);
+    construct(ce, t, leaves);
+    return leaves;
+  }
+  AbstractValue v = eval(init);
+  if (v.leaves && v.leaves->size() == n)
+    return *v.leaves;
+  std::string why = v.why();
+  return filled(AbstractValue::unknown(
+      why.empty()
+          ? "`" + name + "` is initialised by " +
+                describe(init, init->getExprLoc()) + ", which is not evaluated"
+          : why));
+}
+
+void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
+                              std::vector<AbstractValue> &leaves) {
+  const CXXConstructorDecl *ctor = e->getConstructor();
+  const FunctionDecl *def = nullptr;
+  if (ctor->isTrivial() || (ctor->isDefaulted() && !ctor->hasBody(def))) {
+    // Implicit: members' own initialisers.
+    if (const RecordDecl *rd = t->getAsRecordDecl())
+      for (const FieldDecl *f : rd->getDefinition()->fields())
+        if (const Expr *in = f->getInClassInitializer()) {
+          std::vector<AbstractValue> v =
+              initObject(f->getType(), in, true, f->getNameAsString());
+          std::copy(v.begin(), v.end(), leaves.begin() + fieldLeaf(f));
+        }
+    for (const Expr *a : e->arguments())
+      eval(a);
+    return;
+  }
+  if (!ctor->hasBody(def) || !budgetLeft(e->getExprLoc()) ||
+      frames_.size() > options_.maxCallDepth || stackLow()) {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    std::fill(leaves.begin(), leaves.end(),
+              AbstractValue::unknown("constructor " +
+                                     describe(e, e->getExprLoc()) +
+                                     " is not evaluated"));
+    return;
+  }
+  // The object lives in fresh slots while its constructor runs.
+  size_t mark = store_.size();
+  int self = int(store_.size());
+  for (AbstractValue &l : leaves)
+    store_.push_back(l);
+  Frame f;
+  f.thisSlot = self;
+  f.thisLeaves = int(leaves.size());
+  auto *cd = cast<CXXConstructorDecl>(def);
+  for (unsigned i = 0; i < cd->getNumParams(); ++i) {
+    const ParmVarDecl *p = cd->getParamDecl(i);
+    const Expr *arg = i < e->getNumArgs() ? e->getArg(i) : p->getDefaultArg();
+    if (arg && p->getType()->isReferenceType()) {
+      LValue lv = lvalueOf(arg);
+      if (validSlot(lv.slot) && lv.field < 0) {
+        f.vars[p] = lv.slot;
+        continue;
+      }
+    }
+    AbstractValue v = arg ? eval(arg) : AbstractValue::unknown("");
+    f.vars[p] = newObject(p->getType(), v);
+  }
+  frames_.push_back(std::move(f));
+  const RecordDecl *rd = t->getAsRecordDecl()->getDefinition();
+  for (const CXXCtorInitializer *ci : cd->inits()) {
+    const Expr *in = ci->getInit();
+    if (FieldDecl *fd = ci->getMember()) {
+      std::vector<AbstractValue> v =
+          initObject(fd->getType(), in, false, fd->getNameAsString());
+      int at = self + int(fieldLeaf(fd));
+      for (size_t k = 0; k < v.size(); ++k)
+        store_[at + k] = std::move(v[k]);
+    } else if (ci->isBaseInitializer()) {
+      auto *cxx = cast<CXXRecordDecl>(rd);
+      uint64_t k = 0;
+      for (const CXXBaseSpecifier &b : cxx->bases()) {
+        if (b.getType()->getAsCXXRecordDecl() ==
+            ci->getBaseClass()->getAsCXXRecordDecl()) {
+          std::vector<AbstractValue> v =
+              initObject(b.getType(), in, false, "base");
+          for (size_t j = 0; j < v.size(); ++j)
+            store_[self + k + j] = std::move(v[j]);
+          break;
+        }
+        k += leafCount(b.getType()).value_or(0);
+      }
+    }
+  }
+  exec(def->getBody());
+  exitRequested_ = false;
+  frames_.pop_back();
+  std::copy(store_.begin() + self, store_.begin() + self + leaves.size(),
+            leaves.begin());
+  store_.resize(mark);
+}
+
+int HostEvaluator::newObject(QualType t, const AbstractValue &v) {
+  std::optional<uint64_t> n = objectLeaves(t);
+  if (!n)
+    return newSlot(v);
+  int first = int(store_.size());
+  if (v.leaves && v.leaves->size() == *n) {
+    store_.insert(store_.end(), v.leaves->begin(), v.leaves->end());
+  } else {
+    std::string why = v.why();
+    store_.insert(
+        store_.end(), *n,
+        AbstractValue::unknown(why.empty() ? "object not tracked" : why));
+  }
+  if (*n == 0)
+    store_.push_back(AbstractValue::unknown("empty object"));
+  return first;
+}
+
+AbstractValue HostEvaluator::loadObject(int slot, int leaves) const {
+  auto out = std::make_shared<std::vector<AbstractValue>>();
+  out->reserve(leaves);
+  for (int k = 0; k < leaves; ++k)
+    out->push_back(validSlot(slot + k) ? at(slot + k)
+                                       : AbstractValue::unknown("not tracked"));
+  AbstractValue v;
+  v.leaves = std::move(out);
+  return v;
+}
+
+} // namespace kcheck::analyzer
