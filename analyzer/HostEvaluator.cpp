@@ -114,13 +114,11 @@ std::string HostEvaluator::describe(const Stmt *s, SourceLocation l) const {
 bool HostEvaluator::budgetLeft(SourceLocation l) {
   if (!exhausted())
     return true;
-  if (!budgetNoted_) {
-    budgetNoted_ = true;
-    program_.notes.push_back(
+  if (budgetNote_.empty()) // added at the end: no rollback may drop it
+    budgetNote_ =
         "host-code evaluation budget of " + std::to_string(options_.maxSteps) +
         " steps spent at " + where(l) +
-        ": from there on, loops are not run and calls are not entered");
-  }
+        ": from there on, loops are not run and calls are not entered";
   return false;
 }
 
@@ -554,6 +552,17 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
     LValue lv = lvalueOf(e);
     if (validSlot(lv.slot))
       return load(lv);
+    // prop.maxGridSize[0]: an array field of a device query's answer.
+    if (auto *me = dyn_cast<MemberExpr>(as->getBase()->IgnoreParenImpCasts()))
+      if (AbstractValue p = eval(me->getBase()); p.deviceProps) {
+        HostValue idx = eval(as->getIdx()).scalar;
+        std::string key = me->getMemberDecl()->getNameAsString() + "[" +
+                          std::to_string(idx.i) + "]";
+        if (idx.kind == HostValue::Kind::Int)
+          if (std::optional<int64_t> v = deviceQuery(key, e->getExprLoc()))
+            return AbstractValue::of(normalizeInt(*v, e->getType()));
+        return AbstractValue::unknown(p.scalar.why + " (field " + key + ")");
+      }
     AbstractValue base = eval(as->getBase());
     std::string why = base.why();
     if (!why.empty())

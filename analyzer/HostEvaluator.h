@@ -279,7 +279,7 @@ private:
       leafCache_;
   uint64_t steps_ = 0;
   uintptr_t stackBase_ = 0; // frame address at runMain
-  bool budgetNoted_ = false;
+  std::string budgetNote_;  // once the budget is spent
   bool deviceQueryNoted_ = false;
   bool exitRequested_ = false;
   unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop

@@ -39,6 +39,8 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
     program_.notes.push_back("control flow in main (a goto) could not be "
                              "followed: later launches may be missing");
   frames_.pop_back();
+  if (!budgetNote_.empty())
+    program_.notes.push_back(budgetNote_);
 }
 
 // ---------------------------------------------------------------------------
@@ -422,6 +424,19 @@ Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
       break;
     }
     if (!budgetLeft(loop->getBeginLoc())) {
+      if (launches && iter > 0) {
+        // Keep the launches of the iterations run: walking the body once
+        // more cannot enter calls now. What the loop changes is unknown.
+        havocAssigned(loop, "changed by the loop at " +
+                                where(loop->getBeginLoc()) +
+                                ", which the evaluation budget cut short");
+        program_.notes.push_back(
+            "the loop at " + where(loop->getBeginLoc()) + " was followed for " +
+            std::to_string(iter) +
+            " iterations, until the host-code evaluation budget was spent: "
+            "the launches of later iterations are not listed");
+        return Flow::Normal;
+      }
       failure = "the evaluation budget was spent after " +
                 std::to_string(iter) + " iterations";
       break;

@@ -147,7 +147,7 @@ struct HostProgram {
 };
 
 struct ExtractorOptions {
-  uint64_t maxSteps = 100000;        // total evaluation steps: nothing hangs
+  uint64_t maxSteps = 1000000;       // total evaluation steps: nothing hangs
   unsigned maxLoopIterations = 1000; // loops without launches run this far
   uint64_t maxLoopSteps = 20000;     // ... and spend at most this many steps
   unsigned maxLaunchLoopIterations = 10000; // loops with launches are unrolled

@@ -167,6 +167,24 @@ public:
         }
         continue;
       }
+      llvm::Type *pt = param.getType();
+      bool real = pt->isFloatTy() || pt->isDoubleTy() || pt->isHalfTy() ||
+                  pt->isBFloatTy();
+      if (real && given && given->value.kind == HostValue::Kind::Unknown) {
+        // A float that host code computes from its data (a scale, a
+        // threshold) rarely decides an address: run it as unseen data.
+        notes.push_back(
+            "argument " + (paramName.empty() ? label : "'" + paramName + "'") +
+            " ('" + given->text + "') could not be evaluated" +
+            (given->value.why.empty() ? "" : ": " + given->value.why) +
+            "; simulated as 0, an input kcheck did not see (exact unless a "
+            "note says a branch or address depends on it; give it with --arg " +
+            (paramName.empty() ? label : paramName) + "=VALUE)");
+        sim::KernelArg unseen(0);
+        unseen.unseen = true;
+        out.push_back(unseen);
+        continue;
+      }
       if (!given || given->value.kind == HostValue::Kind::Unknown) {
         notes.push_back(
             "argument " + (paramName.empty() ? label : "'" + paramName + "'") +

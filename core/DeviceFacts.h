@@ -34,7 +34,7 @@ struct DeviceFacts {
 DeviceFacts deviceFacts(const ArchSpec &arch);
 
 /// The value a query by name returns: a cudaDeviceProp field
-/// ("multiProcessorCount") or a cudaDeviceAttr enumerator
+/// ("multiProcessorCount", "maxGridSize[0]") or a cudaDeviceAttr enumerator
 /// ("cudaDevAttrMultiProcessorCount"); nullopt for what the table lacks.
 std::optional<int64_t> deviceFact(const ArchSpec &arch, std::string_view name);
 

@@ -58,6 +58,8 @@ bool Lowerer::lowerCvt(const Statement &st) {
     return fail("cvt form");
   const std::string &to = types[0], &from = types[1];
   unsigned fromBits = typeBits(from), toBits = typeBits(to);
+  if (to == "e4m3x2" || to == "e5m2x2" || from == "e4m3x2" || from == "e5m2x2")
+    return lowerCvtFp8(st, to, from); // PtxLowerFp8.cpp
   if (to == "f16x2" || to == "bf16x2") {
     // cvt.rn.f16x2.f32 d, hi, lo
     if (from != "f32" || st.operands.size() != 3)

@@ -72,6 +72,8 @@ private:
   bool lowerStatement(const Statement &st);
   bool lowerMov(const Statement &st);
   bool lowerCvt(const Statement &st);
+  bool lowerCvtFp8(const Statement &st, const std::string &to,
+                   const std::string &from);
   bool lowerCvta(const Statement &st);
   bool lowerArith(const Statement &st);
   bool lowerBitwise(const Statement &st);

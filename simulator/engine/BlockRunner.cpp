@@ -113,6 +113,8 @@ BlockRunner::Impl::Impl(const DecodedKernel &kernel,
       uint64_t v = argumentRegister(
           argSlots[a], a < this->args.size() ? &this->args[a] : nullptr);
       std::fill_n(w->slot(argSlots[a].slot), kWarpSize, v);
+      if (a < this->args.size() && this->args[a].unseen)
+        w->taint[argSlots[a].slot] = 1;
     }
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       uint64_t linear = uint64_t(i) * kWarpSize + lane;

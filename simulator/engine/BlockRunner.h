@@ -29,6 +29,10 @@ struct KernelArg {
   KernelArg(uint64_t scalarBits) : bits(scalarBits) {} // NOLINT: {bits}
   uint64_t bits = 0;
   std::vector<uint8_t> bytes; // by-value structs only
+  // A value host code computes from data kcheck did not see: simulated as
+  // `bits` and tainted like such data, so that a branch or address that
+  // depends on it is noted.
+  bool unseen = false;
 };
 
 /// The register value argument slot `slot` starts with: the scalar's bits, or
