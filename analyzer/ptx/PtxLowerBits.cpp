@@ -147,4 +147,85 @@ bool Lowerer::lowerBitwise(const Statement &st) {
   return write(st.operands[0], r);
 }
 
+// SIMD video instructions (CUDA's __vmaxs4, __vabsdiff2, __vset4...):
+//   v{absdiff,add,sub,avrg,min,max,set}{2,4}.dtype.atype.btype{.sat}
+//       {.add | .cmp} d, a, b, c;
+// Each 16-bit (2) or 8-bit (4) lane of a and b, signed as its type says, is
+// combined; .sat clamps to the lane's range (signed when dtype is s32); the
+// lanes are packed into d, or with .add summed with c into one 32-bit value.
+// (PTX ISA, "SIMD Video Instructions"; default masks and selectors only.)
+bool Lowerer::lowerVideoSimd(const Statement &st) {
+  const std::string &name = st.parts[0];
+  unsigned lanes = name.back() == '2' ? 2 : 4, width = 32 / lanes;
+  std::string op = name.substr(1, name.size() - 2);
+  std::vector<std::string> types = typesOf(st);
+  bool isSet = op == "set";
+  if (st.operands.size() != 4 || types.size() != (isSet ? 2u : 3u))
+    return fail("SIMD video form");
+  bool aSigned = isSignedType(types[isSet ? 0 : 1]);
+  bool bSigned = isSignedType(types[isSet ? 1 : 2]);
+  bool dSigned = !isSet && isSignedType(types[0]);
+  bool sat = hasPart(st, "sat"), accumulate = hasPart(st, "add");
+  std::string cmp;
+  for (const char *c : {"eq", "ne", "lt", "le", "gt", "ge"})
+    if (hasPart(st, c))
+      cmp = c;
+  if (isSet == cmp.empty())
+    return fail("SIMD video comparison");
+  Value *a = read(st.operands[1], 32), *b = read(st.operands[2], 32);
+  Value *c = read(st.operands[3], 32);
+  if (!a || !b || !c)
+    return fail("SIMD video operands");
+  Type *i64 = b_.getInt64Ty();
+  int64_t lo = dSigned ? -(int64_t(1) << (width - 1)) : 0;
+  int64_t hi =
+      dSigned ? (int64_t(1) << (width - 1)) - 1 : (int64_t(1) << width) - 1;
+  Value *packed = b_.getInt32(0), *sum = b_.CreateSExt(c, i64);
+  for (unsigned k = 0; k < lanes; ++k) {
+    auto lane = [&](Value *v, bool isSigned) {
+      Value *x =
+          b_.CreateTrunc(b_.CreateLShr(v, k * width), b_.getIntNTy(width));
+      return isSigned ? b_.CreateSExt(x, i64) : b_.CreateZExt(x, i64);
+    };
+    Value *x = lane(a, aSigned), *y = lane(b, bSigned), *r = nullptr;
+    if (op == "absdiff") {
+      Value *d = b_.CreateSub(x, y);
+      r = b_.CreateSelect(b_.CreateICmpSLT(d, b_.getInt64(0)), b_.CreateNeg(d),
+                          d);
+    } else if (op == "add") {
+      r = b_.CreateAdd(x, y);
+    } else if (op == "sub") {
+      r = b_.CreateSub(x, y);
+    } else if (op == "avrg") { // rounds half up
+      r = b_.CreateAShr(b_.CreateAdd(b_.CreateAdd(x, y), b_.getInt64(1)), 1);
+    } else if (op == "min" || op == "max") {
+      Value *less = b_.CreateICmpSLT(x, y);
+      r = op == "min" ? b_.CreateSelect(less, x, y)
+                      : b_.CreateSelect(less, y, x);
+    } else if (isSet) {
+      CmpInst::Predicate p = cmp == "eq"   ? CmpInst::ICMP_EQ
+                             : cmp == "ne" ? CmpInst::ICMP_NE
+                             : cmp == "lt" ? CmpInst::ICMP_SLT
+                             : cmp == "le" ? CmpInst::ICMP_SLE
+                             : cmp == "gt" ? CmpInst::ICMP_SGT
+                                           : CmpInst::ICMP_SGE;
+      r = b_.CreateZExt(b_.CreateICmp(p, x, y), i64);
+    } else {
+      return fail("SIMD video operation " + op);
+    }
+    if (sat) {
+      r = b_.CreateSelect(b_.CreateICmpSLT(r, b_.getInt64(lo)), b_.getInt64(lo),
+                          r);
+      r = b_.CreateSelect(b_.CreateICmpSGT(r, b_.getInt64(hi)), b_.getInt64(hi),
+                          r);
+    }
+    sum = b_.CreateAdd(sum, r);
+    Value *bitsOfLane =
+        b_.CreateZExt(b_.CreateTrunc(r, b_.getIntNTy(width)), b_.getInt32Ty());
+    packed = b_.CreateOr(packed, b_.CreateShl(bitsOfLane, k * width));
+  }
+  return write(st.operands[0],
+               accumulate ? b_.CreateTrunc(sum, b_.getInt32Ty()) : packed);
+}
+
 } // namespace kcheck::analyzer::ptx

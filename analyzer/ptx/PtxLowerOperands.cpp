@@ -241,6 +241,8 @@ bool Lowerer::lowerStatement(const Statement &st) {
     return lowerArith(st);
   if (kBitwise.count(op))
     return lowerBitwise(st);
+  if (op.size() > 2 && op[0] == 'v' && (op.back() == '2' || op.back() == '4'))
+    return lowerVideoSimd(st); // vmax4, vabsdiff2, vset4...
   return fail("instruction " + st.opcode);
 }
 

@@ -77,6 +77,7 @@ private:
   bool lowerCvta(const Statement &st);
   bool lowerArith(const Statement &st);
   bool lowerBitwise(const Statement &st);
+  bool lowerVideoSimd(const Statement &st);
   bool lowerSetp(const Statement &st);
   bool lowerSelp(const Statement &st);
   bool lowerSet(const Statement &st);

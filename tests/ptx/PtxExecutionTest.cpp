@@ -2,126 +2,20 @@
 // the CUDA toolkit and against the bundled headers), lowered to IR by
 // analyzer/ptx, decoded and run by the engine for one warp, and the results
 // compared with a host reference of the PTX semantics.
-#include "analyzer/CudaToolkit.h"
-#include "analyzer/DeviceCompiler.h"
-#include "simulator/engine/BlockRunner.h"
-#include "simulator/engine/DecodedKernel.h"
-#include "simulator/engine/Float16.h"
+#include "tests/ptx/PtxTestSupport.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/Module.h"
-
-#include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 namespace kcheck {
 namespace {
 
-namespace fs = std::filesystem;
-
-class NullSink : public sim::EventSink {
-public:
-  void onAccess(const sim::WarpAccess &a) override { accesses.push_back(a); }
-  std::vector<sim::WarpAccess> accesses;
-};
-
-struct KernelRun {
-  std::string error;
-  sim::DeviceMemory memory;
-  std::vector<uint64_t> buffers;
-  std::vector<sim::WarpAccess> accesses;
-  unsigned asmCallsLeft = 0;
-  std::vector<uint8_t> read(unsigned buffer, size_t bytes) const {
-    std::vector<uint8_t> out(bytes);
-    memory.read(buffers[buffer], out.data(), bytes);
-    return out;
-  }
-  template <class T> std::vector<T> values(unsigned buffer, size_t n) const {
-    std::vector<uint8_t> bytes = read(buffer, n * sizeof(T));
-    std::vector<T> out(n);
-    std::memcpy(out.data(), bytes.data(), bytes.size());
-    return out;
-  }
-};
-
-// Compiles `source`, runs kernel `name` for one warp with `buffers` (byte
-// contents, each a global allocation passed in order as a pointer).
-void runKernel(KernelRun &run, const std::string &source,
-               const std::string &name,
-               const std::vector<std::vector<uint8_t>> &buffers, bool toolkit) {
-  fs::path dir = fs::temp_directory_path() /
-                 ("kcheck_ptx_" + std::to_string(getpid()) + "_" + name);
-  fs::create_directories(dir);
-  fs::path file = dir / (name + ".cu");
-  std::ofstream(file) << source;
-  analyzer::CompileOptions options;
-  if (toolkit) {
-    std::string why;
-    options.toolkit = analyzer::findCudaToolkit("", why);
-    if (!options.toolkit) {
-      run.error = "SKIP: " + why;
-      return;
-    }
-  }
-  analyzer::CompiledModule compiled = analyzer::compileDevice(file, options);
-  fs::remove_all(dir);
-  if (!compiled.ok) {
-    run.error = compiled.diagnostics;
-    return;
-  }
-  llvm::Function *kernel = nullptr;
-  for (llvm::Function &f : *compiled.module)
-    if (!f.isDeclaration() && f.getName().contains(name))
-      kernel = &f;
-  if (!kernel) {
-    run.error = "no kernel " + name;
-    return;
-  }
-  for (llvm::Instruction &i : llvm::instructions(*kernel))
-    if (auto *c = llvm::dyn_cast<llvm::CallBase>(&i); c && c->isInlineAsm())
-      ++run.asmCallsLeft;
-  auto decoded = sim::DecodedKernel::decode(*kernel);
-  if (!decoded) {
-    run.error = llvm::toString(decoded.takeError());
-    return;
-  }
-  std::vector<sim::KernelArg> args;
-  for (const std::vector<uint8_t> &b : buffers) {
-    uint64_t a = run.memory.allocate(b.size(), "buffer");
-    run.memory.write(a, b.data(), b.size());
-    run.buffers.push_back(a);
-    args.push_back({a});
-  }
-  core::LaunchConfig config;
-  config.block = {32, 1, 1};
-  sim::BlockRunner runner(**decoded, config, args, run.memory);
-  NullSink sink;
-  sim::BlockResult result = runner.runBlock({0, 0, 0}, sink);
-  if (!result.ok())
-    run.error = "block failed";
-  run.accesses = sink.accesses;
-}
-
-template <class T> std::vector<uint8_t> bytesOf(const std::vector<T> &v) {
-  std::vector<uint8_t> out(v.size() * sizeof(T));
-  std::memcpy(out.data(), v.data(), out.size());
-  return out;
-}
+using namespace ptxtest;
 
 class PtxExecution : public ::testing::TestWithParam<bool> {};
-
-#define RUN_OR_SKIP(run, ...)                                                  \
-  runKernel(run, __VA_ARGS__, GetParam());                                     \
-  if (run.error.rfind("SKIP", 0) == 0)                                         \
-    GTEST_SKIP() << run.error;                                                 \
-  ASSERT_EQ(run.error, "");                                                    \
-  EXPECT_EQ(run.asmCallsLeft, 0u)
 
 TEST_P(PtxExecution, HalfAndBfloat16Conversions) {
   // cuda_fp16.hpp's and cuda_bf16.hpp's templates.
@@ -441,111 +335,6 @@ __global__ void wmma(const half *A, const half *B, const float *C, float *D) {
       EXPECT_EQ(D[m * 16 + n], dot + C[m * 16 + n]) << m << "," << n;
       EXPECT_EQ(D[256 + m * 16 + n], dot + 1.0f) << m << "," << n;
     }
-}
-
-// FP8 (e4m3, e5m2) from the formats' definition: every code's value, and
-// the nearest code of a float by search (ties to the even code), saturated.
-double fp8Value(unsigned code, int mbits, int bias, bool inf) {
-  int ebits = 7 - mbits;
-  unsigned e = (code >> mbits) & ((1u << ebits) - 1),
-           m = code & ((1u << mbits) - 1);
-  double sign = code & 0x80 ? -1 : 1;
-  if (e == (1u << ebits) - 1 && (inf || m == (1u << mbits) - 1))
-    return inf && m == 0 ? sign * INFINITY : NAN;
-  if (e == 0)
-    return sign * std::ldexp(double(m), 1 - bias - mbits);
-  return sign * std::ldexp(double((1u << mbits) + m), int(e) - bias - mbits);
-}
-
-unsigned fp8Nearest(float x, int mbits, int bias, bool inf) {
-  if (std::isnan(x))
-    return 0x7f;
-  if (std::isinf(x)) // satfinite: the largest finite value of x's sign
-    x = std::copysign(float(fp8Value(inf ? 0x7b : 0x7e, mbits, bias, inf)), x);
-  unsigned best = 0;
-  double bestErr = INFINITY;
-  for (unsigned c = 0; c < 256; ++c) {
-    double v = fp8Value(c, mbits, bias, inf);
-    if (std::isnan(v) || std::isinf(v) || (std::signbit(v) != std::signbit(x)))
-      continue;
-    double err = std::fabs(double(x) - v);
-    if (err < bestErr || (err == bestErr && (c & 1) == 0 && (best & 1)))
-      best = c, bestErr = err;
-  }
-  return best; // beyond the largest finite value: that value (satfinite)
-}
-
-TEST_P(PtxExecution, Fp8ConversionsMatchTheFormats) {
-  // cuda_fp8.hpp's templates (sm_89+): float pairs to e4m3x2/e5m2x2 and back
-  // through f16x2, 64 values per lane.
-  const char *source = R"(
-__global__ void fp8(const float *in, unsigned short *e4, unsigned short *e5,
-                    unsigned *back4, unsigned *back5) {
-  for (int k = 0; k < 64; k += 2) {
-    int i = threadIdx.x * 64 + k;
-    unsigned short a, b;
-    asm("{cvt.rn.satfinite.e4m3x2.f32 %0, %2, %1;}\n" : "=h"(a) : "f"(in[i]), "f"(in[i + 1]));
-    asm("{cvt.rn.satfinite.e5m2x2.f32 %0, %2, %1;}\n" : "=h"(b) : "f"(in[i]), "f"(in[i + 1]));
-    e4[i / 2] = a;
-    e5[i / 2] = b;
-    unsigned h4, h5;
-    asm("{cvt.rn.f16x2.e4m3x2 %0, %1;}\n" : "=r"(h4) : "h"((unsigned short)(threadIdx.x * 64 + k)));
-    asm("{cvt.rn.f16x2.e5m2x2 %0, %1;}\n" : "=r"(h5) : "h"((unsigned short)(threadIdx.x * 64 + k)));
-    back4[i / 2] = h4;
-    back5[i / 2] = h5;
-  }
-})";
-  // Every e4m3 and e5m2 value, the midpoints between neighbours (ties) and
-  // just off them, overflow, infinities, NaN, signed zeros.
-  std::vector<float> in;
-  for (int fmt = 0; fmt < 2; ++fmt)
-    for (unsigned c = 0; c < 128 && in.size() < 2040; ++c) {
-      double v = fmt ? fp8Value(c, 2, 15, true) : fp8Value(c, 3, 7, false);
-      double w =
-          fmt ? fp8Value(c + 1, 2, 15, true) : fp8Value(c + 1, 3, 7, false);
-      if (std::isnan(v) || std::isinf(v))
-        continue;
-      in.push_back(float(v));
-      if (!std::isnan(w) && !std::isinf(w)) {
-        float mid = float((v + w) / 2);
-        in.push_back(c % 3 == 0 ? -mid : mid);
-        in.push_back(std::nextafter(mid, 1e9f));
-      }
-    }
-  for (float x : {500.f, -1e6f, 60000.f, INFINITY, -INFINITY, NAN, -0.f, 0.f,
-                  1e-30f, -1e-6f})
-    in.push_back(x);
-  in.resize(2048, 3.1f);
-  KernelRun run;
-  RUN_OR_SKIP(run, source, "fp8",
-              {bytesOf(in), std::vector<uint8_t>(2048),
-               std::vector<uint8_t>(2048), std::vector<uint8_t>(4096),
-               std::vector<uint8_t>(4096)});
-  auto e4 = run.values<uint16_t>(1, 1024), e5 = run.values<uint16_t>(2, 1024);
-  auto b4 = run.values<uint32_t>(3, 1024), b5 = run.values<uint32_t>(4, 1024);
-  for (size_t i = 0; i < 2048; i += 2) {
-    // cvt d, a, b puts a (%2: in[i + 1]) in the upper byte.
-    unsigned want4 = fp8Nearest(in[i + 1], 3, 7, false) << 8 |
-                     fp8Nearest(in[i], 3, 7, false);
-    unsigned want5 = fp8Nearest(in[i + 1], 2, 15, true) << 8 |
-                     fp8Nearest(in[i], 2, 15, true);
-    EXPECT_EQ(e4[i / 2], want4) << in[i] << " " << in[i + 1];
-    EXPECT_EQ(e5[i / 2], want5) << in[i] << " " << in[i + 1];
-    unsigned pair = unsigned(i) & 0xffff; // the 16 bits each lane converted
-    for (int half = 0; half < 2; ++half) {
-      unsigned code = pair >> (8 * half) & 0xff;
-      auto check = [&](uint32_t got, int mbits, int bias, bool inf) {
-        double v = fp8Value(code, mbits, bias, inf);
-        float h = sim::floatFromHalf(uint16_t(got >> (16 * half)));
-        if (std::isnan(v))
-          EXPECT_TRUE(std::isnan(h)) << code;
-        else
-          EXPECT_EQ(double(h), v) << code;
-      };
-      check(b4[i / 2], 3, 7, false);
-      check(b5[i / 2], 2, 15, true);
-    }
-  }
 }
 
 TEST_P(PtxExecution, UnknownInstructionIsNamed) {
