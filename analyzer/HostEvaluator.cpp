@@ -24,7 +24,8 @@ bool AbstractValue::same(const AbstractValue &o) const {
     for (int k = 0; k < 3; ++k)
       if (!(*dim)[k].sameValue((*o.dim)[k]))
         return false;
-  if (bool(leaves) != bool(o.leaves))
+  if (bool(leaves) != bool(o.leaves) || bool(text) != bool(o.text) ||
+      (text && *text != *o.text))
     return false;
   if (leaves) {
     if (leaves->size() != o.leaves->size())
@@ -43,7 +44,7 @@ std::string AbstractValue::why() const {
         return c.why;
     return "";
   }
-  if (slotRef >= 0 || scalar.known() || function || leaves)
+  if (slotRef >= 0 || scalar.known() || function || leaves || text)
     return "";
   return scalar.why;
 }
@@ -471,7 +472,13 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
   case Stmt::CXXNullPtrLiteralExprClass:
   case Stmt::GNUNullExprClass:
     return AbstractValue::of(HostValue::integer(0));
-  case Stmt::StringLiteralClass:
+  case Stmt::StringLiteralClass: {
+    AbstractValue v = AbstractValue::of(HostValue::hostPtr());
+    auto *sl = cast<StringLiteral>(e);
+    if (sl->getCharByteWidth() == 1)
+      v.text = std::make_shared<const std::string>(sl->getString().str());
+    return v;
+  }
   case Stmt::CXXNewExprClass:
     return AbstractValue::of(HostValue::hostPtr());
   case Stmt::DeclRefExprClass: {
@@ -614,6 +621,8 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
     return AbstractValue::unknown("pointer used as an integer at " +
                                   where(e->getExprLoc()));
   case CK_ArrayToPointerDecay: {
+    if (isa<StringLiteral>(sub->IgnoreParens()))
+      return eval(sub); // a host pointer that knows its characters
     LValue lv = lvalueOf(sub);
     if (validSlot(lv.slot) && lv.count > 0) {
       AbstractValue p;
@@ -641,6 +650,22 @@ AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
     AbstractValue v;
     v.leaves = std::move(leaves);
     return v;
+  }
+  if (const CXXRecordDecl *rd = e->getType()->getAsCXXRecordDecl();
+      rd && rd->isInStdNamespace() && rd->getIdentifier() &&
+      rd->getName() == "basic_string" && e->getNumArgs() >= 1) {
+    // std::string from a literal: its characters (for ==, compare).
+    AbstractValue from = eval(e->getArg(0));
+    bool onlyDefaults = true; // (const char *, const Alloc & = Alloc())
+    for (unsigned k = 1; k < e->getNumArgs(); ++k) {
+      onlyDefaults &= isa<CXXDefaultArgExpr>(e->getArg(k));
+      eval(e->getArg(k));
+    }
+    if (from.text && onlyDefaults) {
+      AbstractValue v = AbstractValue::unknown("a std::string");
+      v.text = from.text;
+      return v;
+    }
   }
   if (!isDim3(e->getType())) {
     for (const Expr *a : e->arguments())

@@ -53,6 +53,8 @@ struct AbstractValue {
   const clang::FunctionDecl *function = nullptr; // a function (pointer)
   // A struct or array value (a copy, a returned object): its leaves.
   std::shared_ptr<const std::vector<AbstractValue>> leaves;
+  // The characters of a string literal, or of a std::string made from one.
+  std::shared_ptr<const std::string> text;
 
   static AbstractValue of(HostValue v) {
     AbstractValue a;

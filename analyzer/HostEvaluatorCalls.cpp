@@ -421,6 +421,67 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return AbstractValue::of(
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
+  // Strings known to their characters: ==, !=, strcmp.
+  if ((n == "operator==" || n == "operator!=" || n == "strcmp") && nargs == 2) {
+    AbstractValue a = eval(e->getArg(0)), b = eval(e->getArg(1));
+    if (!a.text || !b.text)
+      return std::nullopt;
+    int c = a.text->compare(*b.text);
+    int64_t r = n == "operator=="   ? c == 0
+                : n == "operator!=" ? c != 0
+                                    : (c > 0) - (c < 0);
+    return AbstractValue::of(normalizeInt(r, rt));
+  }
+  // Iterators over tracked arrays are slot pointers: std::begin/end, and
+  // the algorithms that copy or fill through them.
+  if ((n == "begin" || n == "end") && nargs == 1 &&
+      ctx_.getAsConstantArrayType(
+          e->getArg(0)->getType().getNonReferenceType())) {
+    LValue lv = lvalueOf(e->getArg(0));
+    if (!validSlot(lv.slot) || lv.count <= 0)
+      return AbstractValue::of(HostValue::hostPtr());
+    AbstractValue p;
+    p.slotRef = n == "begin" ? lv.slot : lv.slot + lv.count;
+    p.slotCount = n == "begin" ? lv.count : 0;
+    return p;
+  }
+  // copy(first, last, dest), copy_n(first, n, dest), fill(first, last, v),
+  // fill_n(first, n, v) over tracked scalars.
+  bool copy = n == "copy" || n == "copy_n", fill = n == "fill" || n == "fill_n";
+  if ((copy || fill) && nargs == 3) {
+    const Expr *target = copy ? e->getArg(2) : e->getArg(0);
+    QualType tt = target->getType();
+    if (!tt->isPointerType() || !tt->getPointeeType()->isScalarType())
+      return std::nullopt; // not over scalars: an opaque call
+    AbstractValue first = eval(e->getArg(0)), second = eval(e->getArg(1));
+    AbstractValue third = eval(e->getArg(2));
+    AbstractValue dst = copy ? third : first;
+    if (dst.slotRef < 0)
+      return std::nullopt;
+    int64_t count = -1;
+    if (n == "copy" || n == "fill") { // a range [first, second)
+      if (first.slotRef >= 0 && second.slotRef >= first.slotRef)
+        count = second.slotRef - first.slotRef;
+    } else if (second.scalar.kind == HostValue::Kind::Int) {
+      count = second.scalar.i;
+    }
+    bool ok = count >= 0 && count <= dst.slotCount &&
+              (!copy || (first.slotRef >= 0 && count <= first.slotCount));
+    std::vector<AbstractValue> values;
+    for (int64_t k = 0; ok && k < count; ++k)
+      values.push_back(copy ? at(first.slotRef + int(k)) : third);
+    AbstractValue unknown = AbstractValue::unknown(
+        "set by " + describe(e, e->getExprLoc()) + ", which is not evaluated");
+    int64_t written = ok ? count : dst.slotCount;
+    for (int64_t k = 0; k < written && validSlot(dst.slotRef + int(k)); ++k)
+      at(dst.slotRef + int(k)) = ok ? values[k] : unknown;
+    if (fill && n == "fill")
+      return AbstractValue::unknown("void");
+    AbstractValue out = dst; // the end of what was written
+    out.slotRef += int(std::max<int64_t>(count, 0));
+    out.slotCount -= int(std::max<int64_t>(count, 0));
+    return out;
+  }
   if ((n == "pow" || n == "powf") && nargs == 2) {
     HostValue a = eval(e->getArg(0)).scalar, b = eval(e->getArg(1)).scalar;
     if (!a.known())

@@ -3,7 +3,8 @@
 // leaf (bases first, then fields, in declaration order; an array's elements in
 // order), so `s.a[2].x`, `&s`, `p->n` and copies are all slot arithmetic.
 // Records kcheck does not see into stay one opaque slot: those of system
-// headers (std::vector, cudaDeviceProp: modelled by name), unions,
+// headers (std::vector, cudaDeviceProp: modelled by name; std::pair is
+// flattened), unions,
 // polymorphic classes, lambdas, and records with bit-fields or references.
 #include "analyzer/HostEvaluator.h"
 
@@ -20,8 +21,11 @@ bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
   rd = rd->getDefinition();
   if (!rd || rd->isUnion() || rd->isInvalidDecl())
     return true;
+  // Library records stay opaque (modelled by name), but std::pair, which
+  // host code fills field by field and passes to kernels.
   if (ctx_.getSourceManager().isInSystemHeader(rd->getLocation()))
-    return true;
+    return !(rd->isInStdNamespace() && rd->getIdentifier() &&
+             rd->getName() == "pair");
   if (rd->getIdentifier() && rd->getName().starts_with("cuda"))
     return true; // the runtime's own structs, also from the bundled headers
   if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
@@ -49,7 +53,10 @@ std::optional<uint64_t> HostEvaluator::leafCount(QualType t) const {
         e && at->getZExtSize() <= kMaxArray)
       n = *e * at->getZExtSize();
   } else if (const RecordDecl *rd = t->getAsRecordDecl()) {
-    if (opaqueRecord(rd)) {
+    auto *cxx = dyn_cast<CXXRecordDecl>(rd);
+    if (cxx && cxx->hasDefinition() && cxx->isEmpty()) {
+      n = 0; // an empty base or tag type: no bytes to track
+    } else if (opaqueRecord(rd)) {
       n = 1;
     } else {
       uint64_t total = 0;
@@ -137,6 +144,8 @@ void HostEvaluator::leafLayout(QualType t, uint64_t offset,
     return;
   }
   const RecordDecl *rd = t->getAsRecordDecl();
+  if (leafCount(t) == std::optional<uint64_t>(0))
+    return;
   if (!rd || opaqueRecord(rd)) { // one leaf no value can fill
     scalar(ArgField::Type::Int, offset, bytes, path);
     return;
