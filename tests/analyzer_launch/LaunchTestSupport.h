@@ -57,7 +57,7 @@ enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice,
 enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1,
                       cudaDevAttrMultiProcessorCount = 16,
                       cudaDevAttrMaxThreadsPerMultiProcessor = 39 };
-struct cudaDeviceProp { int multiProcessorCount; int maxThreadsPerBlock; };
+struct cudaDeviceProp { int multiProcessorCount; int maxThreadsPerBlock; int maxGridSize[3]; };
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
 extern "C" {
