@@ -43,6 +43,10 @@ Session sessionOf(const Options &o, host::RunResult &run,
       slash == std::string::npos ? o.file : o.file.substr(slash + 1);
   s.subscripts = run.device.subscripts;
   s.report.notes = run.notes;
+  // The simulated runtime's structs are the bundled headers' (JIT'd host
+  // code and the runtime must agree on cudaDeviceProp's layout).
+  s.report.cudaHeaders.whyBundled =
+      "running the host code compiles the whole program against them";
   std::map<const llvm::Function *,
            std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
       branches;

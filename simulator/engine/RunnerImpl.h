@@ -30,6 +30,9 @@ struct WarpState {
   std::array<std::array<uint32_t, kWarpSize>, 3> tid{};
 
   uint64_t *slot(uint32_t s) { return regs.data() + size_t(s) * kWarpSize; }
+  const uint64_t *slot(uint32_t s) const {
+    return regs.data() + size_t(s) * kWarpSize;
+  }
 };
 
 /// How runWarp stopped.
@@ -60,6 +63,10 @@ struct BlockRunner::Impl {
   bool resolve(unsigned as, uint64_t raw, uint32_t bytes, bool isWrite,
                bool atomic, uint32_t pc, const WarpState &w, unsigned lane,
                MemSpace &space, uint64_t &addr);
+  // Lanes of a memory instruction that would fault, found without faulting.
+  uint32_t lanesOutsideMemory(const bc::Inst &in, uint32_t pc,
+                              const WarpState &w, uint32_t mask);
+  bool quietFaults = false;
   bool checkObjectBounds(const bc::Inst &in, uint32_t pc, const WarpState &w,
                          uint32_t mask, const MemSpace *spaces,
                          const uint64_t *addrs);
@@ -106,7 +113,8 @@ struct BlockRunner::Impl {
   std::vector<std::string> notes;
   std::vector<uint64_t> noteBlocks;   // linear block of each note
   StoreBuffer *storeBuffer = nullptr; // global stores go here when set
-  std::vector<uint8_t> noted;   // per pc: bit 0 taint note, bit 1 barrier note
+  std::vector<uint8_t>
+      noted; // per pc: bits 0/2 taint, 1 barrier, 3 dropped lanes
   std::vector<uint8_t> probeAt; // per pc: 1 if options.probePcs lists it
   // Per pc: the bounds of the access's underlying object, when the IR names
   // one (checkObjectBounds); filled once, so the check reads no InstInfo.
