@@ -99,12 +99,11 @@ overlayMainFile(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
 
 } // namespace
 
-namespace {
-
 // The CUDA headers: the toolkit's through Clang's CUDA support, or the
 // bundled stubs in place of a toolkit.
-std::vector<std::string> headerArguments(const CompileOptions &options) {
-  if (!options.toolkit)
+std::vector<std::string>
+cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit) {
+  if (!toolkit)
     return {
         // No CUDA installation: the stub headers replace its headers,
         // nothing replaces libdevice (the stubs use Clang builtins instead),
@@ -123,7 +122,7 @@ std::vector<std::string> headerArguments(const CompileOptions &options) {
         "-include",
         std::string(kCudaShimHeader),
     };
-  const CudaToolkit &t = *options.toolkit;
+  const CudaToolkit &t = *toolkit;
   std::string version = std::to_string(t.major) + "." + std::to_string(t.minor);
   std::vector<std::string> args = {
       "--cuda-path=" + t.root,
@@ -154,8 +153,6 @@ std::vector<std::string> headerArguments(const CompileOptions &options) {
   return args;
 }
 
-} // namespace
-
 std::vector<std::string> deviceCompileArguments(const std::string &path,
                                                 const CompileOptions &options) {
   std::vector<std::string> args = {
@@ -169,7 +166,7 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
       "-resource-dir",
       KCHECK_CLANG_RESOURCE_DIR, // Clang's own __clang_cuda_*.h and stddef.h
   };
-  std::vector<std::string> headers = headerArguments(options);
+  std::vector<std::string> headers = cudaHeaderArguments(options.toolkit);
   args.insert(args.end(), headers.begin(), headers.end());
   std::vector<std::string> common = {
       // Clang's front-end at O3 (so its IR carries O3's attributes and

@@ -67,6 +67,12 @@ CompiledModule
 compileDevice(const std::string &path, const CompileOptions &options,
               const std::vector<ConsumerFactory> &extraConsumers = {});
 
+// The arguments that choose the CUDA headers: the toolkit's (through Clang's
+// CUDA support, with CCCL and nvcc's version macros) or the bundled stubs.
+// The host compile of --run-host uses the same.
+std::vector<std::string>
+cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit);
+
 // The driver command line compileDevice uses (argv[0] is the absolute driver
 // path), for diagnostics and for reproducing a compile with the clang++ binary.
 std::vector<std::string> deviceCompileArguments(const std::string &path,

@@ -32,7 +32,8 @@ namespace {
 /// The run's launches as a Session, so the checks and emitters of the other
 /// commands apply unchanged.
 Session sessionOf(const Options &o, host::RunResult &run,
-                  const core::ArchSpec &arch) {
+                  const core::ArchSpec &arch,
+                  const core::CudaHeaders &headers) {
   Session s;
   s.compiled = true;
   s.mainFile = o.file;
@@ -43,10 +44,7 @@ Session sessionOf(const Options &o, host::RunResult &run,
       slash == std::string::npos ? o.file : o.file.substr(slash + 1);
   s.subscripts = run.device.subscripts;
   s.report.notes = run.notes;
-  // The simulated runtime's structs are the bundled headers' (JIT'd host
-  // code and the runtime must agree on cudaDeviceProp's layout).
-  s.report.cudaHeaders.whyBundled =
-      "running the host code compiles the whole program against them";
+  s.report.cudaHeaders = headers;
   std::map<const llvm::Function *,
            std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
       branches;
@@ -144,6 +142,13 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
   arch.options = modelOptionsFor(o, arch);
   Progress progress(!o.quiet);
   host::RunOptions ro = runOptionsFor(o, arch, progress);
+  core::CudaHeaders headers;
+  std::vector<std::string> headerErrors;
+  if (!chooseCudaHeaders(o, arch, ro.toolkit, headers, headerErrors)) {
+    Session failed;
+    failed.errors = headerErrors;
+    return failed;
+  }
   ro.programStdoutToStderr = true; // stdout is the report's
   ro.printfOut = &err;
   ro.sanitizer = sanitizerOptionsFor(o); // kcheck memcheck --run-host
@@ -155,7 +160,7 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
     failed.errors = run->errors;
     return failed;
   }
-  Session s = sessionOf(o, *run, arch);
+  Session s = sessionOf(o, *run, arch, headers);
   // A launch that faulted under memcheck is its finding (the program's run
   // stopped there, as its CUDA calls would fail on a GPU), not an error.
   for (const std::string &e : run->errors)
@@ -190,6 +195,13 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
 
   Progress progress(!o.quiet);
   host::RunOptions ro = runOptionsFor(o, arch, progress);
+  core::CudaHeaders headers;
+  std::vector<std::string> headerErrors;
+  if (!chooseCudaHeaders(o, arch, ro.toolkit, headers, headerErrors)) {
+    for (const std::string &e : headerErrors)
+      err << "kcheck: error: " << e << '\n';
+    return kExitCannotAnalyse;
+  }
   ro.programStdoutToStderr = o.format == OutputFormat::Json;
   // std::cout writes through stdio's stdout, like host code's printf: the
   // two stay in order, and both follow the redirection.
@@ -203,7 +215,7 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
     return kExitCannotAnalyse;
   }
 
-  Session s = sessionOf(o, run, arch);
+  Session s = sessionOf(o, run, arch, headers);
   std::vector<std::string> errors = run.errors;
   for (const std::string &n : s.report.notes)
     err << "kcheck: note: " << n << '\n';

@@ -354,11 +354,10 @@ bool resolveConfig(const Options &options, const HostLaunch &hl,
   return grid && block && shmem;
 }
 
-// The headers the device side compiles against: the toolkit named or found,
-// else the bundled ones. False (with an error) when --cuda-path names no
-// toolkit.
+} // namespace
+
 bool chooseCudaHeaders(const Options &options, const core::ArchSpec &arch,
-                       analyzer::CompileOptions &copts,
+                       std::optional<analyzer::CudaToolkit> &toolkit,
                        core::CudaHeaders &headers,
                        std::vector<std::string> &errors) {
   if (options.bundledHeaders) {
@@ -367,15 +366,15 @@ bool chooseCudaHeaders(const Options &options, const core::ArchSpec &arch,
     return true;
   }
   std::string why;
-  copts.toolkit = analyzer::findCudaToolkit(options.cudaPath, why);
-  if (copts.toolkit) {
-    const analyzer::CudaToolkit &t = *copts.toolkit;
+  toolkit = analyzer::findCudaToolkit(options.cudaPath, why);
+  if (toolkit) {
+    const analyzer::CudaToolkit &t = *toolkit;
     if (arch.major * 10 + arch.minor < analyzer::oldestArchitecture(t)) {
       // nvcc of this toolkit would refuse the architecture too.
       headers.whyBundled = "the CUDA " + std::to_string(t.major) + "." +
                            std::to_string(t.minor) + " toolkit in " + t.root +
                            " does not support " + options.arch;
-      copts.toolkit.reset();
+      toolkit.reset();
       return true;
     }
     headers.toolkit = true;
@@ -391,8 +390,6 @@ bool chooseCudaHeaders(const Options &options, const core::ArchSpec &arch,
   headers.whyBundled = why;
   return true;
 }
-
-} // namespace
 
 Session analyzeFile(const Options &options,
                     const std::optional<std::string> &mainFileText) {
@@ -415,7 +412,8 @@ Session analyzeFile(const Options &options,
   copts.arch = arch.major < 2 ? "sm_20" : options.arch;
   copts.extraClangArgs = options.clangArgs;
   copts.mainFileText = mainFileText;
-  if (!chooseCudaHeaders(options, arch, copts, s.report.cudaHeaders, s.errors))
+  if (!chooseCudaHeaders(options, arch, copts.toolkit, s.report.cudaHeaders,
+                         s.errors))
     return s;
   copts.keepLibdeviceDeclaration = sim::executesNatively;
   analyzer::CompiledModule cm = analyzer::compileDevice(

@@ -5,6 +5,7 @@
 
 #include "analyzer/AstFacts.h"
 #include "analyzer/BranchUniformity.h"
+#include "analyzer/CudaToolkit.h"
 #include "analyzer/FixCandidates.h"
 #include "cli/Options.h"
 #include "core/ArchSpec.h"
@@ -43,6 +44,14 @@ struct Session {
   // (--run-host): the device module of that run.
   std::shared_ptr<void> keepAlive;
 };
+
+/// The CUDA headers both compiles use: the toolkit named or found (in
+/// `toolkit`), else the bundled ones; `headers` says which and why. False,
+/// with an error, when --cuda-path names no toolkit.
+bool chooseCudaHeaders(const Options &options, const core::ArchSpec &arch,
+                       std::optional<analyzer::CudaToolkit> &toolkit,
+                       core::CudaHeaders &headers,
+                       std::vector<std::string> &errors);
 
 /// `mainFileText`, when given, is analysed in place of the file's contents
 /// (a fix being re-simulated).

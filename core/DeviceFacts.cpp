@@ -1,7 +1,5 @@
 #include "core/DeviceFacts.h"
 
-#include <array>
-
 namespace kcheck::core {
 
 DeviceFacts deviceFacts(const ArchSpec &a) {
@@ -44,13 +42,9 @@ DeviceFacts deviceFacts(const ArchSpec &a) {
   return f;
 }
 
-std::optional<int64_t> deviceFact(const ArchSpec &arch, std::string_view name) {
+std::vector<DeviceFactEntry> deviceFactTable(const ArchSpec &arch) {
   DeviceFacts f = deviceFacts(arch);
-  struct Entry {
-    std::string_view field, attribute;
-    int64_t value;
-  };
-  const std::array<Entry, 31> table = {{
+  return {
       {"totalGlobalMem", "", int64_t(f.totalGlobalMem)},
       {"sharedMemPerBlock", "cudaDevAttrMaxSharedMemoryPerBlock",
        int64_t(f.sharedPerBlock)},
@@ -90,11 +84,19 @@ std::optional<int64_t> deviceFact(const ArchSpec &arch, std::string_view name) {
       {"managedMemory", "cudaDevAttrManagedMemory", 1},
       {"cooperativeLaunch", "cudaDevAttrCooperativeLaunch", 1},
       {"concurrentKernels", "cudaDevAttrConcurrentKernels", 1},
-  }};
-  if (f.smCount == 0 && (name == "multiProcessorCount" ||
-                         name == "cudaDevAttrMultiProcessorCount"))
+      {"unifiedAddressing", "cudaDevAttrUnifiedAddressing", 1},
+      {"concurrentManagedAccess", "cudaDevAttrConcurrentManagedAccess", 1},
+      {"globalL1CacheSupported", "cudaDevAttrGlobalL1CacheSupported", 1},
+      {"localL1CacheSupported", "cudaDevAttrLocalL1CacheSupported", 1},
+      {"deviceOverlap", "cudaDevAttrGpuOverlap", 1},
+  };
+}
+
+std::optional<int64_t> deviceFact(const ArchSpec &arch, std::string_view name) {
+  if (arch.smCount == 0 && (name == "multiProcessorCount" ||
+                            name == "cudaDevAttrMultiProcessorCount"))
     return std::nullopt; // ArchSpec does not know this generation's count
-  for (const Entry &e : table)
+  for (const DeviceFactEntry &e : deviceFactTable(arch))
     if ((!e.field.empty() && e.field == name) || e.attribute == name)
       return e.value;
   return std::nullopt;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace kcheck::core {
 
@@ -32,6 +33,14 @@ struct DeviceFacts {
 };
 
 DeviceFacts deviceFacts(const ArchSpec &arch);
+
+/// One answer: under its cudaDeviceProp field ("maxGridSize[0]") and its
+/// cudaDeviceAttr enumerator, either of which may be empty.
+struct DeviceFactEntry {
+  std::string_view field, attribute;
+  int64_t value;
+};
+std::vector<DeviceFactEntry> deviceFactTable(const ArchSpec &arch);
 
 /// The value a query by name returns: a cudaDeviceProp field
 /// ("multiProcessorCount", "maxGridSize[0]") or a cudaDeviceAttr enumerator

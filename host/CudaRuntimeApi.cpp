@@ -1,7 +1,9 @@
 // The C entry points of kcheck's CUDA runtime (see CudaRuntime.h), with the
-// signatures of kcheck's CUDA stub headers, which JIT'd host code is compiled
-// against: the structs (cudaDeviceProp, dim3) are those headers' own, so
-// both sides agree on their layout.
+// signatures of kcheck's CUDA stub headers. JIT'd host code is compiled
+// against those or the toolkit's: the functions here take only what both
+// lay out alike (scalars, pointers, dim3, the enums' values); a struct whose
+// layout differs (cudaDeviceProp) is filled by HostGlue.cpp's code, compiled
+// with the program.
 #include "host/CudaRuntime.h"
 
 #include "core/DeviceFacts.h"
@@ -47,91 +49,54 @@ core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
 // ---------------------------------------------------------------------------
 // Device facts: core/DeviceFacts.h, the table the static evaluator reads too.
 
-void fillProperties(cudaDeviceProp &p, const core::ArchSpec &a) {
-  std::memset(&p, 0, sizeof p);
-  core::DeviceFacts f = core::deviceFacts(a);
-  std::snprintf(p.name, sizeof p.name, "kcheck simulated %s", a.name.c_str());
-  p.totalGlobalMem = f.totalGlobalMem;
-  p.sharedMemPerBlock = f.sharedPerBlock;
-  p.regsPerBlock = f.registersPerBlock;
-  p.warpSize = f.warpSize;
-  p.memPitch = size_t(f.memPitch);
-  p.maxThreadsPerBlock = f.maxThreadsPerBlock;
-  p.maxThreadsDim[0] = p.maxThreadsDim[1] = f.maxThreadsPerBlock;
-  p.maxThreadsDim[2] = f.maxBlockDimZ;
-  p.maxGridSize[0] = f.maxGridDimX;
-  p.maxGridSize[1] = p.maxGridSize[2] = f.maxGridDimYZ;
-  p.clockRate = f.clockRateKHz;
-  p.totalConstMem = size_t(f.totalConstMem);
-  p.major = f.major;
-  p.minor = f.minor;
-  p.textureAlignment = size_t(f.textureAlignment);
-  p.deviceOverlap = 1;
-  p.multiProcessorCount = f.smCount;
-  p.concurrentKernels = 1;
-  p.asyncEngineCount = f.asyncEngineCount;
-  p.unifiedAddressing = 1;
-  p.memoryClockRate = f.memoryClockRateKHz;
-  p.memoryBusWidth = f.memoryBusWidth;
-  p.l2CacheSize = f.l2Bytes;
-  p.maxThreadsPerMultiProcessor = f.maxThreadsPerSM;
-  p.globalL1CacheSupported = p.localL1CacheSupported = 1;
-  p.sharedMemPerMultiprocessor = f.sharedPerSM;
-  p.regsPerMultiprocessor = f.registersPerSM;
-  p.managedMemory = 1;
-  p.concurrentManagedAccess = 1;
-  p.cooperativeLaunch = 1;
-  p.sharedMemPerBlockOptin = f.sharedPerBlockOptin;
-  p.maxBlocksPerMultiProcessor = f.blocksPerSM;
-  p.reservedSharedMemPerBlock = f.reservedSharedPerBlock;
-}
-
+// cudaGetDeviceProperties is HostGlue.cpp's, compiled against the program's
+// own headers; attributes are answered here, from the same table.
 std::optional<int> attributeOf(int attr, const core::ArchSpec &a) {
-  cudaDeviceProp p;
-  fillProperties(p, a);
+  core::DeviceFacts f = core::deviceFacts(a);
   switch (attr) {
   case cudaDevAttrMaxThreadsPerBlock:
-    return p.maxThreadsPerBlock;
+    return f.maxThreadsPerBlock;
   case cudaDevAttrMaxBlockDimX:
   case cudaDevAttrMaxBlockDimY:
   case cudaDevAttrMaxBlockDimZ:
-    return p.maxThreadsDim[attr - cudaDevAttrMaxBlockDimX];
+    return attr == cudaDevAttrMaxBlockDimZ ? f.maxBlockDimZ
+                                           : f.maxThreadsPerBlock;
   case cudaDevAttrMaxGridDimX:
   case cudaDevAttrMaxGridDimY:
   case cudaDevAttrMaxGridDimZ:
-    return p.maxGridSize[attr - cudaDevAttrMaxGridDimX];
+    return attr == cudaDevAttrMaxGridDimX ? f.maxGridDimX : f.maxGridDimYZ;
   case cudaDevAttrMaxSharedMemoryPerBlock:
-    return int(p.sharedMemPerBlock);
+    return int(f.sharedPerBlock);
   case cudaDevAttrTotalConstantMemory:
-    return int(p.totalConstMem);
+    return f.totalConstMem;
   case cudaDevAttrWarpSize:
-    return p.warpSize;
+    return f.warpSize;
   case cudaDevAttrMaxPitch:
-    return int(p.memPitch);
+    return f.memPitch;
   case cudaDevAttrMaxRegistersPerBlock:
-    return p.regsPerBlock;
+    return f.registersPerBlock;
   case cudaDevAttrClockRate:
-    return p.clockRate;
+    return f.clockRateKHz;
   case cudaDevAttrMultiProcessorCount:
-    return p.multiProcessorCount;
+    return f.smCount;
   case cudaDevAttrL2CacheSize:
-    return p.l2CacheSize;
+    return f.l2Bytes;
   case cudaDevAttrMaxThreadsPerMultiProcessor:
-    return p.maxThreadsPerMultiProcessor;
+    return f.maxThreadsPerSM;
   case cudaDevAttrComputeCapabilityMajor:
-    return p.major;
+    return f.major;
   case cudaDevAttrComputeCapabilityMinor:
-    return p.minor;
+    return f.minor;
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
-    return int(p.sharedMemPerMultiprocessor);
+    return int(f.sharedPerSM);
   case cudaDevAttrMaxRegistersPerMultiprocessor:
-    return p.regsPerMultiprocessor;
+    return f.registersPerSM;
   case cudaDevAttrManagedMemory:
-    return p.managedMemory;
+    return 1;
   case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-    return int(p.sharedMemPerBlockOptin);
+    return int(f.sharedPerBlockOptin);
   case cudaDevAttrMaxBlocksPerMultiprocessor:
-    return p.maxBlocksPerMultiProcessor;
+    return f.blocksPerSM;
   default:
     return std::nullopt;
   }
@@ -225,11 +190,9 @@ cudaError_t apiGetDevice(int *device) {
 cudaError_t apiSetDevice(int device) {
   return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
 }
-cudaError_t apiGetDeviceProperties(cudaDeviceProp *prop, int device) {
-  if (device != 0)
-    return fail(cudaErrorInvalidDevice);
-  fillProperties(*prop, rt().arch());
-  return cudaSuccess;
+// The device check of HostGlue.cpp's cudaGetDeviceProperties.
+cudaError_t apiCheckDevice(int device) {
+  return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
 }
 cudaError_t apiDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   if (device != 0)
@@ -500,19 +463,16 @@ cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
   if (it == r.kernels.end())
     return fail(cudaErrorInvalidDeviceFunction);
   // What the GPU refuses before running anything.
-  cudaDeviceProp p;
-  fillProperties(p, r.arch());
+  core::DeviceFacts f = core::deviceFacts(r.arch());
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
   if (!grid.x || !grid.y || !grid.z || !threads ||
-      threads > uint64_t(p.maxThreadsPerBlock) ||
-      block.x > unsigned(p.maxThreadsDim[0]) ||
-      block.y > unsigned(p.maxThreadsDim[1]) ||
-      block.z > unsigned(p.maxThreadsDim[2]) ||
-      grid.x > unsigned(p.maxGridSize[0]) ||
-      grid.y > unsigned(p.maxGridSize[1]) ||
-      grid.z > unsigned(p.maxGridSize[2]))
+      threads > uint64_t(f.maxThreadsPerBlock) ||
+      block.x > unsigned(f.maxThreadsPerBlock) ||
+      block.y > unsigned(f.maxThreadsPerBlock) ||
+      block.z > unsigned(f.maxBlockDimZ) || grid.x > unsigned(f.maxGridDimX) ||
+      grid.y > unsigned(f.maxGridDimYZ) || grid.z > unsigned(f.maxGridDimYZ))
     return fail(cudaErrorInvalidConfiguration);
-  if (shared > p.sharedMemPerBlockOptin)
+  if (shared > f.sharedPerBlockOptin)
     return fail(cudaErrorInvalidValue);
   core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
   std::string error = r.device().launch(it->second, config, args);
@@ -578,8 +538,7 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaGetDeviceCount", address(apiGetDeviceCount)},
       {"cudaGetDevice", address(apiGetDevice)},
       {"cudaSetDevice", address(apiSetDevice)},
-      {"cudaGetDeviceProperties", address(apiGetDeviceProperties)},
-      {"cudaGetDeviceProperties_v2", address(apiGetDeviceProperties)},
+      {"kcheck_check_device", address(apiCheckDevice)},
       {"cudaDeviceGetAttribute", address(apiDeviceGetAttribute)},
       {"cudaDeviceSynchronize", address(apiSucceed)},
       {"cudaThreadSynchronize", address(apiSucceed)},

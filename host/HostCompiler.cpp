@@ -2,6 +2,7 @@
 
 #include "analyzer/CudaStubHeaders.h"
 #include "analyzer/DeviceCompiler.h"
+#include "host/HostGlue.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/CodeGenAction.h"
@@ -33,10 +34,14 @@ void initializeHostTarget() {
   });
 }
 
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> makeHostFileSystem() {
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+makeHostFileSystem(const std::string &glue) {
   auto placeholder = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   placeholder->addFile(kPlaceholderFatbin, 0,
                        llvm::MemoryBuffer::getMemBuffer("kcheck"));
+  if (!glue.empty())
+    placeholder->addFile(kHostGluePath, 0,
+                         llvm::MemoryBuffer::getMemBufferCopy(glue));
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       analyzer::makeFileSystemWithCudaStubs());
   overlay->pushOverlay(placeholder);
@@ -55,20 +60,24 @@ hostCompileArguments(const std::string &path,
       "-x",
       "cuda",
       "--cuda-host-only",
-      "-nocudainc",
-      "-nocudalib",
-      "--cuda-path=/nonexistent",
       "--cuda-gpu-arch=" + options.arch,
       "-resource-dir",
       KCHECK_CLANG_RESOURCE_DIR,
-      "-I", // before the user's -I, as in the device compile
-            // (DeviceCompiler.cpp)
-      std::string(analyzer::kCudaStubDirectory),
-      "-include",
-      std::string(analyzer::kCudaShimHeader),
-      // The CUDA version selects the launch ABI (see HostCompiler.h).
-      "-Xclang",
-      "-target-sdk-version=12.8",
+  };
+  // The headers as the device side has them; the CUDA version they carry
+  // selects the launch ABI (see HostCompiler.h).
+  std::vector<std::string> headers =
+      analyzer::cudaHeaderArguments(options.toolkit);
+  args.insert(args.end(), headers.begin(), headers.end());
+  if (!options.toolkit) {
+    args.push_back("-Xclang");
+    args.push_back("-target-sdk-version=12.8");
+  }
+  if (!options.glueSource.empty()) {
+    args.push_back("-include");
+    args.push_back(kHostGluePath);
+  }
+  std::vector<std::string> rest = {
       "-Xclang",
       "-fcuda-include-gpubinary",
       "-Xclang",
@@ -79,6 +88,7 @@ hostCompileArguments(const std::string &path,
       "-emit-llvm",
       "-c",
   };
+  args.insert(args.end(), rest.begin(), rest.end());
   args.insert(args.end(), options.extraClangArgs.begin(),
               options.extraClangArgs.end());
   args.push_back(path);
@@ -91,7 +101,7 @@ HostModule compileHost(const std::string &path,
   HostModule result;
   llvm::raw_string_ostream diagnosticStream(result.diagnostics);
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
-      makeHostFileSystem();
+      makeHostFileSystem(options.glueSource);
 
   result.context = std::make_unique<llvm::LLVMContext>();
   clang::EmitLLVMOnlyAction action(result.context.get());

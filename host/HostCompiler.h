@@ -1,17 +1,21 @@
 // Compiles the host side of a .cu file in-process with Clang (CUDA host-only,
-// x86-64 Linux) to LLVM IR for the JIT, against kcheck's CUDA stub headers.
-// Clang is told it targets CUDA 12.8 and handed a placeholder GPU binary, so
-// its host code generation emits what nvcc-built programs do at run time:
+// x86-64 Linux) to LLVM IR for the JIT, against the CUDA toolkit's headers
+// or kcheck's bundled ones (as the device side). Clang is told the CUDA
+// version (12.8 for the bundled headers) and handed a placeholder GPU binary,
+// so its host code generation emits what nvcc-built programs do at run time:
 // `__cudaRegisterFunction`/`__cudaRegisterVar` from a module constructor, and
 // `<<<>>>` as `__cudaPushCallConfiguration` + a stub calling
 // `cudaLaunchKernel`. Without them (no CUDA installation) Clang would emit
 // the pre-9.2 `cudaConfigureCall`/`cudaLaunch` ABI and no registrations.
 #pragma once
 
+#include "analyzer/CudaToolkit.h"
+
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,11 @@ namespace kcheck::host {
 struct HostCompileOptions {
   std::string arch = "sm_90"; // --cuda-gpu-arch (device code is not built)
   std::vector<std::string> extraClangArgs; // -D, -I ...; before the file
+  // The toolkit's headers, else the bundled ones (analyzer/CudaToolkit.h).
+  std::optional<analyzer::CudaToolkit> toolkit;
+  // The text of a header included after the CUDA headers: the simulated
+  // runtime's glue for structs whose layout is the headers' (HostGlue.h).
+  std::string glueSource;
 };
 
 struct HostModule {

@@ -1,5 +1,7 @@
 #include "host/HostRunner.h"
 
+#include "host/HostGlue.h"
+
 #include "host/HostCompiler.h"
 #include "host/HostDevice.h"
 #include "host/HostGuards.h"
@@ -122,6 +124,8 @@ RunResult runProgram(const RunOptions &options) {
   // As analyzeFile: cc1.x kernels compile as sm_20 (same memory operations).
   deviceOptions.arch = options.arch.major < 2 ? "sm_20" : options.arch.name;
   deviceOptions.extraClangArgs = options.clangArgs;
+  deviceOptions.toolkit = options.toolkit;
+  deviceOptions.keepLibdeviceDeclaration = sim::executesNatively;
   result.device = analyzer::compileDevice(options.file, deviceOptions);
   result.diagnostics = result.device.diagnostics;
   if (!result.device.ok || !result.device.module)
@@ -129,6 +133,8 @@ RunResult runProgram(const RunOptions &options) {
   HostCompileOptions hostOptions;
   hostOptions.arch = deviceOptions.arch;
   hostOptions.extraClangArgs = options.clangArgs;
+  hostOptions.toolkit = options.toolkit;
+  hostOptions.glueSource = hostGlueSource(options.arch);
   HostModule host = compileHost(options.file, hostOptions);
   result.diagnostics += host.diagnostics;
   if (!host.ok)

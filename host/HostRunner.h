@@ -14,6 +14,7 @@
 // failed launch) ends only the run, which keeps the launches made so far.
 #pragma once
 
+#include "analyzer/CudaToolkit.h"
 #include "analyzer/DeviceCompiler.h"
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
@@ -34,7 +35,10 @@ struct RunOptions {
   std::string file;
   std::vector<std::string> programArgs; // argv[1..]
   std::vector<std::string> clangArgs;   // -D, -I ... for both compiles
-  core::ArchSpec arch;                  // models' options applied
+  // The CUDA toolkit both compiles use (its headers and libdevice); nullopt:
+  // the bundled headers.
+  std::optional<analyzer::CudaToolkit> toolkit;
+  core::ArchSpec arch; // models' options applied
   /// Seconds host code may run, not counting the simulation of its launches.
   double hostBudgetSeconds = 120;
   uint64_t stepBudget = 20'000'000; // warp instructions per block
