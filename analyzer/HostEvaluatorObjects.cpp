@@ -256,6 +256,20 @@ std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
 
 void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
                               std::vector<AbstractValue> &leaves) {
+  t = t.getCanonicalType();
+  if (auto *at = ctx_.getAsConstantArrayType(t)) {
+    // An array of objects: the constructor runs for each element.
+    uint64_t per = leafCount(at->getElementType()).value_or(0);
+    for (uint64_t i = 0; per && i < at->getZExtSize(); ++i) {
+      std::vector<AbstractValue> element(leaves.begin() + i * per,
+                                         leaves.begin() + (i + 1) * per);
+      construct(e, at->getElementType(), element);
+      std::copy(element.begin(), element.end(), leaves.begin() + i * per);
+    }
+    return;
+  }
+  if (!t->getAsRecordDecl())
+    return;
   const CXXConstructorDecl *ctor = e->getConstructor();
   const FunctionDecl *def = nullptr;
   if (ctor->isTrivial() || (ctor->isDefaulted() && !ctor->hasBody(def))) {

@@ -73,6 +73,7 @@ template <int N> struct Accessor {
   long size(int i) const { return sizes[i]; }
 };
 struct Base { int a; };
+struct Counter { int n; Counter() : n(5) {} };
 struct Derived : Base { int b; };
 __global__ void k(Accessor<2> acc, int x) {}
 int main() {
@@ -82,8 +83,9 @@ int main() {
   float *d;
   cudaMalloc(&d, 4096);
   Accessor<2> acc(d, s, t);
+  Counter counters[3]; // each element constructed
   Derived der;
-  der.a = 3;
+  der.a = counters[2].n - 2;
   der.b = 4;
   k<<<acc.size(0), blocks[0][0]>>>(acc, der.a + der.b);
 }
