@@ -91,7 +91,8 @@ uint64_t rmw(bc::RmwOp op, uint64_t old, uint64_t v, unsigned bits,
 bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
                                 bool isWrite, bool atomic, uint32_t pc,
                                 const WarpState &w, unsigned lane,
-                                MemSpace &space, uint64_t &addr) {
+                                MemSpace &space, uint64_t &addr,
+                                bool checkAlignment) {
   switch (as) {
   case bc::kSharedAS:
     space = MemSpace::Shared, addr = raw;
@@ -114,7 +115,7 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
       space = MemSpace::Global, addr = raw;
   }
   const char *op = atomic ? "atomic" : isWrite ? "write" : "read";
-  if (bytes > 1 && (bytes & (bytes - 1)) == 0 && addr % bytes)
+  if (checkAlignment && bytes > 1 && (bytes & (bytes - 1)) == 0 && addr % bytes)
     return memoryFault(true, space, op, bytes, addr, pc, w, lane);
   switch (space) {
   case MemSpace::Shared:
@@ -349,8 +350,10 @@ bool BlockRunner::Impl::execMemIntrinsic(const Inst &in, uint32_t pc,
       continue;
     MemSpace dstSpace, srcSpace;
     uint64_t dst, src;
+    // A block copy needs no alignment of its length (a 512-byte memcpy is
+    // not a 512-byte access).
     if (!resolve(in.sub, w.slot(in.a)[lane], uint32_t(length), true, false, pc,
-                 w, lane, dstSpace, dst))
+                 w, lane, dstSpace, dst, false))
       return false;
     scratch.resize(length);
     bool tainted;
@@ -359,7 +362,7 @@ bool BlockRunner::Impl::execMemIntrinsic(const Inst &in, uint32_t pc,
       tainted = w.taint[in.b];
     } else {
       if (!resolve(in.sub2, w.slot(in.b)[lane], uint32_t(length), false, false,
-                   pc, w, lane, srcSpace, src))
+                   pc, w, lane, srcSpace, src, false))
         return false;
       tainted = readBytes(srcSpace, src, scratch.data(), length, w, lane);
     }

@@ -62,7 +62,7 @@ struct BlockRunner::Impl {
   // (and records a fault) if [addr, addr+bytes) is not valid memory.
   bool resolve(unsigned as, uint64_t raw, uint32_t bytes, bool isWrite,
                bool atomic, uint32_t pc, const WarpState &w, unsigned lane,
-               MemSpace &space, uint64_t &addr);
+               MemSpace &space, uint64_t &addr, bool checkAlignment = true);
   // Lanes of a memory instruction that would fault, found without faulting.
   uint32_t lanesOutsideMemory(const bc::Inst &in, uint32_t pc,
                               const WarpState &w, uint32_t mask);
