@@ -356,6 +356,8 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
   }
   if (auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
     AbstractValue base = eval(as->getBase());
+    if (base.slotRef < 0) // not into tracked slots: the index is the
+      return {};          // caller's to evaluate (once: `argv[++i]`)
     HostValue idx = eval(as->getIdx()).scalar;
     std::optional<uint64_t> object = objectLeaves(as->getType());
     int64_t stride = object ? int64_t(*object) : 1;
@@ -571,6 +573,21 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
         return AbstractValue::unknown(p.scalar.why + " (field " + key + ")");
       }
     AbstractValue base = eval(as->getBase());
+    if (base.scalar.kind == HostValue::Kind::HostPtr &&
+        base.scalar.allocation == HostValue::kProgramArguments) {
+      // argv[k]: the program's argument, a string known to its characters.
+      HostValue k = eval(as->getIdx()).scalar;
+      const std::vector<std::string> &args = *options_.programArgs;
+      if (k.kind == HostValue::Kind::Int && k.i >= 0 &&
+          k.i <= int64_t(args.size())) {
+        AbstractValue v = AbstractValue::of(HostValue::hostPtr());
+        v.text = std::make_shared<const std::string>(
+            k.i == 0 ? std::string("program") : args[size_t(k.i - 1)]);
+        return v;
+      }
+      return unknownHere("argv beyond argc");
+    }
+    eval(as->getIdx());
     std::string why = base.why();
     if (!why.empty())
       return AbstractValue::unknown(why);

@@ -173,6 +173,13 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   return ret;
 }
 
+// The C library's output functions read their variadic arguments only.
+static bool printsOnly(const FunctionDecl *fd) {
+  static const char *const names[] = {"printf",   "fprintf", "vprintf",
+                                      "vfprintf", "puts",    "fputs"};
+  return fd->getIdentifier() && llvm::is_contained(names, fd->getName());
+}
+
 AbstractValue HostEvaluator::opaqueCall(const CallExpr *e,
                                         const FunctionDecl *fd,
                                         const std::string &reason) {
@@ -184,9 +191,16 @@ AbstractValue HostEvaluator::opaqueCall(const CallExpr *e,
     AbstractValue v = eval(a);
     if (input.empty())
       input = v.why();
-    // What the callee could write: pointers to tracked slots, non-const refs.
+    // What the callee could write: pointers to tracked slots, non-const refs
+    // (not through a pointer to const, nor what printf & co. print).
     std::string set = "set by " + call + ", which is not evaluated";
-    if (v.slotRef >= 0)
+    const ParmVarDecl *param = i >= shift && i - shift < fd->getNumParams()
+                                   ? fd->getParamDecl(i - shift)
+                                   : nullptr;
+    bool readOnly = (param && param->getType()->isPointerType() &&
+                     param->getType()->getPointeeType().isConstQualified()) ||
+                    (!param && printsOnly(fd));
+    if (v.slotRef >= 0 && !readOnly)
       for (int k = 0; k < v.slotCount && validSlot(v.slotRef + k); ++k)
         at(v.slotRef + k) = AbstractValue::unknown(set);
     bool byRef =
@@ -421,12 +435,56 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return AbstractValue::of(
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
-  // Strings known to their characters: ==, !=, strcmp.
-  if ((n == "operator==" || n == "operator!=" || n == "strcmp") && nargs == 2) {
+  // Strings known to their characters (literals, argv, char arrays of known
+  // chars): ==, !=, strcmp, strncmp; strcpy/strncpy into a tracked array.
+  // The arguments are evaluated once: an unknown answer is returned here.
+  auto textOf = [&](const AbstractValue &v) -> std::optional<std::string> {
+    if (v.text)
+      return *v.text;
+    std::string out;
+    for (int k = 0; v.slotRef >= 0 && k < v.slotCount; ++k) {
+      const HostValue &c = at(v.slotRef + k).scalar;
+      if (c.kind != HostValue::Kind::Int)
+        return std::nullopt;
+      if (c.i == 0)
+        return out;
+      out += char(c.i);
+    }
+    return std::nullopt; // not tracked, or no terminator inside the array
+  };
+  std::string unknownWhy =
+      "result of " + describe(e, e->getExprLoc()) + " (a string not known)";
+  if ((n == "strcpy" || n == "strncpy") && nargs >= 2) {
+    AbstractValue dst = eval(e->getArg(0)), src = eval(e->getArg(1));
+    HostValue limit = nargs > 2 ? eval(e->getArg(2)).scalar : HostValue();
+    std::optional<std::string> t = textOf(src);
+    int64_t max = n == "strncpy" && limit.kind == HostValue::Kind::Int
+                      ? limit.i
+                      : int64_t(dst.slotCount);
+    for (int k = 0; dst.slotRef >= 0 && k < dst.slotCount && k < max; ++k)
+      at(dst.slotRef + k) =
+          t ? AbstractValue::of(HostValue::integer(
+                  k < int(t->size()) ? (unsigned char)(*t)[size_t(k)] : 0))
+            : AbstractValue::unknown("set by " + describe(e, e->getExprLoc()) +
+                                     ", which is not evaluated");
+    return dst;
+  }
+  bool compare = n == "operator==" || n == "operator!=" || n == "strcmp";
+  if ((compare && nargs == 2) || (n == "strncmp" && nargs == 3)) {
     AbstractValue a = eval(e->getArg(0)), b = eval(e->getArg(1));
-    if (!a.text || !b.text)
-      return std::nullopt;
-    int c = a.text->compare(*b.text);
+    std::optional<std::string> ta = textOf(a), tb = textOf(b);
+    if (n == "strncmp") {
+      HostValue len = eval(e->getArg(2)).scalar;
+      if (len.kind != HostValue::Kind::Int || len.i < 0)
+        return AbstractValue::unknown(unknownWhy);
+      if (ta)
+        ta = ta->substr(0, size_t(len.i));
+      if (tb)
+        tb = tb->substr(0, size_t(len.i));
+    }
+    if (!ta || !tb)
+      return AbstractValue::unknown(unknownWhy);
+    int c = ta->compare(*tb);
     int64_t r = n == "operator=="   ? c == 0
                 : n == "operator!=" ? c != 0
                                     : (c > 0) - (c < 0);

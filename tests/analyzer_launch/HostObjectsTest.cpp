@@ -134,6 +134,44 @@ int main() {
   EXPECT_EQ(l.args[1].value.i, 0);
 }
 
+TEST(HostObjects, OptionsParsedFromArgvIntoAStruct) {
+  // strcmp on argv, strncpy into a char array field, printf reading it.
+  ExtractorOptions args;
+  args.programArgs = std::vector<std::string>{"--op", "expand", "--n", "96"};
+  HostProgram p = extract(R"cuda(
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+struct Config { char op[32]; int n; };
+static Config parse(int argc, char **argv) {
+  Config cfg;
+  strcpy(cfg.op, "shrink");
+  cfg.n = 64;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--op") && i + 1 < argc) strncpy(cfg.op, argv[++i], 31);
+    else if (!strcmp(argv[i], "--n") && i + 1 < argc) cfg.n = atoi(argv[++i]);
+    else exit(0);
+  }
+  return cfg;
+}
+__global__ void k(int *p) {}
+int main(int argc, char **argv) {
+  Config cfg = parse(argc, argv);
+  printf("op %s\n", cfg.op);
+  int *d;
+  cudaMalloc(&d, 4096);
+  if (!strcmp(cfg.op, "shrink"))
+    k<<<1, cfg.n>>>(d);
+  else
+    k<<<2, cfg.n>>>(d);
+}
+)cuda",
+                          args);
+  ASSERT_EQ(p.launches.size(), 1u);
+  EXPECT_EQ(p.launches[0].grid, d3(2)) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[0].block, d3(96));
+}
+
 TEST(HostObjects, ExitAfterADroppedReturnMeansTheCallReturned) {
   // A search whose success depends on what the evaluator cannot know, with
   // exit() after the loop: the program goes on only if it returned.
