@@ -482,7 +482,7 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
     return v;
   }
   case Stmt::CXXNewExprClass:
-    return AbstractValue::of(HostValue::hostPtr());
+    return evalNew(cast<CXXNewExpr>(e));
   case Stmt::DeclRefExprClass: {
     const ValueDecl *d = cast<DeclRefExpr>(e)->getDecl();
     if (auto *ec = dyn_cast<EnumConstantDecl>(d))

@@ -240,6 +240,9 @@ private:
   // A new object's slots, filled from `v` (its leaves, else Unknown).
   int newObject(clang::QualType t, const AbstractValue &v);
   AbstractValue loadObject(int slot, int leaves) const;
+  // `new T`, `new T[n]`: small heap objects and arrays are tracked slots
+  // (they outlive frames: kept with the globals); others a host pointer.
+  AbstractValue evalNew(const clang::CXXNewExpr *e);
   void nameAllocation(const AbstractValue &v, const clang::VarDecl *vd,
                       clang::SourceLocation loc);
 

@@ -435,6 +435,23 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return AbstractValue::of(
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
+  // make_int4(x, y, z, w) & co.: a vector type's fields in order.
+  if (n.starts_with("make_") && rt->isRecordType()) {
+    std::optional<uint64_t> leaves = objectLeaves(rt);
+    const RecordDecl *rd = rt->getAsRecordDecl()->getDefinition();
+    if (leaves && *leaves == nargs) {
+      auto out = std::make_shared<std::vector<AbstractValue>>();
+      unsigned k = 0;
+      for (const FieldDecl *f : rd->fields()) {
+        const Expr *a = e->getArg(k++);
+        out->push_back(AbstractValue::of(
+            convert(eval(a).scalar, a->getType(), f->getType())));
+      }
+      AbstractValue v;
+      v.leaves = std::move(out);
+      return v;
+    }
+  }
   // Strings known to their characters (literals, argv, char arrays of known
   // chars): ==, !=, strcmp, strncmp; strcpy/strncpy into a tracked array.
   // The arguments are evaluated once: an unknown answer is returned here.

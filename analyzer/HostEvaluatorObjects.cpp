@@ -17,10 +17,26 @@ namespace kcheck::analyzer {
 
 using namespace clang;
 
+// CUDA's vector types (int4, float2, uchar1...): plain x/y/z/w structs.
+static bool isVectorType(const RecordDecl *rd) {
+  if (!rd->getIdentifier())
+    return false;
+  llvm::StringRef n = rd->getName();
+  if (n.empty() || !llvm::StringRef("1234").contains(n.back()))
+    return false;
+  n = n.drop_back();
+  static const char *const scalars[] = {
+      "char", "uchar", "short",    "ushort",    "int",   "uint",
+      "long", "ulong", "longlong", "ulonglong", "float", "double"};
+  return llvm::is_contained(scalars, n);
+}
+
 bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
   rd = rd->getDefinition();
   if (!rd || rd->isUnion() || rd->isInvalidDecl())
     return true;
+  if (isVectorType(rd))
+    return false;
   // Library records stay opaque (modelled by name), but std::pair, which
   // host code fills field by field and passes to kernels.
   if (ctx_.getSourceManager().isInSystemHeader(rd->getLocation()))
@@ -378,6 +394,42 @@ AbstractValue HostEvaluator::loadObject(int slot, int leaves) const {
   AbstractValue v;
   v.leaves = std::move(out);
   return v;
+}
+
+AbstractValue HostEvaluator::evalNew(const CXXNewExpr *e) {
+  QualType t = e->getAllocatedType();
+  uint64_t count = 1;
+  if (e->isArray()) {
+    std::optional<const Expr *> size = e->getArraySize();
+    HostValue n = size && *size ? eval(*size).scalar : HostValue();
+    if (n.kind != HostValue::Kind::Int || n.i < 0)
+      return AbstractValue::of(HostValue::hostPtr());
+    count = uint64_t(n.i);
+  }
+  std::optional<uint64_t> per =
+      t->isScalarType() ? std::optional<uint64_t>(1) : objectLeaves(t);
+  if (!per || *per == 0 || count * *per > kMaxArray) {
+    if (const Expr *init = e->getInitializer())
+      eval(init);
+    return AbstractValue::of(HostValue::hostPtr());
+  }
+  const Expr *init = e->getInitializer();
+  std::vector<AbstractValue> leaves;
+  for (uint64_t i = 0; i < count; ++i) {
+    // new T[n]{...} lists per element; `new T(args)` / `new T[n]` construct.
+    const Expr *one = init;
+    if (auto *il = dyn_cast_or_null<InitListExpr>(init); il && e->isArray())
+      one = i < il->getNumInits() ? il->getInit(unsigned(i)) : nullptr;
+    std::vector<AbstractValue> v =
+        initObject(t, one, false, "new " + t.getAsString());
+    v.resize(*per, AbstractValue::unknown("uninitialised heap memory"));
+    leaves.insert(leaves.end(), v.begin(), v.end());
+  }
+  AbstractValue p;
+  p.slotRef = kGlobalBase + int(globalStore_.size());
+  p.slotCount = int(leaves.size());
+  globalStore_.insert(globalStore_.end(), leaves.begin(), leaves.end());
+  return p;
 }
 
 } // namespace kcheck::analyzer

@@ -542,19 +542,35 @@ namespace {
 // Collects the variables a statement (and the functions it calls) may assign.
 struct AssignedVars {
   llvm::SmallPtrSet<const VarDecl *, 16> vars;
+  // Pointers written through (`p[i] = `, `p->n = `): what they point to
+  // changes, not they.
+  llvm::SmallPtrSet<const VarDecl *, 16> pointees;
   llvm::SmallPtrSet<const FunctionDecl *, 8> seen;
   bool globalsOnly = false;
 
-  void target(const Expr *e) {
+  // `derefs`: pointer dereferences between the target and its variable.
+  // Past the second (`m[i].data[j]`) the memory is not the variable's nor
+  // what it points to.
+  void target(const Expr *e, int derefs = 0) {
     e = e->IgnoreParenImpCasts();
     if (auto *me = dyn_cast<MemberExpr>(e))
-      return target(me->getBase());
+      return target(me->getBase(), derefs + me->isArrow());
     if (auto *as = dyn_cast<ArraySubscriptExpr>(e))
-      return target(as->getBase());
+      return target(
+          as->getBase(), // an array's own elements: no deref
+          derefs +
+              as->getBase()->IgnoreParenImpCasts()->getType()->isPointerType());
+    if (auto *uo = dyn_cast<UnaryOperator>(e);
+        uo && uo->getOpcode() == UO_Deref)
+      return target(uo->getSubExpr(), derefs + 1);
     if (auto *dr = dyn_cast<DeclRefExpr>(e))
       if (auto *vd = dyn_cast<VarDecl>(dr->getDecl()))
-        if (!globalsOnly || vd->hasGlobalStorage())
-          vars.insert(vd);
+        if (!globalsOnly || vd->hasGlobalStorage()) {
+          if (derefs == 0)
+            vars.insert(vd);
+          else if (derefs == 1)
+            pointees.insert(vd);
+        }
   }
   void walk(const Stmt *s) {
     if (!s)
@@ -626,6 +642,29 @@ void HostEvaluator::havocAssigned(const Stmt *s, const std::string &why) {
     std::string msg = std::string("`") + vd->getNameAsString() + "` is " + why;
     for (int k = 0; k < count && validSlot(slot + k); ++k)
       at(slot + k) = AbstractValue::unknown(msg);
+  }
+  // What a pointer written through points to now (tracked slots only).
+  for (const VarDecl *vd : av.pointees) {
+    if (av.vars.count(vd))
+      continue; // the pointer itself is unknown now
+    LValue lv;
+    for (int f = int(frames_.size()) - 1; f >= 0 && lv.slot < 0;) {
+      auto it = frames_[f].vars.find(vd);
+      if (it != frames_[f].vars.end())
+        lv.slot = it->second;
+      f = frames_[f].parent;
+    }
+    if (lv.slot < 0)
+      if (auto it = globals_.find(vd->getCanonicalDecl()); it != globals_.end())
+        lv.slot = it->second;
+    if (!validSlot(lv.slot))
+      continue;
+    const AbstractValue p = at(lv.slot);
+    std::string msg =
+        "what `" + vd->getNameAsString() + "` points to is " + why;
+    for (int k = 0;
+         p.slotRef >= 0 && k < p.slotCount && validSlot(p.slotRef + k); ++k)
+      at(p.slotRef + k) = AbstractValue::unknown(msg);
   }
 }
 

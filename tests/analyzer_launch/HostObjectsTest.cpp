@@ -172,6 +172,33 @@ int main(int argc, char **argv) {
   EXPECT_EQ(p.launches[0].block, d3(96));
 }
 
+TEST(HostObjects, HeapObjectsAndWritesThroughPointersInLoops) {
+  // `new Matrix[3]` is tracked; a loop too long to follow writes through
+  // `p`, which makes what p points to unknown, not p, nor other variables.
+  HostProgram p = extract(R"cuda(
+struct Matrix { int width, height; float *elements; };
+__global__ void k(Matrix a, int n) {}
+int main() {
+  Matrix *m = new Matrix[3];
+  for (int i = 0; i < 3; i++) {
+    m[i].width = m[i].height = 128;
+    m[i].elements = new float[128 * 128];
+    for (int j = 0; j < 128 * 128; j++) m[i].elements[j] = 1.0f;
+  }
+  int table[4] = {1, 2, 3, 4};
+  int *t = table;
+  for (int j = 0; j < 5000; j++) t[j % 4] = j;
+  k<<<m[1].width / 32, 32>>>(m[0], table[2]);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 1u);
+  const HostLaunch &l = p.launches[0];
+  EXPECT_EQ(l.grid, d3(4)) << joined(l.notes);
+  ASSERT_TRUE(l.args[0].fields.has_value());
+  EXPECT_EQ(field(l.args[0], "m[0].height")->value.i, 128);
+  EXPECT_EQ(l.args[1].value.kind, HostValue::Kind::Unknown); // via `t`
+}
+
 TEST(HostObjects, ExitAfterADroppedReturnMeansTheCallReturned) {
   // A search whose success depends on what the evaluator cannot know, with
   // exit() after the loop: the program goes on only if it returned.
