@@ -80,6 +80,9 @@ struct LValue {
 
 enum class Flow { Normal, Break, Continue, Return, Exit, Unknown };
 
+// A constant Clang evaluated (an integer or a float) as a HostValue.
+HostValue fromAPValue(const clang::APValue &v);
+
 class HostEvaluator {
 public:
   // Called for each kernel launch (`<<<>>>`, cudaLaunchKernel) reached.

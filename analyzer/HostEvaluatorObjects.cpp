@@ -1,4 +1,4 @@
-// HostEvaluator, part 5: objects. A struct or class of the user's, or an
+// HostEvaluator: objects. A struct or class of the user's, or an
 // array of any rank, is flattened into consecutive store slots, one per scalar
 // leaf (bases first, then fields, in declaration order; an array's elements in
 // order), so `s.a[2].x`, `&s`, `p->n` and copies are all slot arithmetic.

@@ -1,0 +1,299 @@
+// HostEvaluator: the C and C++ library functions host code computes
+// launch sizes with, modelled by name, and the program's arguments read by
+// the usual conversions (--program-args).
+#include "analyzer/HostEvaluator.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <cmath>
+
+namespace kcheck::analyzer {
+
+using namespace clang;
+
+// ---------------------------------------------------------------------------
+// C and C++ library functions host code computes launch sizes with.
+
+std::optional<AbstractValue>
+HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
+  if (n == "exit" || n == "abort" || n == "_Exit" || n == "quick_exit" ||
+      n == "terminate") {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    exitRequested_ = true;
+    return AbstractValue::unknown("the program exits");
+  }
+  if (n == "malloc" || n == "calloc" || n == "realloc" ||
+      n == "aligned_alloc" || n == "operator new" || n == "operator new[]") {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    return AbstractValue::of(HostValue::hostPtr());
+  }
+  if (n == "free" || n == "operator delete" || n == "operator delete[]") {
+    for (const Expr *a : e->arguments())
+      eval(a);
+    return AbstractValue::unknown("void");
+  }
+  bool minmax = n == "min" || n == "max" || n == "fmin" || n == "fmax" ||
+                n == "fminf" || n == "fmaxf" || n == "umin" || n == "umax" ||
+                n == "llmin" || n == "llmax";
+  if (minmax && nargs == 2 && rt->isArithmeticType()) {
+    HostValue a =
+        convert(eval(e->getArg(0)).scalar, e->getArg(0)->getType(), rt);
+    HostValue b =
+        convert(eval(e->getArg(1)).scalar, e->getArg(1)->getType(), rt);
+    if (!a.known())
+      return AbstractValue::of(a);
+    if (!b.known())
+      return AbstractValue::of(b);
+    HostValue lt = arith(BO_LT, a, b, rt, ctx_.IntTy, e->getExprLoc());
+    bool isMin = n.ends_with("min") || n.ends_with("minf");
+    return AbstractValue::of((lt.i != 0) == isMin ? a : b);
+  }
+  static const char *const math1[] = {
+      "abs",    "labs",   "llabs",  "fabs",  "fabsf", "ceil",  "ceilf",
+      "floor",  "floorf", "sqrt",   "sqrtf", "log2",  "log2f", "round",
+      "roundf", "trunc",  "truncf", "exp2",  "exp2f", "sin",   "sinf",
+      "cos",    "cosf",   "tan",    "tanf",  "exp",   "expf",  "log",
+      "logf",   "log10",  "log10f", "rsqrt", "rsqrtf"};
+  if (nargs == 1 && rt->isArithmeticType() && llvm::is_contained(math1, n)) {
+    HostValue a = eval(e->getArg(0)).scalar;
+    if (!a.known())
+      return AbstractValue::of(a);
+    bool isInt = a.kind == HostValue::Kind::Int;
+    double x = isInt ? double(a.i) : a.f;
+    if (n.contains("abs") && isInt && rt->isIntegerType())
+      return AbstractValue::of(normalizeInt(a.i < 0 ? -a.i : a.i, rt));
+    // The float flavours (sqrtf) computed in float, as the program does.
+    bool f32 = n.ends_with("f") && !n.ends_with("abs");
+    auto in = [&](double v) { return f32 ? double(float(v)) : v; };
+    double r = n.starts_with("abs") || n.contains("fabs") ? std::fabs(x)
+               : n.starts_with("ceil")                    ? std::ceil(x)
+               : n.starts_with("floor")                   ? std::floor(x)
+               : n.starts_with("sqrt")                    ? in(std::sqrt(x))
+               : n.starts_with("rsqrt") ? in(1.0 / std::sqrt(x))
+               : n.starts_with("log2")  ? in(std::log2(x))
+               : n.starts_with("log10") ? in(std::log10(x))
+               : n.starts_with("log")   ? in(std::log(x))
+               : n.starts_with("round") ? std::round(x)
+               : n.starts_with("trunc") ? std::trunc(x)
+               : n.starts_with("sin")   ? in(std::sin(x))
+               : n.starts_with("cos")   ? in(std::cos(x))
+               : n.starts_with("tan")   ? in(std::tan(x))
+               : n.starts_with("exp2")  ? in(std::exp2(x))
+                                        : in(std::exp(x));
+    return AbstractValue::of(
+        convert(HostValue::floating(r), ctx_.DoubleTy, rt));
+  }
+  // make_int4(x, y, z, w) & co.: a vector type's fields in order.
+  if (n.starts_with("make_") && rt->isRecordType()) {
+    std::optional<uint64_t> leaves = objectLeaves(rt);
+    const RecordDecl *rd = rt->getAsRecordDecl()->getDefinition();
+    if (leaves && *leaves == nargs) {
+      auto out = std::make_shared<std::vector<AbstractValue>>();
+      unsigned k = 0;
+      for (const FieldDecl *f : rd->fields()) {
+        const Expr *a = e->getArg(k++);
+        out->push_back(AbstractValue::of(
+            convert(eval(a).scalar, a->getType(), f->getType())));
+      }
+      AbstractValue v;
+      v.leaves = std::move(out);
+      return v;
+    }
+  }
+  // Strings known to their characters (literals, argv, char arrays of known
+  // chars): ==, !=, strcmp, strncmp; strcpy/strncpy into a tracked array.
+  // The arguments are evaluated once: an unknown answer is returned here.
+  auto textOf = [&](const AbstractValue &v) -> std::optional<std::string> {
+    if (v.text)
+      return *v.text;
+    std::string out;
+    for (int k = 0; v.slotRef >= 0 && k < v.slotCount; ++k) {
+      const HostValue &c = at(v.slotRef + k).scalar;
+      if (c.kind != HostValue::Kind::Int)
+        return std::nullopt;
+      if (c.i == 0)
+        return out;
+      out += char(c.i);
+    }
+    return std::nullopt; // not tracked, or no terminator inside the array
+  };
+  std::string unknownWhy =
+      "result of " + describe(e, e->getExprLoc()) + " (a string not known)";
+  if ((n == "strcpy" || n == "strncpy") && nargs >= 2) {
+    AbstractValue dst = eval(e->getArg(0)), src = eval(e->getArg(1));
+    HostValue limit = nargs > 2 ? eval(e->getArg(2)).scalar : HostValue();
+    std::optional<std::string> t = textOf(src);
+    int64_t max = n == "strncpy" && limit.kind == HostValue::Kind::Int
+                      ? limit.i
+                      : int64_t(dst.slotCount);
+    for (int k = 0; dst.slotRef >= 0 && k < dst.slotCount && k < max; ++k)
+      at(dst.slotRef + k) =
+          t ? AbstractValue::of(HostValue::integer(
+                  k < int(t->size()) ? (unsigned char)(*t)[size_t(k)] : 0))
+            : AbstractValue::unknown("set by " + describe(e, e->getExprLoc()) +
+                                     ", which is not evaluated");
+    return dst;
+  }
+  bool compare = n == "operator==" || n == "operator!=" || n == "strcmp";
+  if ((compare && nargs == 2) || (n == "strncmp" && nargs == 3)) {
+    AbstractValue a = eval(e->getArg(0)), b = eval(e->getArg(1));
+    std::optional<std::string> ta = textOf(a), tb = textOf(b);
+    if (n == "strncmp") {
+      HostValue len = eval(e->getArg(2)).scalar;
+      if (len.kind != HostValue::Kind::Int || len.i < 0)
+        return AbstractValue::unknown(unknownWhy);
+      if (ta)
+        ta = ta->substr(0, size_t(len.i));
+      if (tb)
+        tb = tb->substr(0, size_t(len.i));
+    }
+    if (!ta || !tb)
+      return AbstractValue::unknown(unknownWhy);
+    int c = ta->compare(*tb);
+    int64_t r = n == "operator=="   ? c == 0
+                : n == "operator!=" ? c != 0
+                                    : (c > 0) - (c < 0);
+    return AbstractValue::of(normalizeInt(r, rt));
+  }
+  // Iterators over tracked arrays are slot pointers: std::begin/end, and
+  // the algorithms that copy or fill through them.
+  if ((n == "begin" || n == "end") && nargs == 1 &&
+      ctx_.getAsConstantArrayType(
+          e->getArg(0)->getType().getNonReferenceType())) {
+    LValue lv = lvalueOf(e->getArg(0));
+    if (!validSlot(lv.slot) || lv.count <= 0)
+      return AbstractValue::of(HostValue::hostPtr());
+    AbstractValue p;
+    p.slotRef = n == "begin" ? lv.slot : lv.slot + lv.count;
+    p.slotCount = n == "begin" ? lv.count : 0;
+    return p;
+  }
+  // copy(first, last, dest), copy_n(first, n, dest), fill(first, last, v),
+  // fill_n(first, n, v) over tracked scalars.
+  bool copy = n == "copy" || n == "copy_n", fill = n == "fill" || n == "fill_n";
+  if ((copy || fill) && nargs == 3) {
+    const Expr *target = copy ? e->getArg(2) : e->getArg(0);
+    QualType tt = target->getType();
+    if (!tt->isPointerType() || !tt->getPointeeType()->isScalarType())
+      return std::nullopt; // not over scalars: an opaque call
+    AbstractValue first = eval(e->getArg(0)), second = eval(e->getArg(1));
+    AbstractValue third = eval(e->getArg(2));
+    AbstractValue dst = copy ? third : first;
+    if (dst.slotRef < 0)
+      return std::nullopt;
+    int64_t count = -1;
+    if (n == "copy" || n == "fill") { // a range [first, second)
+      if (first.slotRef >= 0 && second.slotRef >= first.slotRef)
+        count = second.slotRef - first.slotRef;
+    } else if (second.scalar.kind == HostValue::Kind::Int) {
+      count = second.scalar.i;
+    }
+    bool ok = count >= 0 && count <= dst.slotCount &&
+              (!copy || (first.slotRef >= 0 && count <= first.slotCount));
+    std::vector<AbstractValue> values;
+    for (int64_t k = 0; ok && k < count; ++k)
+      values.push_back(copy ? at(first.slotRef + int(k)) : third);
+    AbstractValue unknown = AbstractValue::unknown(
+        "set by " + describe(e, e->getExprLoc()) + ", which is not evaluated");
+    int64_t written = ok ? count : dst.slotCount;
+    for (int64_t k = 0; k < written && validSlot(dst.slotRef + int(k)); ++k)
+      at(dst.slotRef + int(k)) = ok ? values[k] : unknown;
+    if (fill && n == "fill")
+      return AbstractValue::unknown("void");
+    AbstractValue out = dst; // the end of what was written
+    out.slotRef += int(std::max<int64_t>(count, 0));
+    out.slotCount -= int(std::max<int64_t>(count, 0));
+    return out;
+  }
+  if ((n == "pow" || n == "powf") && nargs == 2) {
+    HostValue a = eval(e->getArg(0)).scalar, b = eval(e->getArg(1)).scalar;
+    if (!a.known())
+      return AbstractValue::of(a);
+    if (!b.known())
+      return AbstractValue::of(b);
+    double x = a.kind == HostValue::Kind::Int ? double(a.i) : a.f;
+    double y = b.kind == HostValue::Kind::Int ? double(b.i) : b.f;
+    return AbstractValue::of(
+        convert(HostValue::floating(std::pow(x, y)), ctx_.DoubleTy, rt));
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+// The program's arguments (--program-args), read by the usual conversions.
+
+std::optional<std::string> HostEvaluator::programArgument(const Expr *e) {
+  if (!options_.programArgs)
+    return std::nullopt;
+  for (;;) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *t = dyn_cast<CXXBindTemporaryExpr>(e))
+      e = t->getSubExpr();
+    else if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+      e = m->getSubExpr();
+    else if (auto *c = dyn_cast<CXXConstructExpr>(e);
+             c && c->getNumArgs() >= 1) // std::string(argv[1])
+      e = c->getArg(0);
+    else if (auto *f = dyn_cast<CXXFunctionalCastExpr>(e))
+      e = f->getSubExpr();
+    else
+      break;
+  }
+  auto *as = dyn_cast<ArraySubscriptExpr>(e);
+  if (!as)
+    return std::nullopt;
+  // argv itself, or argv passed on to another function.
+  HostValue base = eval(as->getBase()).scalar;
+  if (base.kind != HostValue::Kind::HostPtr ||
+      base.allocation != HostValue::kProgramArguments)
+    return std::nullopt;
+  HostValue k = eval(as->getIdx()).scalar;
+  if (k.kind != HostValue::Kind::Int || k.i < 0 ||
+      k.i > int64_t(options_.programArgs->size()))
+    return std::nullopt;
+  return k.i == 0 ? std::string("program")
+                  : (*options_.programArgs)[size_t(k.i - 1)];
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalArgumentConversion(const CallExpr *e,
+                                      const std::string &name) {
+  static const char *const integers[] = {
+      "atoi",     "atol", "atoll", "strtol", "strtoll", "strtoul",
+      "strtoull", "stoi", "stol",  "stoll",  "stoul",   "stoull"};
+  static const char *const floats[] = {"atof", "strtod", "strtof", "strtold",
+                                       "stof", "stod",   "stold"};
+  bool isInt = llvm::is_contained(integers, name);
+  if ((!isInt && !llvm::is_contained(floats, name)) || e->getNumArgs() == 0)
+    return std::nullopt;
+  std::optional<std::string> text = programArgument(e->getArg(0));
+  if (!text)
+    return std::nullopt;
+  for (unsigned i = 1; i < e->getNumArgs(); ++i)
+    eval(e->getArg(i));
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
+  const char *begin = text->c_str();
+  char *end = nullptr;
+  if (isInt) {
+    int base = 10;
+    if (llvm::StringRef(name).starts_with("strto") && e->getNumArgs() > 2) {
+      HostValue b = eval(e->getArg(2)).scalar;
+      if (b.kind == HostValue::Kind::Int)
+        base = int(b.i);
+    }
+    bool isUnsigned = llvm::StringRef(name).contains("ul");
+    int64_t v = isUnsigned ? int64_t(std::strtoull(begin, &end, base))
+                           : int64_t(std::strtoll(begin, &end, base));
+    return AbstractValue::of(normalizeInt(v, rt));
+  }
+  double v = std::strtod(begin, &end);
+  return AbstractValue::of(convert(HostValue::floating(v), ctx_.DoubleTy, rt));
+}
+
+} // namespace kcheck::analyzer

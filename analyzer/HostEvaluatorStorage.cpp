@@ -1,0 +1,287 @@
+// HostEvaluator: storage. Slots, variables (locals, globals,
+// static locals), lvalues (fields, elements, dereferences) and what is
+// loaded from and stored to them.
+#include "analyzer/HostEvaluator.h"
+
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+
+namespace kcheck::analyzer {
+
+using namespace clang;
+
+// ---------------------------------------------------------------------------
+// Storage. Slots below kGlobalBase live in store_, the others in globalStore_,
+// so unwinding locals (truncating store_) never loses a global.
+
+AbstractValue &HostEvaluator::at(int slot) {
+  return slot >= kGlobalBase ? globalStore_[slot - kGlobalBase] : store_[slot];
+}
+const AbstractValue &HostEvaluator::at(int slot) const {
+  return slot >= kGlobalBase ? globalStore_[slot - kGlobalBase] : store_[slot];
+}
+bool HostEvaluator::validSlot(int slot) const {
+  if (slot < 0)
+    return false;
+  if (slot >= kGlobalBase)
+    return size_t(slot - kGlobalBase) < globalStore_.size();
+  return size_t(slot) < store_.size();
+}
+
+int HostEvaluator::newSlot(AbstractValue v) {
+  store_.push_back(std::move(v));
+  return int(store_.size() - 1);
+}
+
+AbstractValue HostEvaluator::load(const LValue &lv) const {
+  if (!validSlot(lv.slot))
+    return AbstractValue::unknown("value not tracked");
+  if (lv.leaves > 0)
+    return loadObject(lv.slot, lv.leaves);
+  const AbstractValue &v = at(lv.slot);
+  if (lv.field < 0)
+    return v;
+  if (v.dim)
+    return AbstractValue::of((*v.dim)[lv.field]);
+  return AbstractValue::of(HostValue::unknown(v.why()));
+}
+
+void HostEvaluator::storeTo(const LValue &lv, AbstractValue v) {
+  if (!validSlot(lv.slot))
+    return;
+  if (lv.leaves > 0) { // a whole object: leaf by leaf
+    std::string why = v.why();
+    for (int k = 0; k < lv.leaves && validSlot(lv.slot + k); ++k)
+      at(lv.slot + k) = v.leaves && int(v.leaves->size()) == lv.leaves
+                            ? (*v.leaves)[k]
+                            : AbstractValue::unknown(
+                                  why.empty() ? "object not tracked" : why);
+    return;
+  }
+  AbstractValue &dst = at(lv.slot);
+  if (lv.field < 0) {
+    dst = std::move(v);
+  } else if (dst.dim) {
+    (*dst.dim)[lv.field] = v.scalar;
+  }
+}
+
+HostValue fromAPValue(const APValue &v) {
+  if (v.isInt()) {
+    const llvm::APSInt &i = v.getInt();
+    return HostValue::integer(i.isUnsigned() ? int64_t(i.getZExtValue())
+                                             : i.getSExtValue());
+  }
+  if (v.isFloat()) {
+    llvm::APFloat f = v.getFloat();
+    bool lost = false;
+    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return HostValue::floating(f.convertToDouble());
+  }
+  return HostValue::unknown("constant of unsupported kind");
+}
+
+int HostEvaluator::lookup(const VarDecl *vd) {
+  for (int f = int(frames_.size()) - 1; f >= 0;) {
+    auto it = frames_[f].vars.find(vd);
+    if (it != frames_[f].vars.end())
+      return it->second;
+    f = frames_[f].parent;
+  }
+  if (!vd->hasGlobalStorage())
+    return -1;
+  vd = vd->getCanonicalDecl(); // `extern int n;` and `int n = 4;` are one
+  auto it = globals_.find(vd);
+  if (it != globals_.end())
+    return it->second;
+  // A global (or a static local reached the first time): its initial value.
+  const VarDecl *withInit = nullptr;
+  const Expr *init = vd->getAnyInitializer(withInit);
+  std::vector<AbstractValue> values;
+  if (std::optional<uint64_t> n = objectLeaves(vd->getType())) {
+    values = initObject(vd->getType(), init, true, vd->getNameAsString());
+    if (values.empty())
+      values.push_back(AbstractValue::unknown("empty object"));
+  } else if (auto *at = ctx_.getAsConstantArrayType(vd->getType())) {
+    values = arrayElements(vd, at, init);
+  } else if (!init && vd->getDefinition() && vd->getType()->isScalarType()) {
+    values.push_back(AbstractValue::of(HostValue::integer(0))); // zeroed
+  } else if (const APValue *ap = init ? withInit->evaluateValue() : nullptr;
+             ap && (ap->isInt() || ap->isFloat())) {
+    values.push_back(AbstractValue::of(
+        ap->isInt() ? normalizeInt(fromAPValue(*ap).i, vd->getType())
+                    : fromAPValue(*ap)));
+  } else {
+    values.push_back(init ? eval(init) // dynamic initialisation, before main
+                          : AbstractValue::unknown(std::string("global `") +
+                                                   vd->getNameAsString() +
+                                                   "` is not evaluated"));
+  }
+  int slot = kGlobalBase + int(globalStore_.size());
+  for (AbstractValue &v : values)
+    globalStore_.push_back(std::move(v));
+  globals_[vd] = slot;
+  return slot;
+}
+
+std::vector<AbstractValue>
+HostEvaluator::arrayElements(const VarDecl *vd, const ConstantArrayType *at,
+                             const Expr *init) {
+  uint64_t n = at->getZExtSize();
+  if (n > kMaxArray || !trackedElement(at->getElementType()))
+    return {AbstractValue::unknown(std::string("array `") +
+                                   vd->getNameAsString() + "` is not tracked")};
+  std::vector<AbstractValue> elems(
+      n, AbstractValue::unknown(std::string("uninitialised element of `") +
+                                vd->getNameAsString() + "`"));
+  auto *il =
+      dyn_cast_or_null<InitListExpr>(init ? init->IgnoreImplicit() : nullptr);
+  bool zeroFill = il || vd->hasGlobalStorage();
+  for (uint64_t k = 0; k < n; ++k) {
+    if (il && k < il->getNumInits())
+      elems[k] = eval(il->getInit(k));
+    else if (zeroFill && !isDim3(at->getElementType()))
+      elems[k] = AbstractValue::of(HostValue::integer(0));
+  }
+  return elems;
+}
+
+void HostEvaluator::nameAllocation(const AbstractValue &v, const VarDecl *vd,
+                                   SourceLocation loc) {
+  if (v.scalar.kind != HostValue::Kind::DevicePtr || v.scalar.offset != 0)
+    return;
+  int id = v.scalar.allocation;
+  unsigned depth = unsigned(frames_.size() - 1);
+  if (id < 0 || size_t(id) >= allocDepth_.size() || allocDepth_[id] <= depth)
+    return;
+  // Returned out of the helper that allocated it: the caller's name is better.
+  allocDepth_[id] = depth;
+  program_.allocations[id].name = vd->getNameAsString();
+  program_.allocations[id].loc = sourceLoc(loc);
+}
+
+LValue HostEvaluator::lvalueOf(const Expr *e) {
+  e = e->IgnoreParens();
+  if (auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+    if (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)
+      return lvalueOf(ic->getSubExpr());
+    if (ic->getCastKind() == CK_UncheckedDerivedToBase ||
+        ic->getCastKind() == CK_DerivedToBase) { // a base's part of the object
+      LValue lv = lvalueOf(ic->getSubExpr());
+      QualType derived = ic->getSubExpr()->getType();
+      if (lv.leaves <= 0 || !objectLeaves(derived))
+        return {};
+      for (const CXXBaseSpecifier *b : ic->path()) {
+        const CXXRecordDecl *rd = derived->getAsCXXRecordDecl();
+        uint64_t k = 0;
+        for (const CXXBaseSpecifier &other : rd->bases()) {
+          if (&other == b || other.getType().getCanonicalType() ==
+                                 b->getType().getCanonicalType())
+            break;
+          k += leafCount(other.getType()).value_or(0);
+        }
+        lv.slot += int(k);
+        derived = b->getType();
+      }
+      std::optional<uint64_t> n = objectLeaves(derived);
+      if (!n)
+        return {};
+      lv.count = lv.leaves = int(*n);
+      return lv;
+    }
+  }
+  if (auto *dr = dyn_cast<DeclRefExpr>(e)) {
+    auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+    if (!vd)
+      return {};
+    LValue lv;
+    lv.slot = lookup(vd);
+    if (std::optional<uint64_t> n =
+            objectLeaves(vd->getType().getNonReferenceType())) {
+      lv.count = lv.leaves = validSlot(lv.slot) ? int(*n) : 0;
+      return lv;
+    }
+    if (auto *at = ctx_.getAsConstantArrayType(vd->getType()))
+      lv.count = validSlot(lv.slot) && at->getZExtSize() <= kMaxArray &&
+                         trackedElement(at->getElementType())
+                     ? int(at->getZExtSize())
+                     : 0;
+    return lv;
+  }
+  if (auto *me = dyn_cast<MemberExpr>(e)) {
+    LValue base;
+    QualType baseType = me->getBase()->getType();
+    if (me->isArrow()) {
+      AbstractValue p = eval(me->getBase());
+      if (p.slotRef < 0)
+        return {};
+      base.slot = p.slotRef;
+      base.leaves = p.slotCount;
+      baseType = baseType->getPointeeType();
+    } else {
+      base = lvalueOf(me->getBase());
+    }
+    auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+    if (fd && objectLeaves(baseType) && validSlot(base.slot) &&
+        base.leaves > 0) { // a field of a flattened object
+      std::optional<uint64_t> n = leafCount(fd->getType());
+      uint64_t k = fieldLeaf(fd);
+      if (!n || k + *n > uint64_t(base.leaves))
+        return {};
+      LValue lv;
+      lv.slot = base.slot + int(k);
+      if (objectLeaves(fd->getType()))
+        lv.count = lv.leaves = int(*n);
+      return lv;
+    }
+    if (!validSlot(base.slot) || base.field >= 0 || !at(base.slot).dim)
+      return {};
+    llvm::StringRef n = me->getMemberDecl()->getName();
+    base.field = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
+    return base.field >= 0 ? base : LValue{};
+  }
+  if (auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
+    AbstractValue base = eval(as->getBase());
+    if (base.slotRef < 0) // not into tracked slots: the index is the
+      return {};          // caller's to evaluate (once: `argv[++i]`)
+    HostValue idx = eval(as->getIdx()).scalar;
+    std::optional<uint64_t> object = objectLeaves(as->getType());
+    int64_t stride = object ? int64_t(*object) : 1;
+    if (base.slotRef < 0 || idx.kind != HostValue::Kind::Int || idx.i < 0 ||
+        stride == 0 || idx.i >= base.slotCount / stride)
+      return {};
+    LValue lv;
+    lv.slot = base.slotRef + int(idx.i * stride);
+    if (object)
+      lv.count = lv.leaves = int(stride);
+    return lv;
+  }
+  if (auto *uo = dyn_cast<UnaryOperator>(e)) {
+    if (uo->getOpcode() != UO_Deref)
+      return {};
+    AbstractValue p = eval(uo->getSubExpr());
+    if (p.slotRef < 0 || p.slotCount < 1)
+      return {};
+    LValue lv;
+    lv.slot = p.slotRef;
+    if (std::optional<uint64_t> n = objectLeaves(e->getType());
+        n && int64_t(*n) <= p.slotCount)
+      lv.count = lv.leaves = int(*n);
+    return lv;
+  }
+  return {};
+}
+
+bool HostEvaluator::trackedElement(QualType t) const {
+  t = t.getCanonicalType();
+  return t->isScalarType() || isDim3(t);
+}
+
+bool HostEvaluator::isDim3(QualType t) const {
+  const auto *rd = t.getCanonicalType()->getAsCXXRecordDecl();
+  return rd && rd->getIdentifier() &&
+         (rd->getName() == "dim3" || rd->getName() == "uint3");
+}
+
+} // namespace kcheck::analyzer
