@@ -126,8 +126,20 @@ bool Lowerer::lowerCvtFp8(const Statement &st, const std::string &to,
     if (!a)
       return fail("cvt source");
     a = b_.CreateZExt(a, b_.getInt32Ty());
-    Value *lo = fromFloat(decode(b_, b_.CreateAnd(a, 0xff), *f), "f16");
-    Value *hi = fromFloat(decode(b_, b_.CreateLShr(a, 8), *f), "f16");
+    // A NaN code becomes the canonical f16 NaN, 0x7fff (measured, H100).
+    auto half = [&](Value *code) {
+      Value *nan =
+          f->hasInfinity
+              ? b_.CreateAnd(
+                    b_.CreateICmpEQ(b_.CreateAnd(code, 0x7c),
+                                    b_.getInt32(0x7c)),
+                    b_.CreateICmpNE(b_.CreateAnd(code, 3), b_.getInt32(0)))
+              : b_.CreateICmpEQ(b_.CreateAnd(code, 0x7f), b_.getInt32(0x7f));
+      return b_.CreateSelect(nan, b_.getInt16(0x7fff),
+                             fromFloat(decode(b_, code, *f), "f16"));
+    };
+    Value *lo = half(b_.CreateAnd(a, 0xff));
+    Value *hi = half(b_.CreateAnd(b_.CreateLShr(a, 8), 0xff));
     Value *d =
         b_.CreateOr(b_.CreateZExt(lo, b_.getInt32Ty()),
                     b_.CreateShl(b_.CreateZExt(hi, b_.getInt32Ty()), 16));
