@@ -225,6 +225,8 @@ std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
     out.reserve(n);
     auto part = [&](QualType pt, const Expr *e) {
       std::vector<AbstractValue> p = initObject(pt, e, true, name);
+      p.resize(leafCount(pt).value_or(1), // an empty member has no leaves
+               AbstractValue::of(HostValue::integer(0)));
       out.insert(out.end(), p.begin(), p.end());
     };
     unsigned k = 0;
@@ -295,6 +297,7 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
         if (const Expr *in = f->getInClassInitializer()) {
           std::vector<AbstractValue> v =
               initObject(f->getType(), in, true, f->getNameAsString());
+          v.resize(leafCount(f->getType()).value_or(1));
           std::copy(v.begin(), v.end(), leaves.begin() + fieldLeaf(f));
         }
     for (const Expr *a : e->arguments())
@@ -340,6 +343,7 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
     if (FieldDecl *fd = ci->getMember()) {
       std::vector<AbstractValue> v =
           initObject(fd->getType(), in, false, fd->getNameAsString());
+      v.resize(leafCount(fd->getType()).value_or(1));
       int at = self + int(fieldLeaf(fd));
       for (size_t k = 0; k < v.size(); ++k)
         store_[at + k] = std::move(v[k]);
@@ -351,6 +355,7 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
             ci->getBaseClass()->getAsCXXRecordDecl()) {
           std::vector<AbstractValue> v =
               initObject(b.getType(), in, false, "base");
+          v.resize(leafCount(b.getType()).value_or(1));
           for (size_t j = 0; j < v.size(); ++j)
             store_[self + k + j] = std::move(v[j]);
           break;
