@@ -217,6 +217,7 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
     w->stack.push_back({kernel.entryPc(), DecodedKernel::kExitPc, w->live});
     w->state = WarpState::State::Ready;
     w->localTainted = false;
+    w->controlTainted = false;
     copyByvalArguments(*w);
   }
   // Warps run in order until each reaches a barrier or exits; then every
@@ -432,6 +433,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
           taken |= uint32_t(cond[lane] & 1) << lane;
         taken &= mask;
         sink.onBranch({pc, mask, taken, w.index});
+        w.controlTainted |= w.taint[in.a] != 0;
         if (w.taint[in.a])
           noteOnce(pc, 1,
                    "branch at " + where(pc) +
@@ -473,6 +475,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         std::sort(groups, groups + count);
         uint32_t toDefault = groups[0].first == in.b ? groups[0].second : 0;
         sink.onBranch({pc, mask, toDefault, w.index});
+        w.controlTainted |= w.taint[in.a] != 0;
         if (w.taint[in.a])
           noteOnce(pc, 1,
                    "branch at " + where(pc) +

@@ -234,16 +234,17 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
   MemSpace spaces[kWarpSize];
   uint32_t spaceMask[5] = {};
   uint32_t dropped = 0;
-  if (w.taint[in.a]) {
-    // An address computed from input data kcheck never saw (zero-filled)
-    // may leave memory where the program's own data would not: such lanes
-    // are not performed (loads give 0) and said so, instead of a fault the
-    // program may never have.
+  if (w.taint[in.a] || w.controlTainted) {
+    // An address computed from input data kcheck never saw (zero-filled), or
+    // reached through a branch on such data, may leave memory where the
+    // program's own data would not: such lanes are not performed (loads
+    // give 0) and said so, instead of a fault the program may never have.
     dropped = lanesOutsideMemory(in, pc, w, mask);
     if (dropped) {
       noteOnce(pc, 8,
                "address of the memory access at " + where(pc) +
-                   " depends on input data that kcheck did not see and leaves "
+                   (w.taint[in.a] ? " depends on" : " follows a branch on") +
+                   " input data that kcheck did not see and leaves "
                    "valid memory with the zero fill: those lanes were not "
                    "performed (--run-host runs the program's own data)");
       mask &= ~dropped;

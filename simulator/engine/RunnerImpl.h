@@ -27,6 +27,9 @@ struct WarpState {
   uint32_t index = 0;
   State state = State::Ready;
   bool localTainted = false;
+  // A branch on data kcheck did not see has been taken: what follows (a loop
+  // bound, an index walked past its end) may differ from the program's run.
+  bool controlTainted = false;
   std::array<std::array<uint32_t, kWarpSize>, 3> tid{};
 
   uint64_t *slot(uint32_t s) { return regs.data() + size_t(s) * kWarpSize; }

@@ -1,7 +1,9 @@
 // A table lookup indexed by input data: with the program's data (1..16)
 // every index is valid; with the zero fill a static prediction assumes, the
-// index is -1. Statically the lanes that would leave the table are not
-// performed, with a note, instead of a fault the program never has.
+// index is -1. And a loop whose bound comes from input data: the program's
+// stays inside a shared array, the zero fill's walks past it. Statically the
+// lanes that would leave memory are not performed, with a note, instead of
+// a fault the program never has.
 #include <cstdio>
 #include <vector>
 
@@ -11,6 +13,16 @@ __global__ void lookup(const int *code, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = table[code[i] - 1];
+}
+
+__global__ void walk(const int *code, float *out) {
+  __shared__ float buf[32];
+  buf[threadIdx.x] = float(threadIdx.x);
+  __syncthreads();
+  float sum = 0;
+  for (int i = 0; i < 64 / (code[0] + 1); ++i) // 32 with the program's data
+    sum += buf[i];
+  out[threadIdx.x] = sum;
 }
 
 int main() {
@@ -28,6 +40,7 @@ int main() {
   cudaMalloc(&out, n * sizeof(float));
   cudaMemcpy(code, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
   lookup<<<n / 128, 128>>>(code, out, n);
+  walk<<<1, 32>>>(code, out);
   cudaDeviceSynchronize();
   std::printf("done\n");
   return 0;
