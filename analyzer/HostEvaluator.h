@@ -286,9 +286,9 @@ private:
   mutable llvm::DenseMap<const clang::Type *, std::optional<uint64_t>>
       leafCache_;
   uint64_t steps_ = 0;
-  uintptr_t stackBase_ = 0; // frame address at runMain
-  std::string budgetNote_;  // once the budget is spent
-  bool deviceQueryNoted_ = false;
+  uintptr_t stackBase_ = 0;     // frame address at runMain
+  std::string budgetNote_;      // once the budget is spent
+  std::string deviceQueryNote_; // once a device query is answered
   bool exitRequested_ = false;
   unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop
 };

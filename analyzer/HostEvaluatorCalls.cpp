@@ -229,12 +229,10 @@ std::optional<int64_t> HostEvaluator::deviceQuery(const std::string &key,
   if (!options_.deviceQuery)
     return std::nullopt;
   std::optional<int64_t> v = options_.deviceQuery(key);
-  if (v && !deviceQueryNoted_) {
-    deviceQueryNoted_ = true;
-    program_.notes.push_back(
+  if (v && deviceQueryNote_.empty()) // added at the end: no rollback drops it
+    deviceQueryNote_ =
         "device queries (first at " + where(l) +
-        ") answered for the GPU of --arch, the one kcheck predicts for");
-  }
+        ") answered for the GPU of --arch, the one kcheck predicts for";
   return v;
 }
 

@@ -38,8 +38,9 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
     program_.notes.push_back("control flow in main (a goto) could not be "
                              "followed: later launches may be missing");
   frames_.pop_back();
-  if (!budgetNote_.empty())
-    program_.notes.push_back(budgetNote_);
+  for (const std::string *note : {&deviceQueryNote_, &budgetNote_})
+    if (!note->empty())
+      program_.notes.push_back(*note);
 }
 
 // ---------------------------------------------------------------------------
