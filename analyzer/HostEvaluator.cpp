@@ -390,13 +390,8 @@ AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
   const CXXConstructorDecl *ctor = e->getConstructor();
   if (ctor->isCopyOrMoveConstructor() && e->getNumArgs() >= 1)
     return eval(e->getArg(0));
-  if (objectLeaves(e->getType())) {
-    auto leaves = std::make_shared<std::vector<AbstractValue>>(
-        initObject(e->getType(), e, false, text(e)));
-    AbstractValue v;
-    v.leaves = std::move(leaves);
-    return v;
-  }
+  if (objectLeaves(e->getType()))
+    return AbstractValue::object(initObject(e->getType(), e, false, text(e)));
   if (const CXXRecordDecl *rd = e->getType()->getAsCXXRecordDecl();
       rd && rd->isInStdNamespace() && rd->getIdentifier() &&
       rd->getName() == "basic_string" && e->getNumArgs() >= 1) {
@@ -447,13 +442,8 @@ AbstractValue HostEvaluator::evalInitList(const InitListExpr *e) {
   }
   if (e->getNumInits() == 1 && e->getType()->isScalarType())
     return eval(e->getInit(0));
-  if (objectLeaves(e->getType())) {
-    auto leaves = std::make_shared<std::vector<AbstractValue>>(
-        initObject(e->getType(), e, false, text(e)));
-    AbstractValue v;
-    v.leaves = std::move(leaves);
-    return v;
-  }
+  if (objectLeaves(e->getType()))
+    return AbstractValue::object(initObject(e->getType(), e, false, text(e)));
   for (const Expr *i : e->inits())
     eval(i);
   return AbstractValue::unknown("initializer list `" + text(e) + "` at " +
@@ -471,10 +461,8 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
     if (k + n <= base.leaves->size()) {
       if (!objectLeaves(fd->getType()))
         return (*base.leaves)[k];
-      AbstractValue v;
-      v.leaves = std::make_shared<std::vector<AbstractValue>>(
-          base.leaves->begin() + k, base.leaves->begin() + k + n);
-      return v;
+      return AbstractValue::object(std::vector<AbstractValue>(
+          base.leaves->begin() + k, base.leaves->begin() + k + n));
     }
   }
   if (e->isArrow() && validSlot(base.slotRef))

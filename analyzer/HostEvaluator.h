@@ -64,6 +64,12 @@ struct AbstractValue {
   static AbstractValue unknown(std::string why) {
     return of(HostValue::unknown(std::move(why)));
   }
+  static AbstractValue object(std::vector<AbstractValue> parts) {
+    AbstractValue a;
+    a.leaves =
+        std::make_shared<const std::vector<AbstractValue>>(std::move(parts));
+    return a;
+  }
   bool same(const AbstractValue &o) const;
   // The first reason this value (or one of its dim3 parts) is unknown, or "".
   std::string why() const;
@@ -205,6 +211,9 @@ private:
   // Storage (HostEvaluator.cpp).
   LValue lvalueOf(const clang::Expr *e);
   int lookup(const clang::VarDecl *vd);
+  // The slot a variable is bound to (frames, then globals), without
+  // initialising a global reached the first time; -1 if none.
+  int boundSlot(const clang::VarDecl *vd) const;
   int newSlot(AbstractValue v);
   AbstractValue &at(int slot);
   const AbstractValue &at(int slot) const;

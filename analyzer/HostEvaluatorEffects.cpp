@@ -97,19 +97,9 @@ void HostEvaluator::havocAssigned(const Stmt *s, const std::string &why) {
   AssignedVars av;
   av.walk(s);
   for (const VarDecl *vd : av.vars) {
-    int slot = -1;
-    for (int f = int(frames_.size()) - 1; f >= 0 && slot < 0;) {
-      auto it = frames_[f].vars.find(vd);
-      if (it != frames_[f].vars.end())
-        slot = it->second;
-      f = frames_[f].parent;
-    }
-    if (slot < 0) {
-      auto it = globals_.find(vd->getCanonicalDecl());
-      if (it == globals_.end())
-        continue;
-      slot = it->second;
-    }
+    int slot = boundSlot(vd);
+    if (slot < 0)
+      continue;
     int count = 1;
     if (std::optional<uint64_t> n = objectLeaves(vd->getType()))
       count = int(std::max<uint64_t>(*n, 1));
@@ -123,19 +113,10 @@ void HostEvaluator::havocAssigned(const Stmt *s, const std::string &why) {
   for (const VarDecl *vd : av.pointees) {
     if (av.vars.count(vd))
       continue; // the pointer itself is unknown now
-    LValue lv;
-    for (int f = int(frames_.size()) - 1; f >= 0 && lv.slot < 0;) {
-      auto it = frames_[f].vars.find(vd);
-      if (it != frames_[f].vars.end())
-        lv.slot = it->second;
-      f = frames_[f].parent;
-    }
-    if (lv.slot < 0)
-      if (auto it = globals_.find(vd->getCanonicalDecl()); it != globals_.end())
-        lv.slot = it->second;
-    if (!validSlot(lv.slot))
+    int slot = boundSlot(vd);
+    if (!validSlot(slot))
       continue;
-    const AbstractValue p = at(lv.slot);
+    const AbstractValue p = at(slot);
     std::string msg =
         "what `" + vd->getNameAsString() + "` points to is " + why;
     for (int k = 0;

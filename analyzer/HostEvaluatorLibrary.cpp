@@ -94,16 +94,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     std::optional<uint64_t> leaves = objectLeaves(rt);
     const RecordDecl *rd = rt->getAsRecordDecl()->getDefinition();
     if (leaves && *leaves == nargs) {
-      auto out = std::make_shared<std::vector<AbstractValue>>();
+      std::vector<AbstractValue> parts;
       unsigned k = 0;
       for (const FieldDecl *f : rd->fields()) {
         const Expr *a = e->getArg(k++);
-        out->push_back(AbstractValue::of(
+        parts.push_back(AbstractValue::of(
             convert(eval(a).scalar, a->getType(), f->getType())));
       }
-      AbstractValue v;
-      v.leaves = std::move(out);
-      return v;
+      return AbstractValue::object(std::move(parts));
     }
   }
   // Strings known to their characters (literals, argv, char arrays of known

@@ -391,14 +391,13 @@ int HostEvaluator::newObject(QualType t, const AbstractValue &v) {
 }
 
 AbstractValue HostEvaluator::loadObject(int slot, int leaves) const {
-  auto out = std::make_shared<std::vector<AbstractValue>>();
-  out->reserve(leaves);
+  std::vector<AbstractValue> parts;
+  parts.reserve(leaves);
   for (int k = 0; k < leaves; ++k)
-    out->push_back(validSlot(slot + k) ? at(slot + k)
-                                       : AbstractValue::unknown("not tracked"));
-  AbstractValue v;
-  v.leaves = std::move(out);
-  return v;
+    parts.push_back(validSlot(slot + k)
+                        ? at(slot + k)
+                        : AbstractValue::unknown("not tracked"));
+  return AbstractValue::object(std::move(parts));
 }
 
 AbstractValue HostEvaluator::evalNew(const CXXNewExpr *e) {

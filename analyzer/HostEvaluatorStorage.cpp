@@ -82,19 +82,22 @@ HostValue fromAPValue(const APValue &v) {
   return HostValue::unknown("constant of unsupported kind");
 }
 
-int HostEvaluator::lookup(const VarDecl *vd) {
+int HostEvaluator::boundSlot(const VarDecl *vd) const {
   for (int f = int(frames_.size()) - 1; f >= 0;) {
     auto it = frames_[f].vars.find(vd);
     if (it != frames_[f].vars.end())
       return it->second;
     f = frames_[f].parent;
   }
-  if (!vd->hasGlobalStorage())
-    return -1;
-  vd = vd->getCanonicalDecl(); // `extern int n;` and `int n = 4;` are one
-  auto it = globals_.find(vd);
-  if (it != globals_.end())
-    return it->second;
+  // `extern int n;` and `int n = 4;` are one
+  auto it = globals_.find(vd->getCanonicalDecl());
+  return it != globals_.end() ? it->second : -1;
+}
+
+int HostEvaluator::lookup(const VarDecl *vd) {
+  if (int slot = boundSlot(vd); slot >= 0 || !vd->hasGlobalStorage())
+    return slot;
+  vd = vd->getCanonicalDecl();
   // A global (or a static local reached the first time): its initial value.
   const VarDecl *withInit = nullptr;
   const Expr *init = vd->getAnyInitializer(withInit);
