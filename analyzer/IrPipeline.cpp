@@ -2,8 +2,10 @@
 #include "IrPipelineAlign.h"
 #include "analyzer/ptx/PtxLowering.h"
 
+#include "IrPipelineLoopLoads.h"
 #include "IrPipelineMemory.h"
 #include "IrPipelineNarrow.h"
+#include "IrPipelineShared.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -480,6 +482,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // Any hidden load the simplification pipeline left (none, unless it ran
     // without its late extension point).
     late.addPass(UnhideStoredLoads());
+    late.addPass(KeepConditionalLoopLoadsLikeNvcc());
     late.addPass(UnfreezeWholeStructCopies());
     late.addPass(MergeDiamondAccessesLikeNvcc());
     late.addPass(InferAddressSpacesPass());
@@ -496,6 +499,9 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   {
     // What the NVPTX backend does to the IR's accesses on the way to PTX.
     FunctionPassManager backend;
+    // ptxas, which sees the lowered assembly's instructions.
+    backend.addPass(ForwardSharedReloadsLikePtxas());
+    backend.addPass(ShapeSharedLoadsLikePtxas());
     backend.addPass(SplitUnderalignedAccessesLikeNvptx());
     ModulePassManager last;
     last.addPass(createModuleToFunctionPassAdaptor(std::move(backend)));

@@ -36,10 +36,22 @@ std::optional<SmallVector<bool, 16>> usedLanes(LoadInst &load, unsigned lanes) {
   return used;
 }
 
-bool narrow(LoadInst &load, const DataLayout &layout) {
+} // namespace
+
+std::optional<unsigned> usedVectorLanes(LoadInst &load) {
   auto *type = dyn_cast<FixedVectorType>(load.getType());
-  if (!type || load.getPointerAddressSpace() != kGlobalAS ||
-      load.isVolatile() || !load.isSimple())
+  if (!type)
+    return std::nullopt;
+  std::optional<SmallVector<bool, 16>> used =
+      usedLanes(load, type->getNumElements());
+  if (!used)
+    return std::nullopt;
+  return unsigned(llvm::count(*used, true));
+}
+
+bool narrowToUsedLanes(LoadInst &load, const DataLayout &layout) {
+  auto *type = dyn_cast<FixedVectorType>(load.getType());
+  if (!type || load.isVolatile() || !load.isSimple())
     return false;
   const unsigned lanes = type->getNumElements();
   std::optional<SmallVector<bool, 16>> used = usedLanes(load, lanes);
@@ -105,8 +117,6 @@ bool narrow(LoadInst &load, const DataLayout &layout) {
   return true;
 }
 
-} // namespace
-
 PreservedAnalyses NarrowVectorLoadsLikePtxas::run(Function &function,
                                                   FunctionAnalysisManager &) {
   const DataLayout &layout = function.getDataLayout();
@@ -117,7 +127,8 @@ PreservedAnalyses NarrowVectorLoadsLikePtxas::run(Function &function,
         loads.push_back(load);
   bool changed = false;
   for (LoadInst *load : loads)
-    changed |= narrow(*load, layout);
+    if (load->getPointerAddressSpace() == kGlobalAS)
+      changed |= narrowToUsedLanes(*load, layout);
   if (!changed)
     return PreservedAnalyses::all();
   PreservedAnalyses preserved;

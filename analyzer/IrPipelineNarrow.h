@@ -3,7 +3,24 @@
 
 #include "llvm/IR/PassManager.h"
 
+#include <optional>
+
+namespace llvm {
+class DataLayout;
+class LoadInst;
+} // namespace llvm
+
 namespace kcheck::analyzer {
+
+// How many lanes of a vector load are read, or nullopt when a user is not
+// an extractelement of a constant lane (then the whole vector is needed).
+std::optional<unsigned> usedVectorLanes(llvm::LoadInst &load);
+
+// Replaces a vector load whose result is read only through constant-lane
+// extractelements, and not all of them, by loads of the lanes read: each
+// maximal run of used lanes in pieces of power-of-two length aligned to their
+// size, as ptxas does. False when nothing changed.
+bool narrowToUsedLanes(llvm::LoadInst &load, const llvm::DataLayout &layout);
 
 // A vector load from global memory whose result is read only through
 // extractelement of constant lanes, not all of them, becomes loads of the

@@ -133,3 +133,4 @@ __device__ void *memset(void *, int, size_t);
 #include "kcheck_uninitialized_shared.h"
 // nvcc force-includes cuda_runtime.h, C++ templates (cudaMalloc(T **)) and all.
 #include "cuda_runtime.h"
+#include "kcheck_nvcc_attributes.h"

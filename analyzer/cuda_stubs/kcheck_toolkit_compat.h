@@ -179,3 +179,4 @@ inline __device__ bool __nv_atomic_compare_exchange_n(T *__p, T *__expected,
 inline __device__ void __nv_atomic_thread_fence(int, int = 0) {}
 
 #include "kcheck_uninitialized_shared.h"
+#include "kcheck_nvcc_attributes.h"

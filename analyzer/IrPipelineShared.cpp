@@ -1,0 +1,268 @@
+#include "IrPipelineShared.h"
+
+#include "IrPipelineNarrow.h"
+#include "core/PtxTags.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemorySSA.h"
+#include "llvm/Analysis/MemorySSAUpdater.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+
+namespace kcheck::analyzer {
+
+using namespace llvm;
+
+namespace {
+
+constexpr unsigned kSharedAS = 3;
+
+bool isPlainSharedLoad(const Instruction &instruction) {
+  const auto *load = dyn_cast<LoadInst>(&instruction);
+  return load && load->isSimple() &&
+         load->getPointerAddressSpace() == kSharedAS &&
+         !load->getMetadata(core::kPtxInstructionMetadata);
+}
+
+} // namespace
+
+PreservedAnalyses
+ForwardSharedReloadsLikePtxas::run(Function &function,
+                                   FunctionAnalysisManager &analyses) {
+  // Loads of one (address, type), in program order of a dominator-tree
+  // preorder walk would be ideal; any order works since each candidate is
+  // checked for dominance.
+  DenseMap<std::pair<Value *, Type *>, SmallVector<LoadInst *, 4>> byAddress;
+  for (Instruction &instruction : instructions(function))
+    if (isPlainSharedLoad(instruction)) {
+      auto *load = cast<LoadInst>(&instruction);
+      byAddress[{load->getPointerOperand(), load->getType()}].push_back(load);
+    }
+  bool any = false;
+  for (auto &entry : byAddress)
+    any |= entry.second.size() > 1;
+  if (!any)
+    return PreservedAnalyses::all();
+
+  DominatorTree &dominators =
+      analyses.getResult<DominatorTreeAnalysis>(function);
+  MemorySSA &memorySsa =
+      analyses.getResult<MemorySSAAnalysis>(function).getMSSA();
+  MemorySSAWalker *walker = memorySsa.getWalker();
+  SmallVector<std::pair<LoadInst *, LoadInst *>, 16> forwards; // (reload, by)
+  for (auto &entry : byAddress) {
+    SmallVector<LoadInst *, 4> &loads = entry.second;
+    for (LoadInst *later : loads) {
+      MemoryAccess *clobber = walker->getClobberingMemoryAccess(later);
+      for (LoadInst *earlier : loads) {
+        if (earlier == later || !dominators.dominates(earlier, later))
+          continue;
+        // The memory `later` reads was last written before `earlier` ran
+        // (EarlyCSE's test): nothing between them may write it.
+        if (!memorySsa.dominates(clobber, memorySsa.getMemoryAccess(earlier)))
+          continue;
+        forwards.push_back({later, earlier});
+        break;
+      }
+    }
+  }
+  if (forwards.empty())
+    return PreservedAnalyses::all();
+  // A reload forwarded from a load that is itself a reload takes that
+  // load's source: follow the chain before erasing anything.
+  DenseMap<LoadInst *, LoadInst *> source;
+  for (auto [reload, by] : forwards)
+    source[reload] = by;
+  auto root = [&](LoadInst *load) {
+    while (source.count(load))
+      load = source[load];
+    return load;
+  };
+  for (auto [reload, by] : forwards)
+    reload->replaceAllUsesWith(root(by));
+  for (auto [reload, by] : forwards)
+    reload->eraseFromParent();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
+} // namespace kcheck::analyzer
+
+namespace kcheck::analyzer {
+
+namespace {
+
+constexpr uint64_t kChunkBytes = 16;
+
+// A plain shared load of whole 4-byte words from a static __shared__
+// variable at a constant offset, and which words of which chunk it reads.
+struct ChunkRead {
+  LoadInst *load = nullptr;
+  GlobalVariable *variable = nullptr;
+  uint64_t chunk = 0;     // byte offset of the chunk in the variable
+  unsigned firstWord = 0; // in the chunk
+  unsigned words = 0;
+};
+
+std::optional<ChunkRead> chunkRead(LoadInst &load, const DataLayout &layout) {
+  if (!isPlainSharedLoad(load))
+    return std::nullopt;
+  const uint64_t bytes = layout.getTypeStoreSize(load.getType());
+  if (bytes % 4 != 0 || bytes > kChunkBytes ||
+      load.getType()->isPtrOrPtrVectorTy())
+    return std::nullopt;
+  APInt offset(layout.getIndexTypeSizeInBits(load.getPointerOperandType()), 0);
+  auto *variable = dyn_cast<GlobalVariable>(
+      load.getPointerOperand()->stripAndAccumulateConstantOffsets(
+          layout, offset, /*AllowNonInbounds=*/true));
+  if (!variable || offset.isNegative() ||
+      variable->getAlign().valueOrOne().value() < kChunkBytes)
+    return std::nullopt;
+  const uint64_t start = offset.getZExtValue();
+  const uint64_t size = layout.getTypeAllocSize(variable->getValueType());
+  const uint64_t chunk = start / kChunkBytes * kChunkBytes;
+  if (start % 4 != 0 || start + bytes > chunk + kChunkBytes ||
+      chunk + kChunkBytes > size)
+    return std::nullopt;
+  return ChunkRead{&load, variable, chunk, unsigned((start - chunk) / 4),
+                   unsigned(bytes / 4)};
+}
+
+// `later` runs after `first` (dominated by it) in the same loop iteration
+// (the same innermost loop): merging it into `first` hoists no load out of
+// a loop.
+bool isNearby(const LoadInst &first, const LoadInst &later,
+              const DominatorTree &dominators, const LoopInfo &loops) {
+  return dominators.dominates(&first, &later) &&
+         loops.getLoopFor(first.getParent()) ==
+             loops.getLoopFor(later.getParent());
+}
+
+// The words of `read` as a value of its load's type, from the chunk.
+Value *wordsOf(const ChunkRead &read, LoadInst &chunk) {
+  IRBuilder<> builder(read.load);
+  Value *words;
+  if (read.words == 1) {
+    words = builder.CreateExtractElement(&chunk, uint64_t(read.firstWord));
+  } else {
+    SmallVector<int, 4> lanes;
+    for (unsigned k = 0; k < read.words; ++k)
+      lanes.push_back(int(read.firstWord + k));
+    words = builder.CreateShuffleVector(&chunk, lanes);
+  }
+  return builder.CreateBitCast(words, read.load->getType());
+}
+
+bool isBitCastableFromWords(const ChunkRead &read) {
+  Type *word = Type::getInt32Ty(read.load->getContext());
+  Type *words = read.words == 1 ? word : FixedVectorType::get(word, read.words);
+  return CastInst::isBitCastable(words, read.load->getType());
+}
+
+// Merges the reads of one chunk that `first` heads into one 16-byte load
+// when they cover three or four words.
+bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
+                DenseSet<LoadInst *> &done, const DominatorTree &dominators,
+                const LoopInfo &loops, MemorySSA &memorySsa) {
+  MemoryAccess *firstAccess = memorySsa.getMemoryAccess(first.load);
+  SmallVector<const ChunkRead *, 4> group = {&first};
+  unsigned covered = ((1u << first.words) - 1) << first.firstWord;
+  for (const ChunkRead &read : reads) {
+    if (read.load == first.load || done.count(read.load) ||
+        !isNearby(*first.load, *read.load, dominators, loops))
+      continue;
+    MemoryAccess *clobber =
+        memorySsa.getWalker()->getClobberingMemoryAccess(read.load);
+    if (!memorySsa.dominates(clobber, firstAccess))
+      continue;
+    group.push_back(&read);
+    covered |= ((1u << read.words) - 1) << read.firstWord;
+  }
+  if (llvm::popcount(covered) < 3 || group.size() < 2 ||
+      !llvm::all_of(
+          group, [](const ChunkRead *r) { return isBitCastableFromWords(*r); }))
+    return false;
+  IRBuilder<> builder(first.load);
+  Type *i32 = builder.getInt32Ty();
+  Value *address = builder.CreateConstInBoundsGEP1_64(
+      builder.getInt8Ty(), first.variable, first.chunk);
+  LoadInst *chunk = builder.CreateAlignedLoad(FixedVectorType::get(i32, 4),
+                                              address, Align(kChunkBytes));
+  // ptxas widens a 16-byte load that reads the whole chunk, if there is
+  // one, and keeps its line (nvcc_parity.cu's shared_chunks); else the
+  // first load.
+  const ChunkRead *located = &first;
+  for (const ChunkRead *read : group)
+    if (read->words == 4)
+      located = read;
+  chunk->setDebugLoc(located->load->getDebugLoc());
+  for (const ChunkRead *read : group) {
+    read->load->replaceAllUsesWith(wordsOf(*read, *chunk));
+    done.insert(read->load);
+  }
+  // Later queries walk MemorySSA: the merged loads leave it first.
+  MemorySSAUpdater updater(&memorySsa);
+  for (const ChunkRead *read : group) {
+    updater.removeMemoryAccess(read->load);
+    read->load->eraseFromParent();
+  }
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses
+ShapeSharedLoadsLikePtxas::run(Function &function,
+                               FunctionAnalysisManager &analyses) {
+  const DataLayout &layout = function.getDataLayout();
+  bool changed = false;
+  // Narrowing first: a chunk's narrowed words may then join another load's.
+  SmallVector<LoadInst *, 8> vectors;
+  for (Instruction &instruction : instructions(function))
+    if (auto *load = dyn_cast<LoadInst>(&instruction);
+        load && isPlainSharedLoad(*load) && load->getType()->isVectorTy() &&
+        layout.getTypeStoreSize(load->getType()) == kChunkBytes &&
+        load->getType()->getScalarSizeInBits() == 32)
+      vectors.push_back(load);
+  for (LoadInst *load : vectors)
+    if (std::optional<unsigned> used = usedVectorLanes(*load);
+        used && *used <= 2)
+      changed |= narrowToUsedLanes(*load, layout);
+
+  // Reads by (variable, chunk), in program order.
+  MapVector<std::pair<GlobalVariable *, uint64_t>, SmallVector<ChunkRead, 4>>
+      byChunk;
+  for (Instruction &instruction : instructions(function))
+    if (auto *load = dyn_cast<LoadInst>(&instruction))
+      if (std::optional<ChunkRead> read = chunkRead(*load, layout))
+        byChunk[{read->variable, read->chunk}].push_back(*read);
+  bool anyCandidate = false;
+  for (auto &entry : byChunk)
+    anyCandidate |= entry.second.size() > 1;
+  if (anyCandidate) {
+    DominatorTree &dominators =
+        analyses.getResult<DominatorTreeAnalysis>(function);
+    LoopInfo &loops = analyses.getResult<LoopAnalysis>(function);
+    MemorySSA &memorySsa =
+        analyses.getResult<MemorySSAAnalysis>(function).getMSSA();
+    DenseSet<LoadInst *> done;
+    for (auto &entry : byChunk)
+      for (const ChunkRead &read : entry.second)
+        if (!done.count(read.load))
+          changed |= widenChunk(read, entry.second, done, dominators, loops,
+                                memorySsa);
+  }
+  if (!changed)
+    return PreservedAnalyses::all();
+  PreservedAnalyses preserved;
+  preserved.preserveSet<CFGAnalyses>();
+  return preserved;
+}
+
+} // namespace kcheck::analyzer

@@ -1,0 +1,54 @@
+// Shared-memory loads as ptxas shapes them after nvcc's optimizer: passes
+// that run on the IR once inline PTX is lowered, since ptxas sees the
+// assembly's instructions that NVVM saw only as opaque calls.
+#pragma once
+
+#include "llvm/IR/PassManager.h"
+
+namespace kcheck::analyzer {
+
+// ptxas drops a shared load that reloads what a dominating shared load of
+// the same address and width read, with no instruction between them that may
+// write that memory. NVVM keeps such reloads when an inline-assembly
+// statement (a CUB shuffle, `asm volatile("shfl.sync...")`) stands between
+// the two, since it cannot see that the statement touches no memory; ptxas
+// can. Measured on the H100 (CUB 3.0's BlockScanRaking downsweep re-reads its
+// raking segment after a shuffle warp scan: nvcc's PTX has 32 + 31
+// `ld.shared.u32`, the SASS 32 LDS; HeCBench topk). What may write memory is
+// alias analysis's answer over MemorySSA, so barriers, fences, atomics and
+// stores to the same address keep the reload. Assumptions: volatile loads
+// and loads lowered from tagged PTX (ldmatrix...) are never dropped; only
+// shared memory (global reloads across asm not measured).
+struct ForwardSharedReloadsLikePtxas
+    : llvm::PassInfoMixin<ForwardSharedReloadsLikePtxas> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
+// ptxas reads a static __shared__ variable in 16-byte chunks (each aligned
+// to 16 from the variable's start) by this rule, measured on the H100:
+//  - three or four 4-byte words of a chunk read by loads that the first of
+//    them dominates, in the same loop iteration and with nothing between
+//    that may write the words, are one LDS.128 of the whole chunk where the
+//    first load stands (with the line of a load that read the whole chunk,
+//    if any). CUB's BlockReduce (warp reductions) reads 31 warp aggregates
+//    at byte offsets 36..156 as `ld.shared.f32` and ptxas issues 8 LDS.128
+//    from offset 32; HeCBench topk: `ld.shared.v2.u32 [counter]` before a
+//    branch and `ld.shared.u32 [counter+12]` after it are one LDS.128
+//    [counter]; kernels/toolkit/nvcc_parity.cu's shared_chunks: words 1-3
+//    of an int array are one LDS.128, words 5-6 two LDS.
+//  - a 16-byte vector load of which at most two words are used is loads of
+//    the used words (ptxas's narrowing, as NarrowVectorLoadsLikePtxas does
+//    for global memory): topk's `ld.shared.v4.u32` of lanes 0 and 3 is two
+//    LDS.
+// Assumptions: only whole 4-byte words of static variables, chunks inside
+// the variable; sub-word loads and other address forms are left as they are.
+struct ShapeSharedLoadsLikePtxas
+    : llvm::PassInfoMixin<ShapeSharedLoadsLikePtxas> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
+} // namespace kcheck::analyzer
