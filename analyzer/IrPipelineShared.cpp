@@ -202,6 +202,17 @@ bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
     if (read->words == 4)
       located = read;
   chunk->setDebugLoc(located->load->getDebugLoc());
+  if (covered != 0xf) {
+    // The words the program reads, as a byte mask for the sanitizers.
+    uint32_t bytes = 0;
+    for (unsigned word = 0; word < 4; ++word)
+      if (covered >> word & 1)
+        bytes |= 0xfu << (4 * word);
+    chunk->setMetadata(
+        core::kReadBytesMetadata,
+        MDNode::get(chunk->getContext(),
+                    ConstantAsMetadata::get(builder.getInt32(bytes))));
+  }
   for (const ChunkRead *read : group) {
     read->load->replaceAllUsesWith(wordsOf(*read, *chunk));
     done.insert(read->load);

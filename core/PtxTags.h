@@ -13,4 +13,11 @@ inline constexpr const char *kPtxInstructionMetadata = "kcheck.ptx";
 // string, the statement and the reason, which the engine reports.
 inline constexpr const char *kUnloweredAsmMetadata = "kcheck.asm";
 
+// Metadata on a load that reads more bytes than the program uses, as
+// ptxas's 16-byte shared loads do (analyzer/IrPipelineShared.h): one i32,
+// a mask of the bytes the program reads (bit k: byte k of each lane's
+// access). The sanitizers check only those; the models count the whole
+// access, as the hardware does.
+inline constexpr const char *kReadBytesMetadata = "kcheck.read-bytes";
+
 } // namespace kcheck::core

@@ -2,7 +2,9 @@
 // the threads that have an element (n = 48 of 64), while the tree reduction
 // reads every slot, so it sums 16 slots no thread of the block wrote. The
 // same with dynamic shared memory. The fixed kernel writes 0 for the
-// threads past n.
+// threads past n. Not a finding either: warp sums read from slots 1-3,
+// where ptxas reads the 16-byte chunk of slots 0-3 with one LDS.128 (the
+// bytes of slot 0, which no thread wrote, are read for the hardware only).
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -20,6 +22,18 @@ __global__ void blockSumFixed(const float *in, float *out, int n) {
   }
   if (tid == 0)
     out[0] = sdata[0];
+}
+
+__global__ void partialChunk(const float *in, float *out) {
+  __shared__ float warpSums[4];
+  float v = in[threadIdx.x];
+  for (int offset = 16; offset > 0; offset /= 2)
+    v += __shfl_down_sync(0xffffffffu, v, offset);
+  if (threadIdx.x % 32 == 0 && threadIdx.x > 0)
+    warpSums[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[0] = v + warpSums[1] + warpSums[2] + warpSums[3];
 }
 
 __global__ void blockSumTail(const float *in, float *out, int n) {
@@ -47,13 +61,14 @@ __global__ void lastOfDynamic(const float *in, float *out, int n) {
 }
 
 int main() {
-  float host[BLOCK], *in, *out;
-  for (int i = 0; i < BLOCK; ++i)
+  float host[128], *in, *out;
+  for (int i = 0; i < 128; ++i)
     host[i] = 1.0f;
   cudaMalloc(&in, sizeof host);
   cudaMalloc(&out, 3 * sizeof(float));
   cudaMemcpy(in, host, sizeof host, cudaMemcpyHostToDevice);
   blockSumFixed<<<1, BLOCK>>>(in, out, 48);
+  partialChunk<<<1, 128>>>(in, out);
   blockSumTail<<<1, BLOCK>>>(in, out, 48);
   lastOfDynamic<<<1, BLOCK, BLOCK * sizeof(float)>>>(in, out, 48);
   cudaMemcpy(host, out, 3 * sizeof(float), cudaMemcpyDeviceToHost);

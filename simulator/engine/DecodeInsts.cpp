@@ -199,6 +199,10 @@ Error Decoder::decodeMemory(const Instruction &inst) {
     if (tag->getNumOperands() == 1)
       if (auto *text = dyn_cast<MDString>(tag->getOperand(0)))
         info.ptxInstruction = text->getString().str();
+  if (const MDNode *tag = inst.getMetadata(core::kReadBytesMetadata))
+    if (tag->getNumOperands() == 1)
+      if (auto *mask = mdconst::dyn_extract<ConstantInt>(tag->getOperand(0)))
+        info.readBytesMask = uint32_t(mask->getZExtValue());
   return Error::success();
 }
 

@@ -45,6 +45,9 @@ struct InstInfo {
   // sharedVariables() (a __shared__ variable), else -1.
   int32_t localVariable = -1, sharedVariable = -1;
   bool isVolatile = false; // a volatile load or store (for racecheck)
+  // For a load wider than what the program reads (core::kReadBytesMetadata):
+  // bit k set when byte k of each lane's access is read; 0 when all are.
+  uint32_t readBytesMask = 0;
   // The inline-PTX instruction the access was lowered from, when SASS runs
   // it as something other than a plain LD/ST (cp.async, ldmatrix); "" for
   // ordinary accesses (core/PtxTags.h).

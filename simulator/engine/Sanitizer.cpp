@@ -213,6 +213,10 @@ void Sanitizer::checkShared(const WarpAccess &a) {
       }
     };
     for (uint64_t byte = first; byte < end; ++byte) {
+      // Bytes a widened load reads for the hardware, not for the program.
+      if (reads && !writes && info.readBytesMask != 0 &&
+          !(info.readBytesMask >> (byte - first) & 1))
+        continue;
       ByteShadow &sh = shadow_[byte];
       if (sh.generation != generation_)
         sh = ByteShadow{generation_, {}, {}, {}};
