@@ -134,14 +134,16 @@ std::optional<ChunkRead> chunkRead(LoadInst &load, const DataLayout &layout) {
                    unsigned(bytes / 4)};
 }
 
-// `later` runs after `first` (dominated by it) in the same loop iteration
-// (the same innermost loop): merging it into `first` hoists no load out of
-// a loop.
+// `later` runs after `first` (dominated by it), and not in a loop that
+// `first` is outside of: merging it into `first` hoists no load out of a
+// loop. It may stand after the loop `first` is in (topk: the load of
+// `counter.bits` on the path that breaks out of the pass loop joins the
+// LDS.128 of the loop's own test).
 bool isNearby(const LoadInst &first, const LoadInst &later,
               const DominatorTree &dominators, const LoopInfo &loops) {
+  const Loop *loop = loops.getLoopFor(later.getParent());
   return dominators.dominates(&first, &later) &&
-         loops.getLoopFor(first.getParent()) ==
-             loops.getLoopFor(later.getParent());
+         (!loop || loop->contains(first.getParent()));
 }
 
 // The words of `read` as a value of its load's type, from the chunk.

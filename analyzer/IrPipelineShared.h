@@ -29,8 +29,8 @@ struct ForwardSharedReloadsLikePtxas
 // ptxas reads a static __shared__ variable in 16-byte chunks (each aligned
 // to 16 from the variable's start) by this rule, measured on the H100:
 //  - three or four 4-byte words of a chunk read by loads that the first of
-//    them dominates, in the same loop iteration and with nothing between
-//    that may write the words, are one LDS.128 of the whole chunk where the
+//    them dominates, none in a loop the first is outside of, with nothing
+//    between that may write the words, are one LDS.128 of the chunk where the
 //    first load stands (with the line of a load that read the whole chunk,
 //    if any). CUB's BlockReduce (warp reductions) reads 31 warp aggregates
 //    at byte offsets 36..156 as `ld.shared.f32` and ptxas issues 8 LDS.128
