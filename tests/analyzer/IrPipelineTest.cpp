@@ -7,6 +7,9 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
+#include <algorithm>
+#include <optional>
+
 #include <gtest/gtest.h>
 
 namespace kcheck::analyzer {
@@ -173,6 +176,68 @@ TEST(IrPipeline, PaddedBlellochReloadsOnlyWhereIndicesMayBeEqual) {
   // Up-sweep 2 per step, down-sweep 2 per step plus 5 reloads, 2 at the
   // end: 8 steps each.
   EXPECT_EQ(shared.loads.size(), 2u * 8u + 2u * 8u + 5u + 2u);
+}
+
+std::string kernelsToolkit(const std::string &name) {
+  return std::string(KCHECK_SOURCE_DIR) + "/kernels/toolkit/" + name;
+}
+
+// The byte offset of a shared load in the __shared__ variable named `name`
+// (nullopt when it is another variable's or not at a constant offset).
+std::optional<int64_t> offsetIn(const llvm::LoadInst &load,
+                                llvm::StringRef name) {
+  const llvm::DataLayout &layout = load.getModule()->getDataLayout();
+  llvm::APInt offset(64, 0);
+  const llvm::Value *base =
+      load.getPointerOperand()->stripAndAccumulateConstantOffsets(
+          layout, offset, /*AllowNonInbounds=*/true);
+  if (!base->getName().contains(name))
+    return std::nullopt;
+  return offset.getSExtValue();
+}
+
+// kernels/toolkit/nvcc_parity.cu, measured on the H100 (4/4 launches exact).
+TEST(IrPipeline, NvccParityWithPtxas) {
+  CompiledModule compiled = compileDevice(kernelsToolkit("nvcc_parity.cu"), {});
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  // nvcc ignores ext_vector_type: the 4-byte "wide" type takes the scalar
+  // path, four 4-byte loads, no 16-byte one.
+  Accesses wide = accesses(kernel(*compiled.module, "ext_vector_width"), 1);
+  ASSERT_EQ(wide.loads.size(), 4u);
+  for (const llvm::LoadInst *load : wide.loads)
+    EXPECT_FALSE(load->getType()->isVectorTy());
+  // The segment is read once: the reads after the assembly shuffles are the
+  // same loads (4 before, 0 after, as the H100's 4 LDS per warp).
+  EXPECT_EQ(accesses(kernel(*compiled.module, "reload_after_asm_shuffle"), 3)
+                .loads.size(),
+            4u);
+  // `counter.bits |= ...` loads the field in the loop's conditional block,
+  // where it stores it, not once before the loop.
+  unsigned bitsLoadsBesideItsStore = 0;
+  for (const llvm::LoadInst *load :
+       accesses(kernel(*compiled.module, "conditional_update"), 3).loads)
+    if (offsetIn(*load, "counter") == 12)
+      for (const llvm::Instruction &other : *load->getParent())
+        if (const auto *store = llvm::dyn_cast<llvm::StoreInst>(&other);
+            store && store->getPointerOperand() == load->getPointerOperand())
+          ++bitsLoadsBesideItsStore;
+  EXPECT_EQ(bitsLoadsBesideItsStore, 1u);
+  // Words 1-3 of `aggregates` are one 16-byte load, words 5 and 6 two
+  // loads; k and len before the branch and bits in it one 16-byte load.
+  std::vector<std::pair<int64_t, uint64_t>> chunks; // (offset, bytes)
+  for (const llvm::LoadInst *load :
+       accesses(kernel(*compiled.module, "shared_chunks"), 3).loads) {
+    uint64_t bytes =
+        load->getModule()->getDataLayout().getTypeStoreSize(load->getType());
+    if (std::optional<int64_t> offset = offsetIn(*load, "aggregates"))
+      chunks.push_back({*offset, bytes});
+    if (std::optional<int64_t> offset = offsetIn(*load, "counter"))
+      chunks.push_back({100 + *offset, bytes});
+  }
+  std::sort(chunks.begin(), chunks.end());
+  std::vector<std::pair<int64_t, uint64_t>> expected = {
+      {0, 16}, {20, 4}, {24, 4}, {100, 16}};
+  EXPECT_EQ(chunks, expected);
 }
 
 } // namespace
