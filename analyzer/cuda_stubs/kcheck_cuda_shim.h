@@ -133,4 +133,5 @@ __device__ void *memset(void *, int, size_t);
 #include "kcheck_uninitialized_shared.h"
 // nvcc force-includes cuda_runtime.h, C++ templates (cudaMalloc(T **)) and all.
 #include "cuda_runtime.h"
+// Last: from here on the user's code gets nvcc's reading of attributes.
 #include "kcheck_nvcc_attributes.h"

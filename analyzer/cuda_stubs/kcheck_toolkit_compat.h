@@ -179,4 +179,5 @@ inline __device__ bool __nv_atomic_compare_exchange_n(T *__p, T *__expected,
 inline __device__ void __nv_atomic_thread_fence(int, int = 0) {}
 
 #include "kcheck_uninitialized_shared.h"
+// Last: from here on the user's code gets nvcc's reading of attributes.
 #include "kcheck_nvcc_attributes.h"
