@@ -1,5 +1,7 @@
 #include "IrPipelineLoopLoads.h"
 
+#include "IrPipelineMemory.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
@@ -89,11 +91,7 @@ KeepConditionalLoopLoadsLikeNvcc::run(Function &function,
     for (LoadInst *load : hoisted)
       changed |= keepLoadsInLoop(*load, *loop);
   }
-  if (!changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(changed);
 }
 
 } // namespace kcheck::analyzer

@@ -239,11 +239,7 @@ MergeDiamondAccessesLikeNvcc::run(Function &function,
     while (sinkCommonStore(*diamond, dominators, aliases))
       changed = true;
   }
-  if (!changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(changed);
 }
 
 namespace {
@@ -359,11 +355,7 @@ PreservedAnalyses LowerMaskedMemoryLikeNvcc::run(Function &function,
     changed |= call->getIntrinsicID() == Intrinsic::masked_load
                    ? lowerMaskedLoad(*call, layout)
                    : lowerMaskedStore(*call, layout);
-  if (!changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(changed);
 }
 
 namespace {
@@ -421,11 +413,7 @@ HideStoredLoadsLikeNvcc::run(Function &function,
     store->setOperand(0, hideBehindFreeze(stored, store, kHiddenLoadMetadata));
     changed = true;
   }
-  if (!changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(changed);
 }
 
 FreezeInst *hideBehindFreeze(Value *value, Instruction *before, StringRef tag) {
@@ -452,11 +440,7 @@ bool removeTaggedFreezes(Function &function, StringRef tag) {
 
 PreservedAnalyses UnhideStoredLoads::run(Function &function,
                                          FunctionAnalysisManager &) {
-  if (!removeTaggedFreezes(function, kHiddenLoadMetadata))
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(removeTaggedFreezes(function, kHiddenLoadMetadata));
 }
 
 } // namespace kcheck::analyzer

@@ -23,6 +23,16 @@ llvm::FreezeInst *hideBehindFreeze(llvm::Value *value,
                                    llvm::StringRef tag);
 bool removeTaggedFreezes(llvm::Function &function, llvm::StringRef tag);
 
+// What a pass that rewrites instructions but never the CFG preserves:
+// everything when it changed nothing, else the CFG analyses.
+inline llvm::PreservedAnalyses cfgPreservedUnless(bool changed) {
+  if (!changed)
+    return llvm::PreservedAnalyses::all();
+  llvm::PreservedAnalyses preserved;
+  preserved.preserveSet<llvm::CFGAnalyses>();
+  return preserved;
+}
+
 // In an if/else diamond, nvcc (NVVM) hoists the loads both arms begin with
 // and sinks the stores both arms end with into one store after the join
 // (scan_hillis_steele: per step `LDS; @P LDS; STS`). LLVM does neither where

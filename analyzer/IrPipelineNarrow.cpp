@@ -129,11 +129,7 @@ PreservedAnalyses NarrowVectorLoadsLikePtxas::run(Function &function,
   for (LoadInst *load : loads)
     if (load->getPointerAddressSpace() == kGlobalAS)
       changed |= narrowToUsedLanes(*load, layout);
-  if (!changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(changed);
 }
 
 PreservedAnalyses
@@ -189,11 +185,7 @@ StoreWholeStructCopiesLikeNvcc::run(Function &function,
 
 PreservedAnalyses UnfreezeWholeStructCopies::run(Function &function,
                                                  FunctionAnalysisManager &) {
-  if (!removeTaggedFreezes(function, kWholeCopyMetadata))
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(removeTaggedFreezes(function, kWholeCopyMetadata));
 }
 
 } // namespace kcheck::analyzer

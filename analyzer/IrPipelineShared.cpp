@@ -1,5 +1,7 @@
 #include "IrPipelineShared.h"
 
+#include "IrPipelineMemory.h"
+
 #include "IrPipelineNarrow.h"
 #include "core/PtxTags.h"
 
@@ -87,9 +89,7 @@ ForwardSharedReloadsLikePtxas::run(Function &function,
     reload->replaceAllUsesWith(root(by));
   for (auto [reload, by] : forwards)
     reload->eraseFromParent();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(true);
 }
 
 } // namespace kcheck::analyzer
@@ -271,11 +271,7 @@ ShapeSharedLoadsLikePtxas::run(Function &function,
           changed |= widenChunk(read, entry.second, done, dominators, loops,
                                 memorySsa);
   }
-  if (!changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses preserved;
-  preserved.preserveSet<CFGAnalyses>();
-  return preserved;
+  return cfgPreservedUnless(changed);
 }
 
 } // namespace kcheck::analyzer
