@@ -36,7 +36,7 @@ constexpr std::string_view kModelOptions =
   --bank-mode 4|8      shared-memory bank width (cc 3.x only)
   --l1-cache on|off    global loads cached in L1 or not
   --exhaustive         simulate every block, not one per proven class
-  --step-budget N      warp instructions one block may run (20000000)
+  --step-budget N      warp instructions one block may run (1000000000)
   --jobs N             threads simulating blocks; -q: no progress line
 )";
 

@@ -128,8 +128,9 @@ options:
                        as written at the launch, or #INDEX)
   --exhaustive         simulate every block (default: one per class of
                        blocks proven to behave the same)
-  --step-budget N      warp instructions one block may execute
-                       (default 20000000)
+  --step-budget N      warp instructions one block may execute (default
+                       1000000000; 20000000 once a branch on input data
+                       kcheck did not see steers it)
   --max-launch-steps N warp instructions one launch may execute, each block
                        costing at least one (default 1000000000)
   --max-memory MB      simulated memory one launch may touch: global pages,
@@ -401,6 +402,7 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
         r.error = "bad value '" + *v + "' for --step-budget";
         return r;
       }
+      o.zeroFillStepBudget = o.stepBudget;
     } else if (a == "--max-launch-steps" || a == "--max-launches" ||
                a == "--max-memory" || a == "--max-source") {
       const std::string *v = value();

@@ -57,9 +57,13 @@ struct Options {
   std::optional<core::Dim3> grid, block;
   std::optional<uint64_t> sharedBytes;
   std::vector<std::pair<std::string, std::string>> args; // --arg NAME=VALUE
-  // Warp instructions per block: 20M take about 10 s of a spinning load
-  // loop on one core (docs/reliability.md).
-  uint64_t stepBudget = 20'000'000;
+  // Warp instructions per block (docs/reliability.md): 1G take about 2.5 min
+  // on one core; a loop steered by input data kcheck did not see (zero fill)
+  // gets 20M, about 3 s, since its trip count is a guess. A warp that comes
+  // back to the same state is stopped at once, whatever the budget.
+  // --step-budget sets both.
+  uint64_t stepBudget = 1'000'000'000;
+  uint64_t zeroFillStepBudget = 20'000'000;
   // Limits (docs/reliability.md): past one, that launch stops with a message
   // (exit 3) and the other launches are still reported.
   uint64_t maxLaunchSteps = 1'000'000'000; // warp instructions per launch

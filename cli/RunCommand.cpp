@@ -120,6 +120,7 @@ host::RunOptions runOptionsFor(const Options &o, const core::ArchSpec &arch,
   ro.arch = arch;
   ro.hostBudgetSeconds = o.hostBudgetSeconds;
   ro.stepBudget = o.stepBudget;
+  ro.zeroFillStepBudget = o.zeroFillStepBudget;
   ro.maxLaunchSteps = o.maxLaunchSteps;
   ro.maxMemoryBytes = o.maxMemoryBytes;
   ro.maxLaunches = o.maxLaunches;

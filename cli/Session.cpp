@@ -487,6 +487,7 @@ Session analyzeFile(const Options &options,
       sl.branches = branches;
       sim::Limits limits;
       limits.maxWarpSteps = options.stepBudget;
+      limits.maxZeroFillWarpSteps = options.zeroFillStepBudget;
       limits.maxLaunchSteps = options.maxLaunchSteps;
       limits.maxMemoryBytes = options.maxMemoryBytes;
       progress.beginLaunch("launch #" + std::to_string(lr.index) + " " +

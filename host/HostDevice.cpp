@@ -171,6 +171,7 @@ std::string HostDevice::launch(const std::string &deviceName,
   l.kernel = decoded;
   sim::Limits limits;
   limits.maxWarpSteps = options_.stepBudget;
+  limits.maxZeroFillWarpSteps = options_.zeroFillStepBudget;
   limits.maxLaunchSteps = options_.maxLaunchSteps;
   limits.maxMemoryBytes = options_.maxMemoryBytes;
   if (options_.beginLaunch)

@@ -41,7 +41,8 @@ struct RunOptions {
   core::ArchSpec arch; // models' options applied
   /// Seconds host code may run, not counting the simulation of its launches.
   double hostBudgetSeconds = 120;
-  uint64_t stepBudget = 20'000'000; // warp instructions per block
+  uint64_t stepBudget = 1'000'000'000;      // warp instructions per block
+  uint64_t zeroFillStepBudget = 20'000'000; // ... steered by unseen data
   // Per launch, and launches per run (cli/Options.h).
   uint64_t maxLaunchSteps = ~0ull, maxMemoryBytes = ~0ull;
   uint64_t maxLaunches = ~0ull;

@@ -203,6 +203,7 @@ void BlockRunner::Impl::recordFault(std::string kind, std::string message,
 BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
   blockIdx = idx;
   steps = 0;
+  resetRepeatWatch();
   if (storeBuffer) // blocks never read each other's buffered stores
     storeBuffer->endBlock();
   result = BlockResult();
@@ -326,16 +327,29 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
     WarpState::Entry &top = w.stack.back();
     const uint32_t mask = top.mask & w.live;
     uint32_t pc = top.pc;
+    if ((steps >= nextRepeatCheck || repeatWatch.armed) && warpRepeats(w, pc))
+      return WarpStop::Abort;
+    // controlTainted changes only at a branch, which ends the inner loop.
+    const uint64_t stepLimit =
+        w.controlTainted
+            ? std::min(limits.maxWarpSteps, limits.maxZeroFillWarpSteps)
+            : limits.maxWarpSteps;
     // Straight-line code until a control transfer, barrier or fault.
     for (;;) {
       const Inst &in = code[pc];
-      if (++steps > limits.maxWarpSteps) {
+      if (++steps > stepLimit) {
         result.status = BlockResult::Status::StepLimit;
         result.message =
-            "step budget of " + std::to_string(limits.maxWarpSteps) +
+            "step budget of " + std::to_string(stepLimit) +
             " warp instructions exceeded at " + where(pc) + " in " +
-            kernel.name() + ", block (" + core::toString(blockIdx) +
-            "): the loop there may not terminate";
+            kernel.name() + ", block (" + core::toString(blockIdx) + "): " +
+            (stepLimit < limits.maxWarpSteps
+                 ? "the loop there is steered by input data kcheck did not "
+                   "see (zero fill assumed) and may not end as the "
+                   "program's would; --run-host runs it on the program's "
+                   "data"
+                 : "the loop there may not terminate") +
+            " (--step-budget raises the budget)";
         return WarpStop::Abort;
       }
       if (hooks) {
@@ -349,6 +363,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
       case Op::Store:
       case Op::AtomicRmw:
       case Op::CmpXchg:
+        memoryWrites += in.op != Op::Load;
         // An address computed from data kcheck never saw (host input it
         // filled with zeros) makes this access's counts a guess: say so.
         if (w.taint[in.a])
@@ -363,6 +378,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         continue;
       case Op::MemCpy:
       case Op::MemSet:
+        ++memoryWrites;
         if (!execMemIntrinsic(in, pc, w, mask))
           return WarpStop::Abort;
         ++pc;

@@ -41,6 +41,9 @@ uint64_t argumentRegister(const bc::ArgSlot &slot, const KernelArg *arg);
 
 struct Limits {
   uint64_t maxWarpSteps = 2'000'000'000; // executed warp instructions per block
+  // ... once the block's control depends on data kcheck did not see (zero
+  // fill): its trip counts are guesses, a runaway one is no program's.
+  uint64_t maxZeroFillWarpSteps = 2'000'000'000;
   // Per launch (checked by the drivers between blocks): warp instructions of
   // every block, each block costing at least one; and memory touched (the
   // DeviceMemory's backed pages, whose limit the Predictor sets).

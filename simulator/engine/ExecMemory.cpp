@@ -95,7 +95,11 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
                                 bool checkAlignment) {
   switch (as) {
   case bc::kSharedAS:
-    space = MemSpace::Shared, addr = raw;
+    // A shared-space address is 32 bits wide: nvcc computes it in 32-bit
+    // registers (`mov.u32 %r, smem; add.s32`), so `p[~i]` with an unsigned
+    // `i` wraps to `p[-i - 1]` on the GPU, where 64-bit IR arithmetic would
+    // land 16 GB past the window.
+    space = MemSpace::Shared, addr = raw & 0xffffffffu;
     break;
   case bc::kLocalAS:
     space = MemSpace::Local, addr = raw;

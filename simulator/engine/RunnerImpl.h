@@ -16,6 +16,7 @@ struct WarpState {
     uint32_t pc;       // next instruction for this lane group
     uint32_t reconvPc; // pop when pc reaches it
     uint32_t mask;
+    bool operator==(const Entry &) const = default;
   };
   enum class State : uint8_t { Ready, AtBarrier, Done };
 
@@ -132,6 +133,25 @@ struct BlockRunner::Impl {
   core::Dim3 blockIdx;
   uint64_t steps = 0;
   BlockResult result;
+
+  // Non-termination (RepeatWatch.cpp): every kRepeatCheckSteps warp
+  // instructions a snapshot of the running warp is taken at a block start;
+  // the warp coming back there in the same state with no memory written in
+  // between can never leave its loop, whatever the step budget.
+  static constexpr uint64_t kRepeatCheckSteps = 1u << 20;
+  struct RepeatWatch {
+    bool armed = false;
+    uint32_t warp = 0, pc = 0, live = 0;
+    uint64_t writes = 0;
+    std::vector<uint64_t> regs;
+    std::vector<WarpState::Entry> stack;
+  } repeatWatch;
+  uint64_t nextRepeatCheck = kRepeatCheckSteps;
+  uint64_t memoryWrites = 0; // stores, atomics, memcpy/memset of the block
+  void resetRepeatWatch();
+  /// At the start of a basic block: arms the watch, or checks it; true when
+  /// the warp repeats (result.status/message are then set).
+  bool warpRepeats(const WarpState &w, uint32_t pc);
 };
 
 /// ALU, casts, vector shuffles and math (ExecAlu.cpp). Computes the active

@@ -55,6 +55,35 @@ define ptx_kernel void @k(ptr addrspace(1) %in) !dbg !3 {
   EXPECT_TRUE(sink.accesses.empty()); // the faulting access is not counted
 }
 
+// nvcc computes shared-space addresses in 32 bits, so an index of ~i wraps
+// below the pointer (merge-path searches write `B[~Ax]`); 64-bit IR offsets
+// must resolve to the same word.
+TEST(EngineMemory, SharedAddressWrapsAt32Bits) {
+  const char *ir = R"IR(
+@_ZZ4wrapPfE4tile = internal addrspace(3) global [64 x float] undef, align 4
+define ptx_kernel void @k(ptr addrspace(1) %in) !dbg !3 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %n = xor i32 %t, -1
+  %i = zext i32 %n to i64
+  %base = getelementptr float, ptr addrspace(3) @_ZZ4wrapPfE4tile, i64 32
+  %p = getelementptr float, ptr addrspace(3) %base, i64 %i
+  store float 1.0, ptr addrspace(3) %p, align 4, !dbg !12
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem;
+  BlockRunner runner(*p.kernel, blockOf(32), {{0}}, mem);
+  RecordingSink sink;
+  BlockResult r = runner.runBlock({0, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::Completed) << r.message;
+  ASSERT_EQ(sink.accesses.size(), 1u);
+  for (unsigned lane = 0; lane < 32;
+       ++lane) // tile[32 + ~lane] = tile[31 - lane]
+    EXPECT_EQ(sink.accesses[0].addrs[lane], 4u * (31 - lane)) << lane;
+}
+
 TEST(EngineMemory, GlobalOutOfBoundsAndMisaligned) {
   const char *ir = R"IR(
 define ptx_kernel void @k(ptr addrspace(1) %in, i64 %off) !dbg !3 {

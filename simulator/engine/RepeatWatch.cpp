@@ -1,0 +1,51 @@
+// Non-termination check of the block runner. A warp runs alone between
+// barriers (runBlock), so its next instructions depend only on its registers,
+// its divergence stack and memory. If it arrives at the start of the same
+// basic block with all three unchanged, it will arrive there again forever:
+// a spin-wait on a flag that only another block (which kcheck runs later, not
+// alongside) or the host would set, or a loop whose exit condition never
+// changes. Reporting that at once lets the step budget be generous for loops
+// that do make progress (a grid-stride loop run by one thread is 268 M warp
+// instructions). Memory is compared by counting writes, not by content: a
+// loop that writes is never called a repeat (it may still never end, and the
+// step budget then stops it).
+#include "simulator/engine/RunnerImpl.h"
+
+namespace kcheck::sim {
+
+void BlockRunner::Impl::resetRepeatWatch() {
+  repeatWatch.armed = false;
+  nextRepeatCheck = kRepeatCheckSteps;
+  memoryWrites = 0;
+}
+
+bool BlockRunner::Impl::warpRepeats(const WarpState &w, uint32_t pc) {
+  RepeatWatch &r = repeatWatch;
+  if (steps >= nextRepeatCheck) {
+    nextRepeatCheck = steps + kRepeatCheckSteps;
+    r.armed = true;
+    r.warp = w.index, r.pc = pc, r.live = w.live, r.writes = memoryWrites;
+    r.regs = w.regs;
+    r.stack = w.stack;
+    return false;
+  }
+  if (!r.armed || r.pc != pc || r.warp != w.index)
+    return false;
+  r.armed = false;
+  if (r.writes != memoryWrites || r.live != w.live || r.stack != w.stack ||
+      r.regs != w.regs)
+    return false;
+  result.status = BlockResult::Status::StepLimit;
+  result.message =
+      "block (" + core::toString(blockIdx) + ") of " + kernel.name() +
+      " never leaves the loop at " + where(pc) + ": warp " +
+      std::to_string(w.index) +
+      " came back there in the same state with no memory written in between "
+      "(after " +
+      std::to_string(steps) +
+      " warp instructions). If it waits for another block, note that kcheck "
+      "runs blocks one after another, not alongside";
+  return true;
+}
+
+} // namespace kcheck::sim
