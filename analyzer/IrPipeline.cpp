@@ -41,8 +41,6 @@ namespace {
 
 using namespace llvm;
 
-constexpr unsigned kSharedAddressSpace = 3;
-constexpr uint64_t kSharedGlobalAlignment = 16;
 
 bool isKernel(const Function &function) {
   return function.getCallingConv() == CallingConv::PTX_Kernel;
@@ -109,24 +107,6 @@ struct MarkDeviceFunctionsAlwaysInline
       function.addFnAttr(Attribute::AlwaysInline);
     }
     return PreservedAnalyses::none();
-  }
-  static bool isRequired() { return true; }
-};
-
-// ptxas lays __shared__ arrays out at 16-byte alignment, which lets it merge
-// scalar shared loads into LDS.128 (parity-notes item 2); the vectorizer needs
-// to know it.
-struct AlignSharedGlobals : PassInfoMixin<AlignSharedGlobals> {
-  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
-    bool changed = false;
-    for (GlobalVariable &global : module.globals()) {
-      if (global.getAddressSpace() != kSharedAddressSpace ||
-          global.getAlign().valueOrOne().value() >= kSharedGlobalAlignment)
-        continue;
-      global.setAlignment(Align(kSharedGlobalAlignment));
-      changed = true;
-    }
-    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
 };
@@ -475,7 +455,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   passes.addPass(RecordSourceLines());
   passes.addPass(builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3));
   passes.addPass(RestoreDroppedLines());
-  passes.addPass(AlignSharedGlobals());
+  passes.addPass(AlignSharedGlobalsLikePtxas());
   passes.addPass(createModuleToFunctionPassAdaptor(ExpandSmallMemcpys()));
   {
     FunctionPassManager late;

@@ -4,6 +4,7 @@
 
 #include "IrPipelineNarrow.h"
 #include "core/PtxTags.h"
+#include "core/SharedLayout.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -15,6 +16,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 namespace kcheck::analyzer {
 
@@ -105,12 +107,15 @@ constexpr uint64_t kChunkBytes = 16;
 struct ChunkRead {
   LoadInst *load = nullptr;
   GlobalVariable *variable = nullptr;
-  uint64_t chunk = 0;     // byte offset of the chunk in the variable
+  uint64_t chunk = 0;     // byte offset of the chunk in the variable (its
+                          // window offset is a multiple of 16)
   unsigned firstWord = 0; // in the chunk
   unsigned words = 0;
 };
 
-std::optional<ChunkRead> chunkRead(LoadInst &load, const DataLayout &layout) {
+std::optional<ChunkRead>
+chunkRead(LoadInst &load, const DataLayout &layout,
+          const MapVector<GlobalVariable *, uint64_t> &offsets) {
   if (!isPlainSharedLoad(load))
     return std::nullopt;
   const uint64_t bytes = layout.getTypeStoreSize(load.getType());
@@ -121,12 +126,17 @@ std::optional<ChunkRead> chunkRead(LoadInst &load, const DataLayout &layout) {
   auto *variable = dyn_cast<GlobalVariable>(
       load.getPointerOperand()->stripAndAccumulateConstantOffsets(
           layout, offset, /*AllowNonInbounds=*/true));
-  if (!variable || offset.isNegative() ||
-      variable->getAlign().valueOrOne().value() < kChunkBytes)
+  auto at = variable ? offsets.find(variable) : offsets.end();
+  if (at == offsets.end() || offset.isNegative())
     return std::nullopt;
   const uint64_t start = offset.getZExtValue();
   const uint64_t size = layout.getTypeAllocSize(variable->getValueType());
-  const uint64_t chunk = start / kChunkBytes * kChunkBytes;
+  // The chunk in the window, as an offset in the variable (which may start
+  // inside a chunk: then its first chunk is partly another variable's).
+  const uint64_t phase = at->second % kChunkBytes;
+  if (start + phase < kChunkBytes && phase != 0)
+    return std::nullopt;
+  const uint64_t chunk = (start + phase) / kChunkBytes * kChunkBytes - phase;
   if (start % 4 != 0 || start + bytes > chunk + kChunkBytes ||
       chunk + kChunkBytes > size)
     return std::nullopt;
@@ -147,16 +157,21 @@ bool isNearby(const LoadInst &first, const LoadInst &later,
 }
 
 // The words of `read` as a value of its load's type, from the chunk.
-Value *wordsOf(const ChunkRead &read, LoadInst &chunk) {
+// `merged` loads words [base, base + n) of the chunk.
+Value *wordsOf(const ChunkRead &read, LoadInst &merged, unsigned base,
+               unsigned n) {
   IRBuilder<> builder(read.load);
   Value *words;
-  if (read.words == 1) {
-    words = builder.CreateExtractElement(&chunk, uint64_t(read.firstWord));
+  if (read.words == n) {
+    words = &merged;
+  } else if (read.words == 1) {
+    words =
+        builder.CreateExtractElement(&merged, uint64_t(read.firstWord - base));
   } else {
     SmallVector<int, 4> lanes;
     for (unsigned k = 0; k < read.words; ++k)
-      lanes.push_back(int(read.firstWord + k));
-    words = builder.CreateShuffleVector(&chunk, lanes);
+      lanes.push_back(int(read.firstWord - base + k));
+    words = builder.CreateShuffleVector(&merged, lanes);
   }
   return builder.CreateBitCast(words, read.load->getType());
 }
@@ -168,7 +183,9 @@ bool isBitCastableFromWords(const ChunkRead &read) {
 }
 
 // Merges the reads of one chunk that `first` heads into one 16-byte load
-// when they cover three or four words.
+// when they cover three or four words, into one 8-byte load when they cover
+// the two words of one aligned half (HeCBench channelSum: CUB TempStorage at
+// window offset 44 reads words at 56 and 60 as one LDS.64).
 bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
                 DenseSet<LoadInst *> &done, const DominatorTree &dominators,
                 const LoopInfo &loops, MemorySSA &memorySsa) {
@@ -186,16 +203,21 @@ bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
     group.push_back(&read);
     covered |= ((1u << read.words) - 1) << read.firstWord;
   }
-  if (llvm::popcount(covered) < 3 || group.size() < 2 ||
-      !llvm::all_of(
-          group, [](const ChunkRead *r) { return isBitCastableFromWords(*r); }))
+  unsigned base = 0, n = 4; // the words merged
+  if (covered == 0x3 || covered == 0xc)
+    base = covered == 0x3 ? 0 : 2, n = 2;
+  else if (llvm::popcount(covered) < 3)
+    return false;
+  if (group.size() < 2 || !llvm::all_of(group, [](const ChunkRead *r) {
+        return isBitCastableFromWords(*r);
+      }))
     return false;
   IRBuilder<> builder(first.load);
   Type *i32 = builder.getInt32Ty();
   Value *address = builder.CreateConstInBoundsGEP1_64(
-      builder.getInt8Ty(), first.variable, first.chunk);
-  LoadInst *chunk = builder.CreateAlignedLoad(FixedVectorType::get(i32, 4),
-                                              address, Align(kChunkBytes));
+      builder.getInt8Ty(), first.variable, first.chunk + 4 * base);
+  LoadInst *chunk = builder.CreateAlignedLoad(FixedVectorType::get(i32, n),
+                                              address, Align(4 * n));
   // ptxas widens a 16-byte load that reads the whole chunk, if there is
   // one, and keeps its line (nvcc_parity.cu's shared_chunks); else the
   // first load.
@@ -204,7 +226,7 @@ bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
     if (read->words == 4)
       located = read;
   chunk->setDebugLoc(located->load->getDebugLoc());
-  if (covered != 0xf) {
+  if (n == 4 && covered != 0xf) {
     // The words the program reads, as a byte mask for the sanitizers.
     uint32_t bytes = 0;
     for (unsigned word = 0; word < 4; ++word)
@@ -216,7 +238,7 @@ bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
                     ConstantAsMetadata::get(builder.getInt32(bytes))));
   }
   for (const ChunkRead *read : group) {
-    read->load->replaceAllUsesWith(wordsOf(*read, *chunk));
+    read->load->replaceAllUsesWith(wordsOf(*read, *chunk, base, n));
     done.insert(read->load);
   }
   // Later queries walk MemorySSA: the merged loads leave it first.
@@ -249,11 +271,13 @@ ShapeSharedLoadsLikePtxas::run(Function &function,
       changed |= narrowToUsedLanes(*load, layout);
 
   // Reads by (variable, chunk), in program order.
+  const MapVector<GlobalVariable *, uint64_t> offsets =
+      sharedOffsetsLikePtxas(function);
   MapVector<std::pair<GlobalVariable *, uint64_t>, SmallVector<ChunkRead, 4>>
       byChunk;
   for (Instruction &instruction : instructions(function))
     if (auto *load = dyn_cast<LoadInst>(&instruction))
-      if (std::optional<ChunkRead> read = chunkRead(*load, layout))
+      if (std::optional<ChunkRead> read = chunkRead(*load, layout, offsets))
         byChunk[{read->variable, read->chunk}].push_back(*read);
   bool anyCandidate = false;
   for (auto &entry : byChunk)
@@ -272,6 +296,77 @@ ShapeSharedLoadsLikePtxas::run(Function &function,
                                 memorySsa);
   }
   return cfgPreservedUnless(changed);
+}
+
+} // namespace kcheck::analyzer
+
+namespace kcheck::analyzer {
+
+MapVector<GlobalVariable *, uint64_t> sharedOffsetsLikePtxas(Function &kernel) {
+  // The variables the kernel's instructions name, through constant
+  // expressions too (as simulator/engine/Decoder.cpp collects them).
+  SmallPtrSet<GlobalVariable *, 16> used;
+  SmallVector<Constant *, 32> work;
+  for (Instruction &instruction : instructions(kernel))
+    for (Value *operand : instruction.operands())
+      if (auto *constant = dyn_cast<Constant>(operand))
+        work.push_back(constant);
+  SmallPtrSet<Constant *, 32> seen;
+  while (!work.empty()) {
+    Constant *constant = work.pop_back_val();
+    if (!seen.insert(constant).second)
+      continue;
+    if (auto *variable = dyn_cast<GlobalVariable>(constant)) {
+      used.insert(variable);
+      continue;
+    }
+    for (Value *operand : constant->operands())
+      if (auto *inner = dyn_cast<Constant>(operand))
+        work.push_back(inner);
+  }
+  const DataLayout &layout = kernel.getDataLayout();
+  std::vector<GlobalVariable *> variables;
+  std::vector<core::SharedVarShape> shapes;
+  for (GlobalVariable &variable : kernel.getParent()->globals()) {
+    if (variable.getAddressSpace() != kSharedAS || !used.count(&variable) ||
+        variable.isDeclaration())
+      continue;
+    uint64_t bytes = layout.getTypeAllocSize(variable.getValueType());
+    if (bytes == 0)
+      continue;
+    variables.push_back(&variable);
+    shapes.push_back({bytes, variable.getAlign().valueOrOne().value()});
+  }
+  const core::SharedLayout placed = core::layOutStaticShared(shapes);
+  MapVector<GlobalVariable *, uint64_t> offsets;
+  for (size_t i = 0; i < variables.size(); ++i)
+    offsets[variables[i]] = placed.offsets[i];
+  return offsets;
+}
+
+PreservedAnalyses AlignSharedGlobalsLikePtxas::run(Module &module,
+                                                   ModuleAnalysisManager &) {
+  DenseMap<GlobalVariable *, uint64_t> proven; // least over the kernels
+  for (Function &function : module) {
+    // Kernels only: a device function's variables are laid out in the
+    // kernels it is inlined into.
+    if (function.isDeclaration() ||
+        function.getCallingConv() != CallingConv::PTX_Kernel)
+      continue;
+    for (auto [variable, offset] : sharedOffsetsLikePtxas(function)) {
+      uint64_t align = core::knownAlignmentAt(offset, kChunkBytes);
+      auto [it, inserted] = proven.try_emplace(variable, align);
+      if (!inserted)
+        it->second = std::min(it->second, align);
+    }
+  }
+  bool changed = false;
+  for (auto [variable, align] : proven)
+    if (align > variable->getAlign().valueOrOne().value()) {
+      variable->setAlignment(Align(align));
+      changed = true;
+    }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace kcheck::analyzer

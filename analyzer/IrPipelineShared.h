@@ -3,9 +3,36 @@
 // assembly's instructions that NVVM saw only as opaque calls.
 #pragma once
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class GlobalVariable;
+}
+
 namespace kcheck::analyzer {
+
+/// The static __shared__ variables `kernel` uses, in module order, at the
+/// offsets ptxas gives them (core/SharedLayout.h), with each variable's
+/// alignment as it is now. The engine's decoder lays out the same way.
+llvm::MapVector<llvm::GlobalVariable *, uint64_t>
+sharedOffsetsLikePtxas(llvm::Function &kernel);
+
+// ptxas knows where each static __shared__ variable sits (it lays them out,
+// packed: core/SharedLayout.h), so it proves an address's alignment from the
+// variable's offset, not from its declared alignment: the loads of words 2-4
+// of CUB TempStorage at offset 24 are one LDS.128 (HeCBench channelSum).
+// Raises each variable's alignment to what its offset in every kernel that
+// uses it proves (at most 16), so that the vectorizer and the passes below
+// may merge what ptxas merges; the layout stays the same (an offset is the
+// first multiple of its old alignment past the previous variable, so also
+// of the new one).
+struct AlignSharedGlobalsLikePtxas
+    : llvm::PassInfoMixin<AlignSharedGlobalsLikePtxas> {
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
 
 // ptxas drops a shared load that reloads what a dominating shared load of
 // the same address and width read, with no instruction between them that may
@@ -26,8 +53,9 @@ struct ForwardSharedReloadsLikePtxas
   static bool isRequired() { return true; }
 };
 
-// ptxas reads a static __shared__ variable in 16-byte chunks (each aligned
-// to 16 from the variable's start) by this rule, measured on the H100:
+// ptxas reads static __shared__ memory in 16-byte chunks (aligned to 16 in
+// the kernel's shared window, sharedOffsetsLikePtxas) by this rule, measured
+// on the H100:
 //  - three or four 4-byte words of a chunk read by loads that the first of
 //    them dominates, none in a loop the first is outside of, with nothing
 //    between that may write the words, are one LDS.128 of the chunk where the

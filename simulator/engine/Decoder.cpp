@@ -1,5 +1,7 @@
 #include "simulator/engine/Decoder.h"
 
+#include "core/SharedLayout.h"
+
 #include "simulator/engine/AddressWindows.h"
 
 #include "llvm/Analysis/PostDominators.h"
@@ -118,8 +120,8 @@ uint32_t Decoder::emit(const bc::Inst &inst, const Instruction &at,
   return uint32_t(k_.code_.size() - 1);
 }
 
-// Static shared variables in module order, each at max(16, align); extern
-// (dynamic) shared memory starts after them.
+// Static shared variables as ptxas lays them out (core/SharedLayout.h: module
+// order, each at its own alignment); extern (dynamic) shared memory after.
 Error Decoder::layoutShared() {
   SmallPtrSet<const GlobalVariable *, 16> used;
   SmallVector<const Constant *, 32> work;
@@ -141,8 +143,8 @@ Error Decoder::layoutShared() {
       if (auto *oc = dyn_cast<Constant>(op))
         work.push_back(oc);
   }
-  uint64_t offset = 0;
-  std::vector<const GlobalVariable *> dynamic;
+  std::vector<const GlobalVariable *> statics, dynamic;
+  std::vector<core::SharedVarShape> shapes;
   for (const GlobalVariable &gv : fn_.getParent()->globals()) {
     if (gv.getAddressSpace() != bc::kSharedAS || !used.count(&gv))
       continue;
@@ -151,14 +153,17 @@ Error Decoder::layoutShared() {
       dynamic.push_back(&gv);
       continue;
     }
-    uint64_t align = std::max<uint64_t>(16, gv.getAlign().valueOrOne().value());
-    offset = alignTo(offset, align);
-    sharedOffset_[&gv] = offset;
-    k_.sharedVars_.push_back(
-        {gv.getName().str(), sourceNameOf(gv.getName()), offset, bytes, false});
-    offset += bytes;
+    statics.push_back(&gv);
+    shapes.push_back({bytes, gv.getAlign().valueOrOne().value()});
   }
-  k_.staticShared_ = alignTo(offset, 16);
+  const core::SharedLayout layout = core::layOutStaticShared(shapes);
+  for (size_t i = 0; i < statics.size(); ++i) {
+    const GlobalVariable &gv = *statics[i];
+    sharedOffset_[&gv] = layout.offsets[i];
+    k_.sharedVars_.push_back({gv.getName().str(), sourceNameOf(gv.getName()),
+                              layout.offsets[i], shapes[i].bytes, false});
+  }
+  k_.staticShared_ = layout.staticBytes;
   dynamicSharedOffset_ = k_.staticShared_;
   for (const GlobalVariable *gv : dynamic) {
     sharedOffset_[gv] = dynamicSharedOffset_;

@@ -240,5 +240,43 @@ TEST(IrPipeline, NvccParityWithPtxas) {
   EXPECT_EQ(chunks, expected);
 }
 
+// Two 24-byte shared arrays sit at window offsets 0 and 24, as ptxas packs
+// them (core/SharedLayout.h; CUB TempStorage pairs, HeCBench channelSum's
+// 3 LDS where a 16-byte-aligned layout gives 4): words 2-4 of the first are
+// an 8-byte and a 4-byte load, of the second (window 32..44) one 16-byte
+// load.
+TEST(IrPipeline, SharedChunksFollowPtxasPackedLayout) {
+  std::string path = testing::writeSource("packed_layout.cu", R"(
+__global__ void packed_layout(int *out, int v) {
+  __shared__ int first[6];
+  __shared__ int second[6];
+  if (threadIdx.x < 6) {
+    first[threadIdx.x] = v;
+    second[threadIdx.x] = v + 1;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    out[0] = first[2] + first[3] + first[4] + second[2] + second[3] +
+             second[4];
+}
+)");
+  CompiledModule compiled = compileDevice(path, {});
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  std::vector<std::pair<int64_t, uint64_t>> loads; // (window offset, bytes)
+  for (const llvm::LoadInst *load :
+       accesses(kernel(*compiled.module, "packed_layout"), 3).loads) {
+    uint64_t bytes =
+        load->getModule()->getDataLayout().getTypeStoreSize(load->getType());
+    if (std::optional<int64_t> offset = offsetIn(*load, "first"))
+      loads.push_back({*offset, bytes});
+    if (std::optional<int64_t> offset = offsetIn(*load, "second"))
+      loads.push_back({24 + *offset, bytes});
+  }
+  std::sort(loads.begin(), loads.end());
+  std::vector<std::pair<int64_t, uint64_t>> expected = {
+      {8, 8}, {16, 4}, {32, 16}};
+  EXPECT_EQ(loads, expected);
+}
+
 } // namespace
 } // namespace kcheck::analyzer
