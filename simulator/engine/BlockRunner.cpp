@@ -228,6 +228,10 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
       if (w->state != WarpState::State::Ready)
         continue;
       WarpStop stop = runWarp(*w, sink);
+      // Other warps run now; they may change what this one will read (a
+      // count of barrier rounds kept in registers), so a repeat is judged
+      // only within one uninterrupted run of a warp.
+      repeatWatch.armed = false;
       if (stop == WarpStop::Abort) {
         if (result.fault)
           sink.onFault(*result.fault);

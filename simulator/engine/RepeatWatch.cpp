@@ -1,7 +1,8 @@
 // Non-termination check of the block runner. A warp runs alone between
-// barriers (runBlock), so its next instructions depend only on its registers,
-// its divergence stack and memory. If it arrives at the start of the same
-// basic block with all three unchanged, it will arrive there again forever:
+// barriers (runBlock), so within one such run its next instructions depend
+// only on its registers, its divergence stack and memory. If, within one run,
+// it arrives at the start of the same basic block with all three unchanged,
+// it will arrive there again forever:
 // a spin-wait on a flag that only another block (which kcheck runs later, not
 // alongside) or the host would set, or a loop whose exit condition never
 // changes. Reporting that at once lets the step budget be generous for loops
