@@ -41,7 +41,6 @@ namespace {
 
 using namespace llvm;
 
-
 bool isKernel(const Function &function) {
   return function.getCallingConv() == CallingConv::PTX_Kernel;
 }

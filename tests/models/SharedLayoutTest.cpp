@@ -48,8 +48,7 @@ TEST(SharedLayoutTest, RaisingToTheProvenAlignmentKeepsTheLayout) {
     for (size_t i = 0; i < vars.size(); ++i) {
       ASSERT_EQ(before.offsets[i] % vars[i].align, 0u);
       if (i > 0) {
-        ASSERT_GE(before.offsets[i],
-                  before.offsets[i - 1] + vars[i - 1].bytes);
+        ASSERT_GE(before.offsets[i], before.offsets[i - 1] + vars[i - 1].bytes);
       }
       vars[i].align =
           std::max(vars[i].align, knownAlignmentAt(before.offsets[i], 16));
