@@ -33,6 +33,14 @@ bool isPlainSharedLoad(const Instruction &instruction) {
          !load->getMetadata(core::kPtxInstructionMetadata);
 }
 
+// The memory `later` reads was last written before `earlier` ran (EarlyCSE's
+// test): nothing between the two loads may write it.
+bool unwrittenSince(MemorySSA &memorySsa, LoadInst &later, LoadInst &earlier) {
+  MemoryAccess *clobber = memorySsa.getWalker()->getClobberingMemoryAccess(
+      memorySsa.getMemoryAccess(&later));
+  return memorySsa.dominates(clobber, memorySsa.getMemoryAccess(&earlier));
+}
+
 } // namespace
 
 PreservedAnalyses
@@ -57,18 +65,13 @@ ForwardSharedReloadsLikePtxas::run(Function &function,
       analyses.getResult<DominatorTreeAnalysis>(function);
   MemorySSA &memorySsa =
       analyses.getResult<MemorySSAAnalysis>(function).getMSSA();
-  MemorySSAWalker *walker = memorySsa.getWalker();
   SmallVector<std::pair<LoadInst *, LoadInst *>, 16> forwards; // (reload, by)
   for (auto &entry : byAddress) {
     SmallVector<LoadInst *, 4> &loads = entry.second;
     for (LoadInst *later : loads) {
-      MemoryAccess *clobber = walker->getClobberingMemoryAccess(later);
       for (LoadInst *earlier : loads) {
-        if (earlier == later || !dominators.dominates(earlier, later))
-          continue;
-        // The memory `later` reads was last written before `earlier` ran
-        // (EarlyCSE's test): nothing between them may write it.
-        if (!memorySsa.dominates(clobber, memorySsa.getMemoryAccess(earlier)))
+        if (earlier == later || !dominators.dominates(earlier, later) ||
+            !unwrittenSince(memorySsa, *later, *earlier))
           continue;
         forwards.push_back({later, earlier});
         break;
@@ -189,16 +192,12 @@ bool isBitCastableFromWords(const ChunkRead &read) {
 bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
                 DenseSet<LoadInst *> &done, const DominatorTree &dominators,
                 const LoopInfo &loops, MemorySSA &memorySsa) {
-  MemoryAccess *firstAccess = memorySsa.getMemoryAccess(first.load);
   SmallVector<const ChunkRead *, 4> group = {&first};
   unsigned covered = ((1u << first.words) - 1) << first.firstWord;
   for (const ChunkRead &read : reads) {
     if (read.load == first.load || done.count(read.load) ||
-        !isNearby(*first.load, *read.load, dominators, loops))
-      continue;
-    MemoryAccess *clobber =
-        memorySsa.getWalker()->getClobberingMemoryAccess(read.load);
-    if (!memorySsa.dominates(clobber, firstAccess))
+        !isNearby(*first.load, *read.load, dominators, loops) ||
+        !unwrittenSince(memorySsa, *read.load, *first.load))
       continue;
     group.push_back(&read);
     covered |= ((1u << read.words) - 1) << read.firstWord;

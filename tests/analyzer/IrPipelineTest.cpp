@@ -196,6 +196,23 @@ std::optional<int64_t> offsetIn(const llvm::LoadInst &load,
   return offset.getSExtValue();
 }
 
+// (offset, bytes) of `function`'s shared loads from the variables named in
+// `bases` (a name part -> the offset added to the load's), sorted.
+std::vector<std::pair<int64_t, uint64_t>>
+sharedLoadsIn(const llvm::Function &function,
+              const std::vector<std::pair<std::string, int64_t>> &bases) {
+  std::vector<std::pair<int64_t, uint64_t>> loads;
+  for (const llvm::LoadInst *load : accesses(function, 3).loads) {
+    uint64_t bytes =
+        load->getModule()->getDataLayout().getTypeStoreSize(load->getType());
+    for (const auto &[name, base] : bases)
+      if (std::optional<int64_t> offset = offsetIn(*load, name))
+        loads.push_back({base + *offset, bytes});
+  }
+  std::sort(loads.begin(), loads.end());
+  return loads;
+}
+
 // kernels/toolkit/nvcc_parity.cu, measured on the H100 (4/4 launches exact).
 TEST(IrPipeline, NvccParityWithPtxas) {
   CompiledModule compiled = compileDevice(kernelsToolkit("nvcc_parity.cu"), {});
@@ -224,20 +241,11 @@ TEST(IrPipeline, NvccParityWithPtxas) {
   EXPECT_EQ(bitsLoadsBesideItsStore, 1u);
   // Words 1-3 of `aggregates` are one 16-byte load, words 5 and 6 two
   // loads; k and len before the branch and bits in it one 16-byte load.
-  std::vector<std::pair<int64_t, uint64_t>> chunks; // (offset, bytes)
-  for (const llvm::LoadInst *load :
-       accesses(kernel(*compiled.module, "shared_chunks"), 3).loads) {
-    uint64_t bytes =
-        load->getModule()->getDataLayout().getTypeStoreSize(load->getType());
-    if (std::optional<int64_t> offset = offsetIn(*load, "aggregates"))
-      chunks.push_back({*offset, bytes});
-    if (std::optional<int64_t> offset = offsetIn(*load, "counter"))
-      chunks.push_back({100 + *offset, bytes});
-  }
-  std::sort(chunks.begin(), chunks.end());
   std::vector<std::pair<int64_t, uint64_t>> expected = {
       {0, 16}, {20, 4}, {24, 4}, {100, 16}};
-  EXPECT_EQ(chunks, expected);
+  EXPECT_EQ(sharedLoadsIn(kernel(*compiled.module, "shared_chunks"),
+                          {{"aggregates", 0}, {"counter", 100}}),
+            expected);
 }
 
 // Two 24-byte shared arrays sit at window offsets 0 and 24, as ptxas packs
@@ -262,20 +270,12 @@ __global__ void packed_layout(int *out, int v) {
 )");
   CompiledModule compiled = compileDevice(path, {});
   ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
-  std::vector<std::pair<int64_t, uint64_t>> loads; // (window offset, bytes)
-  for (const llvm::LoadInst *load :
-       accesses(kernel(*compiled.module, "packed_layout"), 3).loads) {
-    uint64_t bytes =
-        load->getModule()->getDataLayout().getTypeStoreSize(load->getType());
-    if (std::optional<int64_t> offset = offsetIn(*load, "first"))
-      loads.push_back({*offset, bytes});
-    if (std::optional<int64_t> offset = offsetIn(*load, "second"))
-      loads.push_back({24 + *offset, bytes});
-  }
-  std::sort(loads.begin(), loads.end());
+  // (window offset, bytes)
   std::vector<std::pair<int64_t, uint64_t>> expected = {
       {8, 8}, {16, 4}, {32, 16}};
-  EXPECT_EQ(loads, expected);
+  EXPECT_EQ(sharedLoadsIn(kernel(*compiled.module, "packed_layout"),
+                          {{"first", 0}, {"second", 24}}),
+            expected);
 }
 
 } // namespace
