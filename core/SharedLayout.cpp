@@ -16,7 +16,7 @@ SharedLayout layOutStaticShared(const std::vector<SharedVarShape> &vars) {
     layout.offsets.push_back(offset);
     offset += var.bytes;
   }
-  layout.staticBytes = alignUp(offset, 16);
+  layout.staticBytes = alignUp(offset, kDynamicSharedAlign);
   return layout;
 }
 

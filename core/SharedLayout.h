@@ -15,6 +15,11 @@
 
 namespace kcheck::core {
 
+/// Dynamic (extern) shared memory starts at a multiple of this (measured,
+/// above); nvcc's NVVM declares every extern __shared__ array `.align 16`,
+/// whatever its element type, and vectorizes on that.
+inline constexpr uint64_t kDynamicSharedAlign = 16;
+
 struct SharedVarShape {
   uint64_t bytes = 0;
   uint64_t align = 1; // a power of two

@@ -278,5 +278,32 @@ __global__ void packed_layout(int *out, int v) {
             expected);
 }
 
+// nvcc's NVVM declares every extern __shared__ array `.align 16` (the
+// dynamic window starts at a multiple of 16, core/SharedLayout.h) and
+// vectorizes on that: HeCBench fma's `b[4 * v + i]`, i = 0..3, over an
+// `extern __shared__ char[]` cast to float* is one ld.shared.v4.f32 in its
+// PTX. At the char array's own alignment nothing would merge.
+TEST(IrPipeline, ExternSharedIsAlignedAsNvvmDeclaresIt) {
+  std::string path = testing::writeSource("extern_align.cu", R"(
+__global__ void extern_align(float *out) {
+  extern __shared__ char raw[];
+  float *b = reinterpret_cast<float *>(raw);
+  b[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  float sum = 0;
+  for (int i = 0; i < 4; ++i)
+    sum += b[4 * threadIdx.x + i];
+  out[threadIdx.x] = sum;
+}
+)");
+  CompiledModule compiled = compileDevice(path, {});
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  Accesses shared = accesses(kernel(*compiled.module, "extern_align"), 3);
+  ASSERT_EQ(shared.loads.size(), 1u);
+  EXPECT_EQ(compiled.module->getDataLayout().getTypeStoreSize(
+                shared.loads[0]->getType()),
+            16u);
+}
+
 } // namespace
 } // namespace kcheck::analyzer
