@@ -466,6 +466,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     late.addPass(MergeDiamondAccessesLikeNvcc());
     late.addPass(InferAddressSpacesPass());
     late.addPass(InferAlignmentPass());
+    late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
     late.addPass(LoadStoreVectorizerPass());
     late.addPass(LowerMaskedMemoryLikeNvcc());
     late.addPass(NarrowVectorLoadsLikePtxas());

@@ -4,6 +4,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 
 namespace kcheck::analyzer {
 
@@ -111,6 +112,55 @@ SplitUnderalignedAccessesLikeNvptx::run(Function &function,
     i->eraseFromParent();
   }
   return work.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+}
+
+namespace {
+
+// A 16-bit value the program computes with as an integer: every use widens,
+// narrows, compares, does arithmetic on it or stores it (not a bitcast to
+// half, not an operand of assembly or of an intrinsic).
+bool usedAsInteger(const LoadInst &load) {
+  return llvm::all_of(load.users(), [](const User *user) {
+    return isa<CastInst>(user)
+               ? !isa<BitCastInst>(user)
+               : isa<BinaryOperator, ICmpInst, StoreInst, SelectInst, PHINode>(
+                     user);
+  });
+}
+
+bool keptApart(const Instruction &i) {
+  if (const auto *load = dyn_cast<LoadInst>(&i))
+    return load->isSimple() &&
+           load->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED &&
+           (load->getType()->isIntegerTy(8) ||
+            (load->getType()->isIntegerTy(16) && usedAsInteger(*load)));
+  if (const auto *store = dyn_cast<StoreInst>(&i))
+    return store->isSimple() &&
+           store->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED &&
+           store->getValueOperand()->getType()->isIntegerTy(8);
+  return false;
+}
+
+} // namespace
+
+PreservedAnalyses
+KeepSubwordSharedAccessesApartLikePtxas::run(Function &function,
+                                             FunctionAnalysisManager &) {
+  bool changed = false;
+  for (Instruction &i : instructions(function)) {
+    if (!keptApart(i))
+      continue;
+    const DataLayout &dl = function.getDataLayout();
+    Align natural(dl.getTypeStoreSize(getLoadStoreType(&i)));
+    if (getLoadStoreAlignment(&i) > natural) {
+      if (auto *load = dyn_cast<LoadInst>(&i))
+        load->setAlignment(natural);
+      else
+        cast<StoreInst>(&i)->setAlignment(natural);
+      changed = true;
+    }
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace kcheck::analyzer

@@ -17,4 +17,21 @@ struct SplitUnderalignedAccessesLikeNvptx
   static bool isRequired() { return true; }
 };
 
+// Sub-word shared accesses that ptxas leaves one per element, kept from the
+// vectorizer (which would merge them at the alignment AlignSharedGlobals-
+// LikePtxas proves): measured on the H100 (HeCBench scan, nvcc 13.0 SASS),
+// ptxas merges no byte access to shared memory (`temp[2t]`, `temp[2t+1]` of
+// a `char` array: two STS.U8, two LDS.U8, at any alignment), and no pair of
+// 16-bit loads whose values are integers (`short`: two LDS.U16), while it
+// does merge 16-bit stores (one STS for the `short` pair) and the 16-bit
+// loads of halves that half arithmetic takes packed (HeCBench fma: eight
+// `__half` loads, two LDS.64). Runs between InferAlignment and the
+// vectorizer: each such access keeps only its natural alignment.
+struct KeepSubwordSharedAccessesApartLikePtxas
+    : llvm::PassInfoMixin<KeepSubwordSharedAccessesApartLikePtxas> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
 } // namespace kcheck::analyzer

@@ -17,6 +17,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 
 namespace kcheck::analyzer {
 
@@ -24,7 +25,7 @@ using namespace llvm;
 
 namespace {
 
-constexpr unsigned kSharedAS = 3;
+constexpr unsigned kSharedAS = NVPTXAS::ADDRESS_SPACE_SHARED;
 
 bool isPlainSharedLoad(const Instruction &instruction) {
   const auto *load = dyn_cast<LoadInst>(&instruction);

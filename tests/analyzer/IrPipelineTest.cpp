@@ -305,5 +305,41 @@ __global__ void extern_align(float *out) {
             16u);
 }
 
+// ptxas merges no byte access to shared memory and no pair of 16-bit loads
+// of integers, but does pair 16-bit stores (HeCBench scan on the H100: for
+// `char`, two STS.U8 and two LDS.U8; for `short`, one STS and two LDS.U16).
+TEST(IrPipeline, SubwordSharedAccessesStayApartAsPtxasKeepsThem) {
+  std::string path = testing::writeSource("subword.cu", R"(
+template <typename T>
+__global__ void subword(const T *in, T *out) {
+  __shared__ T temp[256];
+  int t = threadIdx.x;
+  temp[2 * t] = in[2 * t];
+  temp[2 * t + 1] = in[2 * t + 1];
+  __syncthreads();
+  out[2 * t] = temp[2 * t];
+  out[2 * t + 1] = temp[2 * t + 1];
+}
+template __global__ void subword<char>(const char *, char *);
+template __global__ void subword<short>(const short *, short *);
+)");
+  CompiledModule compiled = compileDevice(path, {});
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  const llvm::DataLayout &layout = compiled.module->getDataLayout();
+  auto widths = [&](const char *name) {
+    Accesses shared = accesses(kernel(*compiled.module, name), 3);
+    std::vector<uint64_t> loads, stores;
+    for (const llvm::LoadInst *load : shared.loads)
+      loads.push_back(layout.getTypeStoreSize(load->getType()));
+    for (const llvm::StoreInst *store : shared.stores)
+      stores.push_back(
+          layout.getTypeStoreSize(store->getValueOperand()->getType()));
+    return std::make_pair(loads, stores);
+  };
+  using Widths = std::pair<std::vector<uint64_t>, std::vector<uint64_t>>;
+  EXPECT_EQ(widths("subwordIc"), (Widths{{1, 1}, {1, 1}}));
+  EXPECT_EQ(widths("subwordIs"), (Widths{{2, 2}, {4}}));
+}
+
 } // namespace
 } // namespace kcheck::analyzer
