@@ -146,11 +146,11 @@ bool keptApart(const Instruction &i) {
 PreservedAnalyses
 KeepSubwordSharedAccessesApartLikePtxas::run(Function &function,
                                              FunctionAnalysisManager &) {
+  const DataLayout &dl = function.getDataLayout();
   bool changed = false;
   for (Instruction &i : instructions(function)) {
     if (!keptApart(i))
       continue;
-    const DataLayout &dl = function.getDataLayout();
     Align natural(dl.getTypeStoreSize(getLoadStoreType(&i)));
     if (getLoadStoreAlignment(&i) > natural) {
       if (auto *load = dyn_cast<LoadInst>(&i))

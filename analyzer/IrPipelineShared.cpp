@@ -27,6 +27,13 @@ namespace {
 
 constexpr unsigned kSharedAS = NVPTXAS::ADDRESS_SPACE_SHARED;
 
+// An extern __shared__ array: the dynamic window, not laid out with the
+// static variables.
+bool isDynamicShared(const GlobalVariable &variable, const DataLayout &layout) {
+  return variable.isDeclaration() ||
+         layout.getTypeAllocSize(variable.getValueType()) == 0;
+}
+
 bool isPlainSharedLoad(const Instruction &instruction) {
   const auto *load = dyn_cast<LoadInst>(&instruction);
   return load && load->isSimple() &&
@@ -329,13 +336,11 @@ MapVector<GlobalVariable *, uint64_t> sharedOffsetsLikePtxas(Function &kernel) {
   std::vector<core::SharedVarShape> shapes;
   for (GlobalVariable &variable : kernel.getParent()->globals()) {
     if (variable.getAddressSpace() != kSharedAS || !used.count(&variable) ||
-        variable.isDeclaration())
-      continue;
-    uint64_t bytes = layout.getTypeAllocSize(variable.getValueType());
-    if (bytes == 0)
+        isDynamicShared(variable, layout))
       continue;
     variables.push_back(&variable);
-    shapes.push_back({bytes, variable.getAlign().valueOrOne().value()});
+    shapes.push_back({layout.getTypeAllocSize(variable.getValueType()),
+                      variable.getAlign().valueOrOne().value()});
   }
   const core::SharedLayout placed = core::layOutStaticShared(shapes);
   MapVector<GlobalVariable *, uint64_t> offsets;
@@ -368,8 +373,7 @@ PreservedAnalyses AlignSharedGlobalsLikePtxas::run(Module &module,
   const DataLayout &layout = module.getDataLayout();
   for (GlobalVariable &variable : module.globals())
     if (variable.getAddressSpace() == kSharedAS &&
-        (variable.isDeclaration() ||
-         layout.getTypeAllocSize(variable.getValueType()) == 0))
+        isDynamicShared(variable, layout))
       proven.try_emplace(&variable, core::kDynamicSharedAlign);
   bool changed = false;
   for (auto [variable, align] : proven)
