@@ -89,6 +89,9 @@ enum class Flow { Normal, Break, Continue, Return, Exit, Unknown };
 // A constant Clang evaluated (an integer or a float) as a HostValue.
 HostValue fromAPValue(const clang::APValue &v);
 
+// std::forward, std::move, std::as_const: the argument itself.
+bool isStdReferenceCast(const clang::FunctionDecl *fd);
+
 class HostEvaluator {
 public:
   // Called for each kernel launch (`<<<>>>`, cudaLaunchKernel) reached.

@@ -263,6 +263,9 @@ AbstractValue HostEvaluator::evalUnary(const UnaryOperator *e) {
     return p;
   }
   case UO_Deref: {
+    // `(*f)(...)`: a function pointer dereferenced is the function itself.
+    if (e->getType()->isFunctionType())
+      return eval(sub);
     LValue lv = lvalueOf(e);
     if (validSlot(lv.slot))
       return load(lv);

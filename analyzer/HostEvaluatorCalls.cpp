@@ -19,6 +19,15 @@ static std::string nameOf(const FunctionDecl *fd) {
   return fd->getIdentifier() ? fd->getName().str() : fd->getNameAsString();
 }
 
+bool isStdReferenceCast(const FunctionDecl *fd) {
+  // Each returns its argument as another kind of reference: the same object.
+  if (!fd || !fd->isInStdNamespace() || !fd->getIdentifier())
+    return false;
+  llvm::StringRef n = fd->getName();
+  return n == "forward" || n == "move" || n == "as_const" ||
+         n == "forward_like";
+}
+
 AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
   if (isa<CUDAKernelCallExpr>(e)) {
     onLaunch_(e);
@@ -33,6 +42,8 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
     return AbstractValue::unknown("indirect call " +
                                   describe(e, e->getExprLoc()));
   }
+  if (isStdReferenceCast(fd) && e->getNumArgs() == 1) // std::forward(x)
+    return eval(e->getArg(0));
   std::string name = nameOf(fd);
   if (std::optional<AbstractValue> v = evalCudaCall(e, fd, name))
     return *v;

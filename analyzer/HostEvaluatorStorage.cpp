@@ -260,6 +260,10 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
       lv.count = lv.leaves = int(stride);
     return lv;
   }
+  if (auto *ce = dyn_cast<CallExpr>(e)) // std::forward<T>(x) is x
+    return ce->getNumArgs() == 1 && isStdReferenceCast(ce->getDirectCallee())
+               ? lvalueOf(ce->getArg(0))
+               : LValue{};
   if (auto *uo = dyn_cast<UnaryOperator>(e)) {
     if (uo->getOpcode() != UO_Deref)
       return {};

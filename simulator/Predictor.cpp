@@ -1,6 +1,7 @@
 #include "simulator/Predictor.h"
 
 #include "simulator/BlockClasses.h"
+#include "simulator/RepeatedLaunches.h"
 #include "simulator/models/GlobalSectorModel.h"
 #include "simulator/models/SassMemoryClass.h"
 #include "simulator/models/SharedBankModel.h"
@@ -219,7 +220,39 @@ std::string launchTooLarge(const core::ArchSpec &arch,
 LaunchResult Predictor::run(const DecodedKernel &kernel,
                             const core::LaunchConfig &config,
                             const std::vector<KernelArg> &args,
-                            DeviceMemory &memory, const Limits &limits) const {
+                            DeviceMemory &memory, const Limits &limits) {
+  // A kernel that prints must print again; the sanitizer's shadow state is
+  // per launch.
+  bool reusable = reuseRepeats_ && !sanitizer_.any() &&
+                  !(printfOut_ && !kernel.printfFormats().empty());
+  if (!repeats_)
+    repeats_ = std::make_shared<RepeatedLaunches>();
+  if (reusable)
+    if (const LaunchResult *earlier =
+            repeats_->find(kernel, config, args, limits, memory)) {
+      LaunchResult again = *earlier;
+      again.repeated = true;
+      again.blocksSimulated = 0;
+      again.notes.push_back(
+          "not simulated again: an earlier launch had the same kernel, "
+          "configuration and arguments, and the memory it reads has not "
+          "changed since; its counts are that launch's");
+      return again;
+    }
+  memory.beginAccessLog();
+  LaunchResult result = simulate(kernel, config, args, memory, limits);
+  // Always ended: it moves the change clock for what the launch wrote.
+  DeviceMemory::AccessLog log = memory.endAccessLog();
+  if (reusable)
+    repeats_->remember(kernel, config, args, limits, log, memory, result);
+  return result;
+}
+
+LaunchResult Predictor::simulate(const DecodedKernel &kernel,
+                                 const core::LaunchConfig &config,
+                                 const std::vector<KernelArg> &args,
+                                 DeviceMemory &memory,
+                                 const Limits &limits) const {
   if (std::string error = launchTooLarge(arch_, kernel, config, limits);
       !error.empty()) {
     LaunchResult refused;

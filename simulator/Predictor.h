@@ -15,6 +15,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -108,9 +109,14 @@ struct LaunchResult {
   std::vector<std::string> notes;
   std::string error; // non-empty: the launch stopped (fault, step budget)
   uint64_t blocksSimulated = 0;
+  // Not simulated: the result of an earlier launch it repeats on unchanged
+  // input (simulator/RepeatedLaunches.h).
+  bool repeated = false;
   // The sanitizer's findings when Predictor::setSanitizer enabled it.
   std::shared_ptr<const SanitizerReport> sanitizer;
 };
+
+class RepeatedLaunches;
 
 class Predictor {
 public:
@@ -131,10 +137,15 @@ public:
     progress_ = std::move(progress);
   }
 
+  /// Simulates a launch, or takes the result of an earlier launch it repeats
+  /// on unchanged input (simulator/RepeatedLaunches.h; then the result says
+  /// so in `repeated`).
   LaunchResult run(const DecodedKernel &kernel,
                    const core::LaunchConfig &config,
                    const std::vector<KernelArg> &args, DeviceMemory &memory,
-                   const Limits &limits) const;
+                   const Limits &limits);
+  /// Off: every launch is simulated (for tests that compare both ways).
+  void setReuseRepeats(bool on) { reuseRepeats_ = on; }
 
 private:
   core::ArchSpec arch_;
@@ -143,6 +154,13 @@ private:
   std::function<void(uint64_t, uint64_t)> progress_;
   std::ostream *printfOut_ = nullptr;
   SanitizerOptions sanitizer_;
+  bool reuseRepeats_ = true;
+  std::shared_ptr<RepeatedLaunches> repeats_; // made on the first run()
+
+  LaunchResult simulate(const DecodedKernel &kernel,
+                        const core::LaunchConfig &config,
+                        const std::vector<KernelArg> &args,
+                        DeviceMemory &memory, const Limits &limits) const;
 };
 
 /// Which lines an instruction counts on.

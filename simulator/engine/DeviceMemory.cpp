@@ -23,6 +23,16 @@ struct DeviceMemory::Backing {
   // A module variable's pages not yet backed hold its zero initializer
   // (written, not input-derived), so a large zero array costs nothing.
   bool unbackedIsWrittenZero = false;
+  // The access log: kRead/kWritten since beginAccessLog(). Loads may run on
+  // several threads, hence atomic; set only when not yet set (no contention).
+  static constexpr uint8_t kRead = 1, kWritten = 2;
+  std::atomic<uint8_t> accessed{0};
+  uint64_t lastChange = 0; // DeviceMemory::changeClock_ then
+
+  void note(uint8_t bit) {
+    if (!(accessed.load(std::memory_order_relaxed) & bit))
+      accessed.fetch_or(bit, std::memory_order_relaxed);
+  }
 
   Page *get(uint64_t page) const {
     const auto &chunk = chunks[page / kChunkPages];
@@ -46,6 +56,7 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label) {
   uint64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
   backing->chunks.resize((pages + Backing::kChunkPages - 1) /
                          Backing::kChunkPages);
+  backing->lastChange = ++changeClock_;
   backing_.push_back(std::move(backing));
   // Leave an unmapped gap so small overruns land outside every allocation.
   next_ = (base + bytes + kGapBytes + kAlignment - 1) & ~(kAlignment - 1);
@@ -139,6 +150,7 @@ bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n) const {
   if (int i = indexOf(addr); i >= 0) {
     base = allocs_[i].base;
     unbackedWritten = backing_[i]->unbackedIsWrittenZero;
+    backing_[i]->note(Backing::kRead);
   }
   while (n) {
     uint64_t off = (addr - base) % kPageBytes;
@@ -168,7 +180,12 @@ void DeviceMemory::store(uint64_t addr, const void *src, uint64_t n,
 void DeviceMemory::storeBytes(uint64_t addr, const void *src, uint64_t n,
                               bool tainted, bool fromHost) {
   auto *in = static_cast<const uint8_t *>(src);
-  uint64_t base = allocs_[indexOf(addr)].base;
+  int index = indexOf(addr);
+  uint64_t base = allocs_[index].base;
+  if (fromHost)
+    backing_[index]->lastChange = ++changeClock_;
+  else
+    backing_[index]->note(Backing::kWritten);
   while (n) {
     uint64_t off = (addr - base) % kPageBytes;
     uint64_t chunk = std::min(n, kPageBytes - off);
@@ -191,6 +208,8 @@ void DeviceMemory::markTainted(uint64_t addr, uint64_t n) {
   for (size_t i = 0; i < allocs_.size(); ++i) {
     const Allocation &a = allocs_[i];
     uint64_t lo = std::max(addr, a.base), hi = std::min(end, a.base + a.size);
+    if (lo < hi)
+      backing_[i]->note(Backing::kWritten);
     for (uint64_t at = lo; at < hi;) {
       uint64_t page = (at - a.base) / kPageBytes;
       uint64_t pageEnd = std::min(hi, a.base + (page + 1) * kPageBytes);
@@ -219,6 +238,29 @@ bool DeviceMemory::read(uint64_t addr, void *dst, uint64_t n) const {
     return false;
   load(addr, dst, n);
   return true;
+}
+
+void DeviceMemory::beginAccessLog() {
+  for (auto &b : backing_)
+    b->accessed.store(0, std::memory_order_relaxed);
+}
+
+DeviceMemory::AccessLog DeviceMemory::endAccessLog() {
+  AccessLog log;
+  for (size_t i = 0; i < backing_.size(); ++i) {
+    uint8_t a = backing_[i]->accessed.load(std::memory_order_relaxed);
+    if (a & Backing::kRead)
+      log.read.push_back(int(i));
+    if (a & Backing::kWritten) {
+      log.written.push_back(int(i));
+      backing_[i]->lastChange = ++changeClock_;
+    }
+  }
+  return log;
+}
+
+uint64_t DeviceMemory::lastChange(int index) const {
+  return backing_[size_t(index)]->lastChange;
 }
 
 } // namespace kcheck::sim

@@ -59,6 +59,21 @@ public:
   /// read as tainted. Creates no pages.
   void markTainted(uint64_t addr, uint64_t n);
 
+  /// Which allocations a launch read and wrote (indices into allocations()),
+  /// for a driver that recognises a launch repeated on unchanged input.
+  /// Between beginAccessLog() and endAccessLog(), kernel loads and stores
+  /// (and markTainted) are logged per allocation.
+  struct AccessLog {
+    std::vector<int> read, written;
+  };
+  void beginAccessLog();
+  AccessLog endAccessLog();
+  /// A counter that grows with every change of memory: host writes, new
+  /// allocations, and each allocation a launch wrote (at endAccessLog()).
+  uint64_t changeClock() const { return changeClock_; }
+  /// The clock at the last change of allocation `index`.
+  uint64_t lastChange(int index) const;
+
   /// Bytes of pages backed so far (each touched 4 KiB page counts).
   uint64_t backedBytes() const { return backedBytes_; }
   /// Kernel stores that would back pages past `bytes` go to a spill page
@@ -81,6 +96,7 @@ private:
   std::vector<std::pair<std::string, uint64_t>> symbols_;
   uint64_t next_;
   uint64_t backedBytes_ = 0, limitBytes_ = ~0ull;
+  uint64_t changeClock_ = 0;
   bool overLimit_ = false;
   std::unique_ptr<Page> spill_;
   // Cache of indexOf; relaxed atomic so concurrent readers only race on a

@@ -100,6 +100,63 @@ int main() {
   }
 }
 
+TEST(LaunchExtractor, LaunchThroughADereferencedFunctionPointer) {
+  // CUB's histogram benchmark: RunTest(..., run_smem_atomics<...>) calls
+  // `(*f)(...)`, the function pointer dereferenced.
+  HostProgram p = extract(R"cuda(
+__global__ void k(float *p) {}
+template <int N> double run(float *d, bool warm) {
+  k<<<N, 32>>>(d);
+  return 0;
+}
+template <int N>
+void runTest(float *d, double (*f)(float *, bool)) {
+  (*f)(d, true);
+  (**f)(d, false);
+}
+int main() {
+  float *d;
+  cudaMalloc((void **)&d, 1024);
+  runTest<1>(d, run<4>);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  for (const HostLaunch &l : p.launches) {
+    EXPECT_EQ(l.grid, d3(4));
+    EXPECT_TRUE(l.notes.empty()) << joined(l.notes);
+  }
+}
+
+TEST(LaunchExtractor, LaunchThroughAPerfectForwardingWrapper) {
+  // HeCBench's benchmark_kernel(repeats, kernel, std::forward<Args>(args)...)
+  // around a lambda that launches.
+  HostProgram p = extract(R"cuda(
+#include <utility>
+__global__ void k(float *p, int n) {}
+template <class Kernel, class... Args>
+void bench(int repeats, Kernel kernel, Args &&...args) {
+  for (int i = 0; i < repeats; i++)
+    kernel(std::forward<Args>(args)...);
+}
+void launch(float *d, int n, const int block) {
+  k<<<(n + block - 1) / block, block>>>(d, n);
+}
+int main() {
+  float *d;
+  cudaMalloc((void **)&d, 4096);
+  int n = 1000;
+  bench(2, launch, d, std::move(n), 128);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  for (const HostLaunch &l : p.launches) {
+    EXPECT_EQ(l.grid, d3(8));
+    EXPECT_EQ(l.block, d3(128));
+    EXPECT_EQ(l.args[1].value.i, 1000);
+    EXPECT_TRUE(l.notes.empty()) << joined(l.notes);
+  }
+}
+
 TEST(LaunchExtractor, BlockFromArgvIsUnknownWithNote) {
   HostProgram p = extract(R"cuda(
 __global__ void k(int n) {}
