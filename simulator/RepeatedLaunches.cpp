@@ -6,10 +6,6 @@ namespace kcheck::sim {
 
 namespace {
 
-bool sameDim(const core::Dim3 &a, const core::Dim3 &b) {
-  return a.x == b.x && a.y == b.y && a.z == b.z;
-}
-
 bool sameArgs(const std::vector<KernelArg> &a,
               const std::vector<KernelArg> &b) {
   if (a.size() != b.size())
@@ -34,8 +30,8 @@ bool RepeatedLaunches::sameLaunch(const Entry &e, const DecodedKernel &kernel,
                                   const core::LaunchConfig &config,
                                   const std::vector<KernelArg> &args,
                                   const Limits &limits) const {
-  return e.kernel == &kernel && sameDim(e.config.grid, config.grid) &&
-         sameDim(e.config.block, config.block) &&
+  return e.kernel == &kernel && e.config.grid == config.grid &&
+         e.config.block == config.block &&
          e.config.dynamicSharedBytes == config.dynamicSharedBytes &&
          sameLimits(e.limits, limits) && sameArgs(e.args, args);
 }
