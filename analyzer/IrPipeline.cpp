@@ -444,6 +444,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // Scalars in SSA form first, so that the copies' addresses compare.
     early.addPass(PromotePass());
     early.addPass(StoreWholeStructCopiesLikeNvcc());
+    early.addPass(LoadWholeStructCopiesLikeNvcc());
     early.addPass(SROAPass(SROAOptions::ModifyCFG));
     early.addPass(InferAddressSpacesPass());
     // Keeps GVN from forwarding a reload through a may-alias store of the
@@ -467,6 +468,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     late.addPass(InferAddressSpacesPass());
     late.addPass(InferAlignmentPass());
     late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
+    late.addPass(LetVectorizerPassPureAsmLikeNvvm());
     late.addPass(LoadStoreVectorizerPass());
     late.addPass(LowerMaskedMemoryLikeNvcc());
     late.addPass(NarrowVectorLoadsLikePtxas());

@@ -8,6 +8,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -441,6 +442,22 @@ bool removeTaggedFreezes(Function &function, StringRef tag) {
 PreservedAnalyses UnhideStoredLoads::run(Function &function,
                                          FunctionAnalysisManager &) {
   return cfgPreservedUnless(removeTaggedFreezes(function, kHiddenLoadMetadata));
+}
+
+PreservedAnalyses
+LetVectorizerPassPureAsmLikeNvvm::run(Function &function,
+                                      FunctionAnalysisManager &) {
+  bool changed = false;
+  for (Instruction &i : instructions(function)) {
+    auto *call = dyn_cast<CallBase>(&i);
+    if (!call || !call->isInlineAsm() || !call->doesNotAccessMemory() ||
+        cast<InlineAsm>(call->getCalledOperand())->hasSideEffects() ||
+        call->hasFnAttr(Attribute::WillReturn))
+      continue;
+    call->addFnAttr(Attribute::WillReturn);
+    changed = true;
+  }
+  return cfgPreservedUnless(changed);
 }
 
 } // namespace kcheck::analyzer

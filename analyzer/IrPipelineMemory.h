@@ -97,4 +97,20 @@ struct UnhideStoredLoads : llvm::PassInfoMixin<UnhideStoredLoads> {
   static bool isRequired() { return true; }
 };
 
+// Inline assembly without side effects (not `volatile`, no memory clobber:
+// Clang marks it memory(none)) as an instruction that always completes, so
+// that the load-store vectorizer merges accesses on either side of it. Clang
+// leaves such a call without `willreturn`, and the vectorizer stops its
+// chains at any instruction that may not return; nvcc's does not: HeCBench
+// quantAQLM's four `half2` shared loads around `__hfma2` (an `asm` of
+// fma.rn.f16x2) are one LDS.128 in nvcc 13.0's SASS, four loads without
+// this. Runs right before the vectorizer, after O3, so that nothing else
+// (dead-code elimination, hoisting) sees the change.
+struct LetVectorizerPassPureAsmLikeNvvm
+    : llvm::PassInfoMixin<LetVectorizerPassPureAsmLikeNvvm> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
 } // namespace kcheck::analyzer

@@ -126,10 +126,73 @@ PreservedAnalyses NarrowVectorLoadsLikePtxas::run(Function &function,
       if (load->getType()->isVectorTy())
         loads.push_back(load);
   bool changed = false;
-  for (LoadInst *load : loads)
-    if (load->getPointerAddressSpace() == kGlobalAS)
-      changed |= narrowToUsedLanes(*load, layout);
+  for (LoadInst *load : loads) {
+    if (load->getPointerAddressSpace() != kGlobalAS)
+      continue;
+    if (layout.getTypeStoreSize(load->getType()) == 16 &&
+        load->getType()->getScalarSizeInBits() == 32)
+      if (std::optional<unsigned> used = usedVectorLanes(*load);
+          used && *used >= 3)
+        continue; // one LDG.128, as measured
+    changed |= narrowToUsedLanes(*load, layout);
+  }
   return cfgPreservedUnless(changed);
+}
+
+PreservedAnalyses
+LoadWholeStructCopiesLikeNvcc::run(Function &function,
+                                   FunctionAnalysisManager &) {
+  const DataLayout &layout = function.getDataLayout();
+  SmallVector<MemCpyInst *, 8> copies;
+  for (Instruction &instruction : instructions(function))
+    if (auto *copy = dyn_cast<MemCpyInst>(&instruction))
+      copies.push_back(copy);
+  bool changed = false;
+  for (MemCpyInst *copy : copies) {
+    auto *length = dyn_cast<ConstantInt>(copy->getLength());
+    auto *local = dyn_cast<AllocaInst>(copy->getRawDest());
+    if (!length || copy->isVolatile() || !local)
+      continue;
+    const uint64_t size = length->getZExtValue();
+    std::optional<TypeSize> localSize = local->getAllocationSize(layout);
+    if ((size != 8 && size != 16) || !localSize ||
+        localSize->getFixedValue() != size)
+      continue;
+    // From memory a kernel reads with ld.global/ld.shared/ld (not another
+    // local, not a by-value parameter, which are no such loads).
+    const Value *source = getUnderlyingObject(copy->getRawSource());
+    if (isa<AllocaInst>(source))
+      continue;
+    if (const auto *argument = dyn_cast<Argument>(source);
+        argument && argument->hasByValAttr())
+      continue;
+    const Align align =
+        std::min(copy->getSourceAlign().valueOrOne(), local->getAlign());
+    if (align.value() < size)
+      continue; // nvcc loads an under-aligned struct field by field
+    IRBuilder<> builder(copy); // the memcpy's debug location
+    // Lanes of the struct's own field type when all fields share one (so
+    // that SROA extracts them without casts), else 4-byte words.
+    Type *lane = builder.getInt32Ty();
+    if (auto *type = dyn_cast<StructType>(local->getAllocatedType());
+        type && type->getNumElements() > 1) {
+      Type *field = type->getElementType(0);
+      if (field->isSingleValueType() && !field->isVectorTy() &&
+          llvm::all_of(type->elements(), [&](Type *t) { return t == field; }) &&
+          layout.getTypeStoreSize(field) * type->getNumElements() == size)
+        lane = field;
+    }
+    Type *vector = FixedVectorType::get(
+        lane, unsigned(size / layout.getTypeStoreSize(lane)));
+    LoadInst *whole =
+        builder.CreateAlignedLoad(vector, copy->getRawSource(), align);
+    builder.CreateAlignedStore(
+        hideBehindFreeze(whole, copy, kWholeCopyMetadata), local,
+        local->getAlign());
+    copy->eraseFromParent();
+    changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 PreservedAnalyses

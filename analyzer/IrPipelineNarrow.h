@@ -28,9 +28,12 @@ bool narrowToUsedLanes(llvm::LoadInst &load, const llvm::DataLayout &layout);
 // of power-of-two length aligned to their size (as ptxas does; measured on
 // the H100: `p[i].x += dt * p[i].w` on a 16-byte struct is one
 // ld.global.v4.f32 in nvcc's PTX and two LDG per warp in the SASS,
-// kernels/patterns/aos_partial.cu). Assumption: the same splitting for
-// longer runs (a run of 3 lanes: 2 + 1), as for stores; shared-memory
-// vector loads are left whole (not measured).
+// kernels/patterns/aos_partial.cu), except a 16-byte vector of 4-byte
+// lanes of which three or four are used, which ptxas keeps whole (HeCBench
+// histogram's float4 pixel of which x, y, z are used: one LDG.128), as it
+// does for shared memory (ShapeSharedLoadsLikePtxas). Assumption: longer
+// runs of wider vectors split as stores do; shared-memory vector loads are
+// ShapeSharedLoadsLikePtxas's.
 struct NarrowVectorLoadsLikePtxas
     : llvm::PassInfoMixin<NarrowVectorLoadsLikePtxas> {
   llvm::PreservedAnalyses run(llvm::Function &function,
@@ -52,8 +55,24 @@ struct StoreWholeStructCopiesLikeNvcc
   static bool isRequired() { return true; }
 };
 
-// Removes the freezes StoreWholeStructCopiesLikeNvcc put on whole-copy
-// stores; run after O3.
+// A copy of a whole 8- or 16-byte struct from memory that is not local into
+// a local (`float4 p = in[i];`), aligned to its size, is loaded whole by
+// nvcc (`ld.global.v4.f32` whichever fields are used; ptxas then narrows it,
+// NarrowVectorLoadsLikePtxas). SROA would load only the fields used, which
+// the vectorizer cannot merge into one vector when three of four are:
+// HeCBench histogram's `PixelType pixel = in[...]` of a float4 whose x, y
+// and z are used is one LDG.128 on the H100, not an LDG.64 and an LDG.32.
+// Run before SROA: the memcpy becomes one vector load, hidden from the folds
+// that would split it again until after O3 (UnfreezeWholeStructCopies).
+struct LoadWholeStructCopiesLikeNvcc
+    : llvm::PassInfoMixin<LoadWholeStructCopiesLikeNvcc> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
+// Removes the freezes StoreWholeStructCopiesLikeNvcc and
+// LoadWholeStructCopiesLikeNvcc put on whole copies; run after O3.
 struct UnfreezeWholeStructCopies
     : llvm::PassInfoMixin<UnfreezeWholeStructCopies> {
   llvm::PreservedAnalyses run(llvm::Function &function,

@@ -93,6 +93,9 @@ std::vector<core::Diagnostic> diagnosticsOf(const Options &o,
     diags.insert(diags.end(), std::make_move_iterator(branches.begin()),
                  std::make_move_iterator(branches.end()));
   }
+  std::vector<core::Diagnostic> overruns = overrunDiagnostics(s);
+  diags.insert(diags.end(), std::make_move_iterator(overruns.begin()),
+               std::make_move_iterator(overruns.end()));
   std::stable_sort(diags.begin(), diags.end(),
                    [](const core::Diagnostic &a, const core::Diagnostic &b) {
                      return std::tie(a.loc.file, a.loc.line, a.loc.col) <
@@ -258,6 +261,10 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   } else {
     out << predictText(s);
   }
+  // predict runs no check and its output carries counters only; the
+  // program's own memory errors go to stderr, with the notes.
+  if (o.command == Command::Predict)
+    emitText(err, diags, isatty(STDERR_FILENO));
   if (suppressed && o.format != OutputFormat::Text)
     err << "kcheck: note: " << suppressedSummary(suppressed) << '\n';
   if ((o.applyFixes || o.printDiff) && s.errors.empty() &&

@@ -221,6 +221,43 @@ std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &s) {
   return out;
 }
 
+std::vector<core::Diagnostic> overrunDiagnostics(const Session &s) {
+  std::vector<core::Diagnostic> out;
+  std::map<std::pair<unsigned, unsigned>, size_t> byLoc;
+  for (size_t li = 0; li < s.launches.size(); ++li) {
+    const SimulatedLaunch &sl = s.launches[li];
+    if (!sl.kernel)
+      continue;
+    for (const sim::Fault &f : sl.result.overruns) {
+      const sim::InstInfo &info = sl.kernel->insts()[f.instId];
+      core::SourceLoc loc = sim::userLocation(info, s.mainFile);
+      auto [it, fresh] = byLoc.try_emplace({loc.line, loc.col}, out.size());
+      if (fresh) {
+        core::Diagnostic d;
+        d.severity = core::Severity::Error;
+        d.loc = loc;
+        d.checkId = "memcheck";
+        d.message =
+            fmt::format("invalid {} by {} in block ({}) of {}: {}", f.access,
+                        threadText(f.thread), core::toString(f.block),
+                        sl.kernel->name(), f.problem);
+        if (!info.inlineChain.empty() && !(info.inlineChain.front() == loc))
+          d.addNote(fmt::format("inside an inlined function, at {}:{}",
+                                info.inlineChain.front().file,
+                                info.inlineChain.front().line));
+        out.push_back(std::move(d));
+      }
+      out[it->second].addNote(fmt::format(
+          "in launch {}: the GPU makes this access without a bounds check and "
+          "goes on (the address lies in memory its allocator mapped), so "
+          "kcheck counted it and went on too, without reading or writing "
+          "there; compute-sanitizer would stop the kernel here",
+          describeLaunchCall(s, li)));
+    }
+  }
+  return out;
+}
+
 int runSanitize(const Options &o, std::ostream &out, std::ostream &err) {
   std::string source;
   std::optional<Session> opened = openSession(o, source, err);
@@ -229,6 +266,8 @@ int runSanitize(const Options &o, std::ostream &out, std::ostream &err) {
   Session &s = *opened;
 
   std::vector<core::Diagnostic> diags = sanitizerDiagnostics(s);
+  for (core::Diagnostic &d : overrunDiagnostics(s))
+    diags.push_back(std::move(d));
   if (o.command == Command::Synccheck || o.command == Command::Sanitize)
     for (core::Diagnostic &d : divergenceDiagnostics(s, false))
       if (d.checkId == "barrier-divergence")

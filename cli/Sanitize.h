@@ -27,6 +27,12 @@ std::vector<std::string> sanitizerCheckIds(Command command);
 /// [racecheck]), one per instruction (pair), with a note per launch.
 std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &session);
 
+/// The global overruns the launches counted and went on after
+/// (sim::GlobalOverrun::CountAndGoOn), as [memcheck] errors: one per
+/// instruction, with a note per launch. Every command reports them: the
+/// program has the bug whichever question was asked.
+std::vector<core::Diagnostic> overrunDiagnostics(const Session &session);
+
 /// Whether launch `launch` stopped on a fault that memcheck reports (so the
 /// fault is a finding, not an analysis error).
 bool faultReportedByMemcheck(const sim::LaunchResult &launch);

@@ -427,6 +427,9 @@ Session analyzeFile(const Options &options,
       staticBranches; // per kernel, for the divergence check
   sim::Predictor predictor(arch, options.exhaustive);
   predictor.setSanitizer(sanitizerOptionsFor(options)); // none unless asked
+  // A small overrun is a [memcheck] error and the launch goes on, as on the
+  // GPU (overrunDiagnostics); under memcheck it stops the kernel instead.
+  predictor.setGlobalOverruns(sim::GlobalOverrun::CountAndGoOn);
   // Threads for launches whose every block runs; the result never depends
   // on it. Capped: the engine's blocks scale little past a few cores.
   unsigned jobs = options.jobs

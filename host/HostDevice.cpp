@@ -99,6 +99,9 @@ HostDevice::HostDevice(const llvm::Module &module, const RunOptions &options,
   predictor_.setJobs(options.jobs);
   predictor_.setPrintf(options.printfOut);
   predictor_.setSanitizer(options.sanitizer);
+  // The program goes on past a small overrun, as on the GPU (memcheck, when
+  // on, stops the kernel instead, as compute-sanitizer does).
+  predictor_.setGlobalOverruns(sim::GlobalOverrun::CountAndGoOn);
   if (options.progress)
     predictor_.setProgress(options.progress);
 }

@@ -31,6 +31,7 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
   LaunchResult result;
   RunnerOptions runnerOptions;
   runnerOptions.printfOut = options.printfOut;
+  runnerOptions.overruns = options.overruns;
   BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
   uint64_t total = config.grid.count(), steps = 0;
   for (uint64_t i = 0; i < total; ++i) {
@@ -49,6 +50,7 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
       break;
   }
   result.notes = runner.notes();
+  result.overruns = runner.overruns();
   return result;
 }
 
@@ -133,6 +135,7 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
     RunnerOptions runnerOptions;
     if (options.printfOut)
       runnerOptions.printfOut = &printed[t];
+    runnerOptions.overruns = options.overruns;
     runners.push_back(std::make_unique<BlockRunner>(
         kernel, config, args, memory, limits, runnerOptions));
     runners.back()->setStoreBuffer(&buffers[t]);
@@ -193,6 +196,25 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
     if (std::find(result.notes.begin(), result.notes.end(), text) ==
         result.notes.end())
       result.notes.push_back(std::move(text));
+  // Overruns likewise: each instruction's first in launch order.
+  auto linear = [&](const core::Dim3 &b) {
+    return b.x +
+           uint64_t(config.grid.x) * (b.y + uint64_t(config.grid.y) * b.z);
+  };
+  for (const auto &runner : runners)
+    for (const Fault &f : runner->overruns()) {
+      auto same =
+          std::find_if(result.overruns.begin(), result.overruns.end(),
+                       [&](const Fault &g) { return g.instId == f.instId; });
+      if (same == result.overruns.end())
+        result.overruns.push_back(f);
+      else if (linear(f.block) < linear(same->block))
+        *same = f;
+    }
+  std::stable_sort(result.overruns.begin(), result.overruns.end(),
+                   [&](const Fault &a, const Fault &b) {
+                     return linear(a.block) < linear(b.block);
+                   });
   return result;
 }
 

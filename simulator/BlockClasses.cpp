@@ -367,6 +367,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   RunnerOptions runnerOptions;
   runnerOptions.probePcs = driver.probePcs();
   runnerOptions.printfOut = options.printfOut;
+  runnerOptions.overruns = options.overruns;
   BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
 
   LaunchResult result;
@@ -418,6 +419,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   for (OpenClass &cls : open)
     close(cls);
   result.notes = runner.notes();
+  result.overruns = runner.overruns();
   return result;
 }
 

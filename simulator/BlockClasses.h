@@ -56,6 +56,8 @@ struct BlockClassOptions {
   /// Device printf output, in launch order of the blocks that print (null:
   /// dropped).
   std::ostream *printfOut = nullptr;
+  /// What a small overrun of a global allocation does (GlobalOverrun).
+  GlobalOverrun overruns = GlobalOverrun::Fault;
 };
 
 /// What the driver did, for tests and diagnostics.

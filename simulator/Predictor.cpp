@@ -316,10 +316,18 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
   options.jobs = jobs_;
   options.progress = progress_;
   options.printfOut = printfOut_;
+  options.overruns = sanitizer_.memcheck ? GlobalOverrun::Fault : overruns_;
   LaunchResult result = runBlockClasses(
       kernel, config, args, memory, limits, options,
       sanitizing ? static_cast<BlockCounter &>(*sanitizing) : counter);
   result.perInst.resize(kernel.insts().size());
+  for (const Fault &f : result.overruns)
+    result.notes.push_back(
+        f.message.substr(0, f.message.find('\n')) + " at " +
+        kernel.insts()[f.instId].where() +
+        ": counted as the GPU makes it, then the launch went on without "
+        "reading or writing there (the first such access of the "
+        "instruction)");
   if (sanitizer)
     result.sanitizer =
         std::make_shared<const SanitizerReport>(sanitizer->report());

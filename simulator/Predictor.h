@@ -108,6 +108,9 @@ struct LaunchResult {
   std::vector<InstStats> perInst; // indexed like DecodedKernel::insts()
   std::vector<std::string> notes;
   std::string error; // non-empty: the launch stopped (fault, step budget)
+  // Global accesses a little past an allocation that the launch counted and
+  // went on after (GlobalOverrun::CountAndGoOn): each instruction's first.
+  std::vector<Fault> overruns;
   uint64_t blocksSimulated = 0;
   // Not simulated: the result of an earlier launch it repeats on unchanged
   // input (simulator/RepeatedLaunches.h).
@@ -132,6 +135,10 @@ public:
   /// Also run these sanitizer checks (LaunchResult::sanitizer); off by
   /// default, since they keep shadow state and run blocks on one thread.
   void setSanitizer(SanitizerOptions options) { sanitizer_ = options; }
+  /// What a small overrun of a global allocation does (GlobalOverrun); with
+  /// the memcheck sanitizer on it always faults, as compute-sanitizer stops
+  /// the kernel.
+  void setGlobalOverruns(GlobalOverrun overruns) { overruns_ = overruns; }
   /// Called now and then during run() with (blocks done, blocks in launch).
   void setProgress(std::function<void(uint64_t, uint64_t)> progress) {
     progress_ = std::move(progress);
@@ -154,6 +161,7 @@ private:
   std::function<void(uint64_t, uint64_t)> progress_;
   std::ostream *printfOut_ = nullptr;
   SanitizerOptions sanitizer_;
+  GlobalOverrun overruns_ = GlobalOverrun::Fault;
   bool reuseRepeats_ = true;
   std::shared_ptr<RepeatedLaunches> repeats_; // made on the first run()
 

@@ -59,6 +59,7 @@ BlockRunner::notesByBlock() const {
     out.emplace_back(impl_->noteBlocks[i], impl_->notes[i]);
   return out;
 }
+std::vector<Fault> BlockRunner::overruns() const { return impl_->overruns; }
 void BlockRunner::setStoreBuffer(StoreBuffer *buffer) {
   impl_->storeBuffer = buffer;
 }
@@ -184,6 +185,14 @@ void BlockRunner::Impl::addNote(std::string text) {
 void BlockRunner::Impl::recordFault(std::string kind, std::string message,
                                     uint32_t pc, const WarpState &w,
                                     unsigned lane, uint64_t address) {
+  result.status = BlockResult::Status::Faulted;
+  result.fault =
+      makeFault(std::move(kind), std::move(message), pc, w, lane, address);
+}
+
+Fault BlockRunner::Impl::makeFault(std::string kind, std::string message,
+                                   uint32_t pc, const WarpState &w,
+                                   unsigned lane, uint64_t address) const {
   Fault f;
   f.kind = std::move(kind);
   f.thread = threadOf(w, lane);
@@ -196,8 +205,7 @@ void BlockRunner::Impl::recordFault(std::string kind, std::string message,
   f.message = message + "\n    at " + where(pc) + " in " + kernel.name() +
               "\n    by thread (" + core::toString(f.thread) + ") in block (" +
               core::toString(f.block) + ")";
-  result.status = BlockResult::Status::Faulted;
-  result.fault = std::move(f);
+  return f;
 }
 
 BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {

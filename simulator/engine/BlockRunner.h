@@ -53,13 +53,6 @@ struct Limits {
 
 class StoreBuffer;
 
-struct RunnerOptions {
-  std::ostream *printfOut =
-      nullptr;                    // device printf goes here (dropped if null)
-  bool instructionEvents = false; // call EventSink::onInstruction
-  std::vector<uint32_t> probePcs; // call EventSink::onProbe before these pcs
-};
-
 /// A memory error, reported like compute-sanitizer does.
 struct Fault {
   std::string kind; // "out-of-bounds shared write", "misaligned global read"...
@@ -71,6 +64,30 @@ struct Fault {
   core::Dim3 thread, block;
   uint64_t address = 0;
   uint32_t instId = 0;
+};
+
+/// What a global access outside every allocation but inside the simulated
+/// heap (an overrun of a few elements past a cudaMalloc'd buffer) does.
+/// Hardware rule: the GPU checks no bounds; its driver maps device memory in
+/// 2 MiB pages and packs cudaMalloc buffers into them, so such an access reads
+/// or writes mapped memory of another buffer (or none) and the kernel goes
+/// on; only an unmapped address faults ("an illegal memory access").
+enum class GlobalOverrun {
+  /// Stop the block, as compute-sanitizer's memcheck stops the kernel.
+  Fault,
+  /// Count the access (its sectors are real traffic), do not perform it:
+  /// kcheck cannot know what lies there, so a load gives 0 marked as data
+  /// it did not see, and a store or atomic is dropped. Reported through
+  /// BlockRunner::overruns().
+  CountAndGoOn,
+};
+
+struct RunnerOptions {
+  std::ostream *printfOut =
+      nullptr; // device printf goes here (dropped if null)
+  GlobalOverrun overruns = GlobalOverrun::Fault;
+  bool instructionEvents = false; // call EventSink::onInstruction
+  std::vector<uint32_t> probePcs; // call EventSink::onProbe before these pcs
 };
 
 struct BlockResult {
@@ -100,6 +117,10 @@ public:
   /// The notes with the linear index (x fastest) of the block that first
   /// raised each, for drivers merging several runners' notes in launch order.
   std::vector<std::pair<uint64_t, std::string>> notesByBlock() const;
+  /// Global overruns performed as counted traffic (GlobalOverrun::
+  /// CountAndGoOn) in the blocks run so far: the first of each instruction,
+  /// in the order first seen.
+  std::vector<Fault> overruns() const;
 
   /// Global stores go to `buffer` (and global loads read through it) instead
   /// of the DeviceMemory, which the runner then only reads: several runners

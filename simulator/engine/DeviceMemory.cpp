@@ -116,6 +116,10 @@ const DeviceMemory::Allocation *DeviceMemory::find(uint64_t addr,
   return &a;
 }
 
+bool DeviceMemory::withinHeap(uint64_t addr, uint64_t n) const {
+  return addr >= kGlobalHeapBase && addr < next_ && n <= next_ - addr;
+}
+
 DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr, bool fromHost) {
   int i = indexOf(addr);
   auto &slot = backing_[i]->slot((addr - allocs_[i].base) / kPageBytes);

@@ -48,6 +48,10 @@ public:
   /// The allocation holding [addr, addr+n), or nullptr.
   const Allocation *find(uint64_t addr, uint64_t n) const;
   const std::vector<Allocation> &allocations() const { return allocs_; }
+  /// Whether [addr, addr+n) lies within the span the allocations so far
+  /// occupy, gaps between them included (where a GPU's allocator would have
+  /// mapped pages: see GlobalOverrun).
+  bool withinHeap(uint64_t addr, uint64_t n) const;
 
   /// Engine accessors; the range must be inside an allocation (checked by the
   /// caller through find()). load() returns true if any byte is tainted.

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ostream>
+#include <utility>
 
 namespace kcheck::sim {
 
@@ -132,9 +133,15 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
       return memoryFault(false, space, op, bytes, addr, pc, w, lane);
     return true;
   default:
-    if (!memory.find(addr, bytes))
-      return memoryFault(false, space, op, bytes, addr, pc, w, lane);
-    return true;
+    if (memory.find(addr, bytes))
+      return true;
+    if (options.overruns == GlobalOverrun::CountAndGoOn && !quietFaults &&
+        memory.withinHeap(addr, bytes)) {
+      recordOverrun(op, bytes, addr, pc, w, lane);
+      laneOverran = true;
+      return true;
+    }
+    return memoryFault(false, space, op, bytes, addr, pc, w, lane);
   }
 }
 
@@ -254,12 +261,15 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
       mask &= ~dropped;
     }
   }
+  uint32_t overran = 0; // counted, not performed (GlobalOverrun)
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned lane = std::countr_zero(m);
     if (!resolve(in.sub, ptr[lane], bytes, isWrite, atomic, pc, w, lane,
                  spaces[lane], addrs[lane]))
       return false;
     spaceMask[unsigned(spaces[lane])] |= 1u << lane;
+    if (laneOverran)
+      overran |= 1u << lane, laneOverran = false;
   }
   if (!checkObjectBounds(in, pc, w, mask, spaces, addrs))
     return false;
@@ -280,11 +290,11 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
 
   uint8_t buffer[256];
   if (in.op == Op::Load) {
-    for (uint32_t m = dropped; m; m &= m - 1)
+    for (uint32_t m = dropped | overran; m; m &= m - 1)
       for (unsigned e = 0; e < in.n; ++e)
         w.slot(in.dst + e)[std::countr_zero(m)] = 0;
-    bool tainted = w.taint[in.a];
-    for (uint32_t m = mask; m; m &= m - 1) {
+    bool tainted = w.taint[in.a] || overran;
+    for (uint32_t m = mask & ~overran; m; m &= m - 1) {
       unsigned lane = std::countr_zero(m);
       tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
       for (unsigned e = 0; e < in.n; ++e) {
@@ -301,7 +311,7 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
     bool tainted = false;
     for (unsigned e = 0; e < in.n; ++e)
       tainted |= w.taint[in.b + e];
-    for (uint32_t m = mask; m; m &= m - 1) {
+    for (uint32_t m = mask & ~overran; m; m &= m - 1) {
       unsigned lane = std::countr_zero(m);
       for (unsigned e = 0; e < in.n; ++e) {
         uint64_t v = w.slot(in.b + e)[lane];
@@ -313,8 +323,13 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
   }
   // Atomics: lanes serialized in lane order.
   bool tainted = w.taint[in.b] || w.taint[in.c];
-  bool resultTainted = tainted;
-  for (uint32_t m = mask; m; m &= m - 1) {
+  bool resultTainted = tainted || overran;
+  for (uint32_t m = overran; m; m &= m - 1) {
+    w.slot(in.dst)[std::countr_zero(m)] = 0;
+    if (in.op == Op::CmpXchg)
+      w.slot(in.dst + 1)[std::countr_zero(m)] = 0;
+  }
+  for (uint32_t m = mask & ~overran; m; m &= m - 1) {
     unsigned lane = std::countr_zero(m);
     uint64_t old = 0;
     bool oldTainted =
@@ -360,6 +375,7 @@ bool BlockRunner::Impl::execMemIntrinsic(const Inst &in, uint32_t pc,
     if (!resolve(in.sub, w.slot(in.a)[lane], uint32_t(length), true, false, pc,
                  w, lane, dstSpace, dst, false))
       return false;
+    bool dstOverran = std::exchange(laneOverran, false);
     scratch.resize(length);
     bool tainted;
     if (in.op == Op::MemSet) {
@@ -369,9 +385,15 @@ bool BlockRunner::Impl::execMemIntrinsic(const Inst &in, uint32_t pc,
       if (!resolve(in.sub2, w.slot(in.b)[lane], uint32_t(length), false, false,
                    pc, w, lane, srcSpace, src, false))
         return false;
-      tainted = readBytes(srcSpace, src, scratch.data(), length, w, lane);
+      if (std::exchange(laneOverran, false)) { // bytes kcheck cannot know
+        std::memset(scratch.data(), 0, length);
+        tainted = true;
+      } else {
+        tainted = readBytes(srcSpace, src, scratch.data(), length, w, lane);
+      }
     }
-    writeBytes(dstSpace, dst, scratch.data(), length, tainted, w, lane);
+    if (!dstOverran)
+      writeBytes(dstSpace, dst, scratch.data(), length, tainted, w, lane);
   }
   return true;
 }

@@ -71,6 +71,14 @@ struct BlockRunner::Impl {
   uint32_t lanesOutsideMemory(const bc::Inst &in, uint32_t pc,
                               const WarpState &w, uint32_t mask);
   bool quietFaults = false;
+  // Set by resolve() when it let a global overrun through
+  // (GlobalOverrun::CountAndGoOn): the caller counts the lane's access but
+  // does not perform it, and clears the flag.
+  bool laneOverran = false;
+  // The first overrun of each instruction (index into `overruns` per pc, -1
+  // for none), over every block this runner ran.
+  std::vector<Fault> overruns;
+  std::vector<int32_t> overrunAt;
   bool checkObjectBounds(const bc::Inst &in, uint32_t pc, const WarpState &w,
                          uint32_t mask, const MemSpace *spaces,
                          const uint64_t *addrs);
@@ -79,6 +87,12 @@ struct BlockRunner::Impl {
   bool memoryFault(bool misaligned, MemSpace space, const char *op,
                    uint32_t bytes, uint64_t addr, uint32_t pc,
                    const WarpState &w, unsigned lane);
+  // The same error, recorded as an overrun the launch goes on after.
+  void recordOverrun(const char *op, uint32_t bytes, uint64_t addr, uint32_t pc,
+                     const WarpState &w, unsigned lane);
+  Fault accessFault(bool misaligned, MemSpace space, const char *op,
+                    uint32_t bytes, uint64_t addr, uint32_t pc,
+                    const WarpState &w, unsigned lane) const;
   std::pair<uint64_t, uint64_t> objectBounds(const InstInfo &info) const;
   std::string nearestAllocation(MemSpace space, uint64_t addr, uint32_t bytes,
                                 uint32_t pc) const;
@@ -96,6 +110,8 @@ struct BlockRunner::Impl {
 
   void recordFault(std::string kind, std::string message, uint32_t pc,
                    const WarpState &w, unsigned lane, uint64_t address);
+  Fault makeFault(std::string kind, std::string message, uint32_t pc,
+                  const WarpState &w, unsigned lane, uint64_t address) const;
   core::Dim3 threadOf(const WarpState &w, unsigned lane) const;
   void noteOnce(uint32_t pc, uint8_t bit, std::string text);
   std::string where(uint32_t pc) const;

@@ -123,12 +123,10 @@ std::string BlockRunner::Impl::nearestAllocation(MemSpace space, uint64_t addr,
   return relativeTo(candidates, addr, bytes);
 }
 
-bool BlockRunner::Impl::memoryFault(bool misaligned, MemSpace space,
-                                    const char *op, uint32_t bytes,
-                                    uint64_t addr, uint32_t pc,
-                                    const WarpState &w, unsigned lane) {
-  if (quietFaults) // lanesOutsideMemory asks, nothing faults
-    return false;
+Fault BlockRunner::Impl::accessFault(bool misaligned, MemSpace space,
+                                     const char *op, uint32_t bytes,
+                                     uint64_t addr, uint32_t pc,
+                                     const WarpState &w, unsigned lane) const {
   std::string access = std::string(cudaSpaceName(space)) + " " + op +
                        " of size " + std::to_string(bytes) + " bytes";
   std::string problem = misaligned
@@ -139,12 +137,35 @@ bool BlockRunner::Impl::memoryFault(bool misaligned, MemSpace space,
                                   std::to_string(bytes) + ")"
                             : "address " + hex(addr) + " is out of bounds" +
                                   nearestAllocation(space, addr, bytes, pc);
-  recordFault(std::string(misaligned ? "misaligned" : "out-of-bounds") + " " +
-                  toString(space) + " " + op,
-              "Invalid " + access + ": " + problem, pc, w, lane, addr);
-  result.fault->access = std::move(access);
-  result.fault->problem = std::move(problem);
+  Fault f = makeFault(std::string(misaligned ? "misaligned" : "out-of-bounds") +
+                          " " + toString(space) + " " + op,
+                      "Invalid " + access + ": " + problem, pc, w, lane, addr);
+  f.access = std::move(access);
+  f.problem = std::move(problem);
+  return f;
+}
+
+bool BlockRunner::Impl::memoryFault(bool misaligned, MemSpace space,
+                                    const char *op, uint32_t bytes,
+                                    uint64_t addr, uint32_t pc,
+                                    const WarpState &w, unsigned lane) {
+  if (quietFaults) // lanesOutsideMemory asks, nothing faults
+    return false;
+  result.status = BlockResult::Status::Faulted;
+  result.fault = accessFault(misaligned, space, op, bytes, addr, pc, w, lane);
   return false;
+}
+
+void BlockRunner::Impl::recordOverrun(const char *op, uint32_t bytes,
+                                      uint64_t addr, uint32_t pc,
+                                      const WarpState &w, unsigned lane) {
+  if (overrunAt.empty())
+    overrunAt.assign(kernel.insts().size(), -1);
+  if (overrunAt[pc] >= 0)
+    return;
+  overrunAt[pc] = int32_t(overruns.size());
+  overruns.push_back(
+      accessFault(false, MemSpace::Global, op, bytes, addr, pc, w, lane));
 }
 
 } // namespace kcheck::sim

@@ -341,5 +341,83 @@ template __global__ void subword<short>(const short *, short *);
   EXPECT_EQ(widths("subwordIs"), (Widths{{2, 2}, {4}}));
 }
 
+// `float4 p = in[i];` is loaded whole, as nvcc does (ld.global.v4.f32), and
+// ptxas keeps the 16-byte load when three or four of its words are used
+// (HeCBench histogram's float4 pixel: one LDG.128 for x, y, z), and loads
+// the used words when at most two are (aos_partial.cu's aos4_xw).
+TEST(IrPipeline, WholeStructCopiesAreLoadedWholeAndNarrowedLikePtxas) {
+  std::string path = testing::writeSource("float4_fields.cu", R"(
+#define FIELDS(name, expr)                                                \
+  __global__ void name(const float4 *in, float *out) {                    \
+    int i = blockIdx.x * blockDim.x + threadIdx.x;                        \
+    float4 p = in[i];                                                     \
+    out[i] = expr;                                                        \
+  }
+FIELDS(xyzFields, p.x + p.y * p.z)
+FIELDS(yzwFields, p.y + p.z * p.w)
+FIELDS(xwFields, p.x + p.w)
+FIELDS(xyFields, p.x + p.y)
+)");
+  CompiledModule compiled = compileDevice(path, {});
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  const llvm::DataLayout &layout = compiled.module->getDataLayout();
+  auto widths = [&](const char *name) {
+    std::vector<uint64_t> loads;
+    for (const llvm::LoadInst *load :
+         accesses(kernel(*compiled.module, name), 1).loads)
+      loads.push_back(layout.getTypeStoreSize(load->getType()));
+    return loads;
+  };
+  EXPECT_EQ(widths("xyzFields"), (std::vector<uint64_t>{16}));
+  EXPECT_EQ(widths("yzwFields"), (std::vector<uint64_t>{16}));
+  EXPECT_EQ(widths("xwFields"), (std::vector<uint64_t>{4, 4}));
+  EXPECT_EQ(widths("xyFields"), (std::vector<uint64_t>{8}));
+}
+
+// Loads on either side of an inline asm without side effects merge as in
+// nvcc (HeCBench quantAQLM: four 4-byte shared loads around `__hfma2`'s asm
+// are one LDS.128); an asm that may touch memory keeps them apart.
+TEST(IrPipeline, PureInlineAsmDoesNotStopTheVectorizer) {
+  std::string path = testing::writeSource("asm_between_loads.cu", R"(
+__device__ int pure(int a, int b) {
+  int r;
+  asm("add.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+__device__ int clobbers(int a, int b) {
+  int r;
+  asm("add.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b) : "memory");
+  return r;
+}
+template <int (*F)(int, int)>
+__global__ void around(const int4 *in, int *out) {
+  __shared__ int4 tile[64];
+  tile[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  const int *w = reinterpret_cast<const int *>(&tile[threadIdx.x % 32]);
+  int acc = 0;
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    acc = F(w[j], acc);
+  out[threadIdx.x] = acc;
+}
+template __global__ void around<pure>(const int4 *, int *);
+template __global__ void around<clobbers>(const int4 *, int *);
+)");
+  CompiledModule compiled = compileDevice(path, {});
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  const llvm::DataLayout &layout = compiled.module->getDataLayout();
+  auto widths = [&](const char *name) {
+    std::vector<uint64_t> loads;
+    for (const llvm::LoadInst *load :
+         accesses(kernel(*compiled.module, name), 3).loads)
+      loads.push_back(layout.getTypeStoreSize(load->getType()));
+    return loads;
+  };
+  EXPECT_EQ(widths("aroundIXadL_Z4pure"), (std::vector<uint64_t>{16}));
+  EXPECT_EQ(widths("aroundIXadL_Z8clobbers"),
+            (std::vector<uint64_t>{4, 4, 4, 4}));
+}
+
 } // namespace
 } // namespace kcheck::analyzer

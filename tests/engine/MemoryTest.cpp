@@ -115,6 +115,65 @@ define ptx_kernel void @k(ptr addrspace(1) %in, i64 %off) !dbg !3 {
   EXPECT_NE(r.fault->message.find("is misaligned"), std::string::npos);
 }
 
+// GlobalOverrun::CountAndGoOn: a global access a little past an allocation
+// is counted as the GPU makes it and not performed (loads give 0, stores are
+// dropped), the first of each instruction is recorded, and the block goes
+// on; an address outside the heap still faults.
+TEST(EngineMemory, GlobalOverrunIsCountedAndTheBlockGoesOn) {
+  const char *ir = R"IR(
+define ptx_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out, i64 %off) !dbg !3 {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %p = getelementptr float, ptr addrspace(1) %in, i64 %i
+  %q = getelementptr i8, ptr addrspace(1) %p, i64 %off
+  %v = load float, ptr addrspace(1) %q, align 4, !dbg !15
+  %w = fadd float %v, 1.0
+  %o = getelementptr float, ptr addrspace(1) %out, i64 %i
+  store float %w, ptr addrspace(1) %o, align 4, !dbg !16
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem;
+  uint64_t in = mem.allocate(16 * 4, "in");   // 16 floats: lanes 16-31 overrun
+  uint64_t out = mem.allocate(24 * 4, "out"); // 24 floats: lanes 24-31 overrun
+  uint64_t after = mem.allocate(8 * 4, "after");
+  std::vector<float> ones(16, 2.0f), sentinel(8, 7.0f);
+  ASSERT_TRUE(mem.write(in, ones.data(), 16 * 4));
+  ASSERT_TRUE(mem.write(after, sentinel.data(), 8 * 4));
+  RunnerOptions options;
+  options.overruns = GlobalOverrun::CountAndGoOn;
+  RecordingSink sink;
+  BlockRunner runner(*p.kernel, blockOf(32), {{in}, {out}, {0}}, mem, {},
+                     options);
+  BlockResult r = runner.runBlock({0, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::Completed) << r.message;
+  ASSERT_EQ(sink.accesses.size(), 2u);
+  EXPECT_EQ(sink.accesses[0].activeMask, 0xffffffffu); // all 32 counted
+  EXPECT_EQ(sink.accesses[1].activeMask, 0xffffffffu);
+  std::vector<float> got = readFloats(mem, out, 24);
+  EXPECT_EQ(got[0], 3.0f);                        // 2 + 1
+  EXPECT_EQ(got[16], 1.0f);                       // the overrun load gave 0
+  EXPECT_EQ(readFloats(mem, after, 8), sentinel); // the overrun stores dropped
+  std::vector<Fault> overruns = runner.overruns();
+  ASSERT_EQ(overruns.size(), 2u);
+  EXPECT_EQ(overruns[0].kind, "out-of-bounds global read");
+  EXPECT_EQ(overruns[0].thread.x, 16u);
+  EXPECT_EQ(overruns[0].address, in + 64);
+  EXPECT_NE(overruns[0].problem.find("0 bytes after 'in'"), std::string::npos)
+      << overruns[0].problem;
+  EXPECT_EQ(overruns[1].kind, "out-of-bounds global write");
+  EXPECT_EQ(overruns[1].thread.x, 24u);
+
+  // Far outside every allocation: the GPU faults, and so does kcheck.
+  BlockRunner far(*p.kernel, blockOf(32), {{in}, {out}, {uint64_t(1) << 40}},
+                  mem, {}, options);
+  r = far.runBlock({0, 0, 0}, sink);
+  ASSERT_EQ(r.status, BlockResult::Status::Faulted);
+  EXPECT_EQ(r.fault->kind, "out-of-bounds global read");
+}
+
 TEST(EngineMemory, InfiniteLoopHitsStepBudget) {
   const char *ir = R"IR(
 define ptx_kernel void @k(ptr addrspace(1) %out) !dbg !3 {
