@@ -275,6 +275,11 @@ private:
   // atoi, strtol, std::stoi, atof... of a program argument.
   std::optional<AbstractValue> evalArgumentConversion(const clang::CallExpr *e,
                                                       const std::string &name);
+  // sscanf(argv[k], "%d", &n) & co.: numbers and chars scanned from a program
+  // argument into the variables the pointers name; nullopt for a format it
+  // does not read (strings, sets, a format that is not a literal).
+  std::optional<AbstractValue> evalArgumentScan(const clang::CallExpr *e,
+                                                const std::string &name);
   // ExtractorOptions::deviceQuery's answer (the first one noted, at `l`).
   std::optional<int64_t> deviceQuery(const std::string &key,
                                      clang::SourceLocation l);

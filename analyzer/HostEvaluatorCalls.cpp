@@ -55,6 +55,8 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
   if (!hasBody || system || fd->isInStdNamespace()) {
     if (std::optional<AbstractValue> v = evalArgumentConversion(e, name))
       return *v;
+    if (std::optional<AbstractValue> v = evalArgumentScan(e, name))
+      return *v;
     if (std::optional<AbstractValue> v = evalKnownFunction(e, name))
       return *v;
   }

@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace kcheck::analyzer {
 
@@ -292,6 +293,92 @@ HostEvaluator::evalArgumentConversion(const CallExpr *e,
   }
   double v = std::strtod(begin, &end);
   return AbstractValue::of(convert(HostValue::floating(v), ctx_.DoubleTy, rt));
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalArgumentScan(const CallExpr *e, const std::string &name) {
+  if (name != "sscanf" || e->getNumArgs() < 2)
+    return std::nullopt;
+  std::optional<std::string> text = programArgument(e->getArg(0));
+  const auto *format =
+      dyn_cast<StringLiteral>(e->getArg(1)->IgnoreParenImpCasts());
+  if (!text || !format || !format->isOrdinary())
+    return std::nullopt;
+  // One conversion at a time, each through the C library's own sscanf on
+  // what is left of the text, so that the values are the program's.
+  struct Conversion {
+    std::string spec; // "%d", "%lf", " %c"...
+    char kind;        // 'i' integer, 'u' unsigned, 'f' floating, 'c' char
+  };
+  std::vector<Conversion> conversions;
+  llvm::StringRef f = format->getString();
+  std::string literal; // text between conversions, matched as sscanf does
+  for (size_t k = 0; k < f.size(); ++k) {
+    if (f[k] != '%') {
+      literal += f[k];
+      continue;
+    }
+    size_t end = k + 1;
+    while (end < f.size() && llvm::StringRef("hlLqjzt").contains(f[end]))
+      ++end;
+    if (end >= f.size() || f[end] == '%' || f[end] == '*')
+      return std::nullopt;
+    char c = f[end];
+    char kind = llvm::StringRef("di").contains(c)         ? 'i'
+                : llvm::StringRef("uxXo").contains(c)     ? 'u'
+                : llvm::StringRef("fFeEgGaA").contains(c) ? 'f'
+                : c == 'c'                                ? 'c'
+                                                          : 0;
+    if (!kind)
+      return std::nullopt; // %s, %[...], %n, %p: not read here
+    conversions.push_back(
+        {literal + f.substr(k, end + 1 - k).str() + "%n", kind});
+    literal.clear();
+    k = end;
+  }
+  if (conversions.size() + 2 != e->getNumArgs())
+    return std::nullopt;
+  // The conversion read into the widest type of its kind ("%d%n" ->
+  // "%lld%n"), whatever the program's own length modifier.
+  auto withLength = [](std::string spec, const char *length) {
+    size_t percent = spec.rfind('%', spec.size() - 3);
+    size_t letter = spec.find_first_not_of("hlLqjzt", percent + 1);
+    return spec.replace(percent + 1, letter - percent - 1, length);
+  };
+  size_t at_ = 0;
+  int64_t assigned = 0;
+  for (size_t n = 0; n < conversions.size(); ++n) {
+    const Conversion &c = conversions[n];
+    const Expr *target = e->getArg(unsigned(n + 2));
+    QualType type = target->getType()->getPointeeType().getCanonicalType();
+    AbstractValue pointer = eval(target);
+    if (type.isNull() || pointer.slotRef < 0 || !validSlot(pointer.slotRef))
+      return std::nullopt;
+    const char *rest = text->c_str() + at_;
+    int used = 0;
+    HostValue value;
+    if (c.kind == 'f') {
+      long double v = 0;
+      if (std::sscanf(rest, withLength(c.spec, "L").c_str(), &v, &used) != 1)
+        break;
+      value = convert(HostValue::floating(double(v)), ctx_.DoubleTy, type);
+    } else if (c.kind == 'c') {
+      char v = 0;
+      if (std::sscanf(rest, c.spec.c_str(), &v, &used) != 1)
+        break;
+      value = normalizeInt(int64_t(v), type);
+    } else {
+      long long v = 0;
+      if (std::sscanf(rest, withLength(c.spec, "ll").c_str(), &v, &used) != 1)
+        break;
+      value = normalizeInt(int64_t(v), type);
+    }
+    at(pointer.slotRef) = AbstractValue::of(value);
+    at_ += size_t(used);
+    ++assigned;
+  }
+  return AbstractValue::of(normalizeInt(
+      assigned, e->getType().getNonReferenceType().getCanonicalType()));
 }
 
 } // namespace kcheck::analyzer

@@ -172,6 +172,41 @@ int main(int argc, char **argv) {
   EXPECT_EQ(p.launches[0].block, d3(96));
 }
 
+TEST(HostObjects, SizesScannedFromArgvWithSscanf) {
+  // CuTe's tutorials: `if (argc >= 2) sscanf(argv[1], "%d", &m);` and a
+  // char for the layout; a format kcheck does not read stays unknown.
+  ExtractorOptions args;
+  args.programArgs = std::vector<std::string>{"512", "96x2.5", "T"};
+  HostProgram p = extract(R"cuda(
+#include <cstdio>
+__global__ void k(int *p) {}
+int main(int argc, char **argv) {
+  int m = 64, rows = 0;
+  double scale = 0;
+  char trans = 'N';
+  char name[8];
+  if (argc >= 2) sscanf(argv[1], "%d", &m);
+  if (argc >= 3) sscanf(argv[2], "%dx%lf", &rows, &scale);
+  if (argc >= 4) sscanf(argv[3], "%c", &trans);
+  int *d;
+  cudaMalloc(&d, 4096);
+  k<<<m / 128, rows + (scale == 2.5 ? 1 : 0)>>>(d);
+  if (trans == 'T')
+    k<<<1, 32>>>(d);
+  int unknown = 1;
+  sscanf(argv[1], "%3s", name);
+  sscanf(argv[1], "%s%d", name, &unknown);
+  k<<<unknown, 32>>>(d);
+}
+)cuda",
+                          args);
+  ASSERT_EQ(p.launches.size(), 3u);
+  EXPECT_EQ(p.launches[0].grid, d3(4)) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[0].block, d3(97)) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[1].grid, d3(1)) << joined(p.launches[1].notes);
+  EXPECT_FALSE(p.launches[2].grid.has_value());
+}
+
 TEST(HostObjects, HeapObjectsAndWritesThroughPointersInLoops) {
   // `new Matrix[3]` is tracked; a loop too long to follow writes through
   // `p`, which makes what p points to unknown, not p, nor other variables.
