@@ -223,7 +223,7 @@ std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &s) {
 
 std::vector<core::Diagnostic> overrunDiagnostics(const Session &s) {
   std::vector<core::Diagnostic> out;
-  std::map<std::pair<unsigned, unsigned>, size_t> byLoc;
+  std::map<std::tuple<std::string, unsigned, unsigned>, size_t> byLoc;
   for (size_t li = 0; li < s.launches.size(); ++li) {
     const SimulatedLaunch &sl = s.launches[li];
     if (!sl.kernel)
@@ -231,7 +231,8 @@ std::vector<core::Diagnostic> overrunDiagnostics(const Session &s) {
     for (const sim::Fault &f : sl.result.overruns) {
       const sim::InstInfo &info = sl.kernel->insts()[f.instId];
       core::SourceLoc loc = sim::userLocation(info, s.mainFile);
-      auto [it, fresh] = byLoc.try_emplace({loc.line, loc.col}, out.size());
+      auto [it, fresh] =
+          byLoc.try_emplace({loc.file, loc.line, loc.col}, out.size());
       if (fresh) {
         core::Diagnostic d;
         d.severity = core::Severity::Error;
