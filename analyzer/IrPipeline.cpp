@@ -122,12 +122,8 @@ struct ExpandSmallMemcpys : PassInfoMixin<ExpandSmallMemcpys> {
   PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses) {
     const DataLayout &layout = function.getDataLayout();
     auto &assumptions = analyses.getResult<AssumptionAnalysis>(function);
-    SmallVector<MemCpyInst *> copies;
-    for (Instruction &instruction : instructions(function))
-      if (auto *copy = dyn_cast<MemCpyInst>(&instruction))
-        copies.push_back(copy);
     bool changed = false;
-    for (MemCpyInst *copy : copies) {
+    for (MemCpyInst *copy : memcpysIn(function)) {
       auto *length = dyn_cast<ConstantInt>(copy->getLength());
       if (!length || copy->isVolatile())
         continue;

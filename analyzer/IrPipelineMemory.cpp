@@ -444,6 +444,14 @@ PreservedAnalyses UnhideStoredLoads::run(Function &function,
   return cfgPreservedUnless(removeTaggedFreezes(function, kHiddenLoadMetadata));
 }
 
+SmallVector<MemCpyInst *, 8> memcpysIn(Function &function) {
+  SmallVector<MemCpyInst *, 8> copies;
+  for (Instruction &instruction : instructions(function))
+    if (auto *copy = dyn_cast<MemCpyInst>(&instruction))
+      copies.push_back(copy);
+  return copies;
+}
+
 PreservedAnalyses
 LetVectorizerPassPureAsmLikeNvvm::run(Function &function,
                                       FunctionAnalysisManager &) {

@@ -3,10 +3,12 @@
 // kernels/patterns/README.md).
 #pragma once
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
 class FreezeInst;
+class MemCpyInst;
 class Instruction;
 class Value;
 } // namespace llvm
@@ -22,6 +24,9 @@ llvm::FreezeInst *hideBehindFreeze(llvm::Value *value,
                                    llvm::Instruction *before,
                                    llvm::StringRef tag);
 bool removeTaggedFreezes(llvm::Function &function, llvm::StringRef tag);
+
+// The memcpy calls of `function`, collected before a pass rewrites any.
+llvm::SmallVector<llvm::MemCpyInst *, 8> memcpysIn(llvm::Function &function);
 
 // What a pass that rewrites instructions but never the CFG preserves:
 // everything when it changed nothing, else the CFG analyses.

@@ -36,18 +36,23 @@ std::optional<SmallVector<bool, 16>> usedLanes(LoadInst &load, unsigned lanes) {
   return used;
 }
 
-} // namespace
-
-std::optional<unsigned> usedVectorLanes(LoadInst &load) {
-  auto *type = dyn_cast<FixedVectorType>(load.getType());
-  if (!type)
+// The length of `copy` when it copies all of `local` (8 or 16 bytes, a
+// constant length, not volatile): the copies nvcc moves as one vector.
+std::optional<uint64_t> wholeLocalCopy(const MemCpyInst &copy,
+                                       const AllocaInst &local,
+                                       const DataLayout &layout) {
+  auto *length = dyn_cast<ConstantInt>(copy.getLength());
+  if (!length || copy.isVolatile())
     return std::nullopt;
-  std::optional<SmallVector<bool, 16>> used =
-      usedLanes(load, type->getNumElements());
-  if (!used)
+  const uint64_t size = length->getZExtValue();
+  std::optional<TypeSize> localSize = local.getAllocationSize(layout);
+  if ((size != 8 && size != 16) || !localSize ||
+      localSize->getFixedValue() != size)
     return std::nullopt;
-  return unsigned(llvm::count(*used, true));
+  return size;
 }
+
+} // namespace
 
 bool narrowToUsedLanes(LoadInst &load, const DataLayout &layout) {
   auto *type = dyn_cast<FixedVectorType>(load.getType());
@@ -60,6 +65,10 @@ bool narrowToUsedLanes(LoadInst &load, const DataLayout &layout) {
     return false;
   Type *element = type->getElementType();
   const uint64_t elementBytes = layout.getTypeStoreSize(element);
+  // ptxas keeps a 16-byte vector of 4-byte words of which 3 or 4 are used
+  // (one LDG.128 / LDS.128), in global and shared memory alike.
+  if (elementBytes == 4 && lanes == 4 && llvm::count(*used, true) >= 3)
+    return false;
   const uint64_t alignment = load.getAlign().value();
 
   IRBuilder<> builder(&load);
@@ -126,16 +135,9 @@ PreservedAnalyses NarrowVectorLoadsLikePtxas::run(Function &function,
       if (load->getType()->isVectorTy())
         loads.push_back(load);
   bool changed = false;
-  for (LoadInst *load : loads) {
-    if (load->getPointerAddressSpace() != kGlobalAS)
-      continue;
-    if (layout.getTypeStoreSize(load->getType()) == 16 &&
-        load->getType()->getScalarSizeInBits() == 32)
-      if (std::optional<unsigned> used = usedVectorLanes(*load);
-          used && *used >= 3)
-        continue; // one LDG.128, as measured
-    changed |= narrowToUsedLanes(*load, layout);
-  }
+  for (LoadInst *load : loads)
+    if (load->getPointerAddressSpace() == kGlobalAS)
+      changed |= narrowToUsedLanes(*load, layout);
   return cfgPreservedUnless(changed);
 }
 
@@ -143,21 +145,14 @@ PreservedAnalyses
 LoadWholeStructCopiesLikeNvcc::run(Function &function,
                                    FunctionAnalysisManager &) {
   const DataLayout &layout = function.getDataLayout();
-  SmallVector<MemCpyInst *, 8> copies;
-  for (Instruction &instruction : instructions(function))
-    if (auto *copy = dyn_cast<MemCpyInst>(&instruction))
-      copies.push_back(copy);
   bool changed = false;
-  for (MemCpyInst *copy : copies) {
-    auto *length = dyn_cast<ConstantInt>(copy->getLength());
+  for (MemCpyInst *copy : memcpysIn(function)) {
     auto *local = dyn_cast<AllocaInst>(copy->getRawDest());
-    if (!length || copy->isVolatile() || !local)
+    std::optional<uint64_t> wholeBytes =
+        local ? wholeLocalCopy(*copy, *local, layout) : std::nullopt;
+    if (!wholeBytes)
       continue;
-    const uint64_t size = length->getZExtValue();
-    std::optional<TypeSize> localSize = local->getAllocationSize(layout);
-    if ((size != 8 && size != 16) || !localSize ||
-        localSize->getFixedValue() != size)
-      continue;
+    const uint64_t size = *wholeBytes;
     // From memory a kernel reads with ld.global/ld.shared/ld (not another
     // local, not a by-value parameter, which are no such loads).
     const Value *source = getUnderlyingObject(copy->getRawSource());
@@ -199,22 +194,14 @@ PreservedAnalyses
 StoreWholeStructCopiesLikeNvcc::run(Function &function,
                                     FunctionAnalysisManager &) {
   const DataLayout &layout = function.getDataLayout();
-  SmallVector<MemCpyInst *, 8> copies;
-  for (Instruction &instruction : instructions(function))
-    if (auto *copy = dyn_cast<MemCpyInst>(&instruction))
-      copies.push_back(copy);
   bool changed = false;
-  for (MemCpyInst *copy : copies) {
-    auto *length = dyn_cast<ConstantInt>(copy->getLength());
+  for (MemCpyInst *copy : memcpysIn(function)) {
     auto *local = dyn_cast<AllocaInst>(copy->getRawSource());
-    if (!length || copy->isVolatile() || !local)
+    std::optional<uint64_t> wholeBytes =
+        local ? wholeLocalCopy(*copy, *local, layout) : std::nullopt;
+    if (!wholeBytes || isa<AllocaInst>(getUnderlyingObject(copy->getRawDest())))
       continue;
-    const uint64_t size = length->getZExtValue();
-    std::optional<TypeSize> localSize = local->getAllocationSize(layout);
-    if ((size != 8 && size != 16) || !localSize ||
-        localSize->getFixedValue() != size ||
-        isa<AllocaInst>(getUnderlyingObject(copy->getRawDest())))
-      continue;
+    const uint64_t size = *wholeBytes;
     // Only a copy back to where the local was copied from (`q = p[i]; ...;
     // p[i] = q`): there LLVM would find stores of unchanged fields to be
     // no-ops; a copy elsewhere keeps all its stores anyway.

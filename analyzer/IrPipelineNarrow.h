@@ -12,14 +12,11 @@ class LoadInst;
 
 namespace kcheck::analyzer {
 
-// How many lanes of a vector load are read, or nullopt when a user is not
-// an extractelement of a constant lane (then the whole vector is needed).
-std::optional<unsigned> usedVectorLanes(llvm::LoadInst &load);
-
 // Replaces a vector load whose result is read only through constant-lane
 // extractelements, and not all of them, by loads of the lanes read: each
 // maximal run of used lanes in pieces of power-of-two length aligned to their
-// size, as ptxas does. False when nothing changed.
+// size, as ptxas does; except a 16-byte vector of 4-byte lanes of which three
+// or four are used, which ptxas keeps whole. False when nothing changed.
 bool narrowToUsedLanes(llvm::LoadInst &load, const llvm::DataLayout &layout);
 
 // A vector load from global memory whose result is read only through

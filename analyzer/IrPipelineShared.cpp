@@ -272,10 +272,8 @@ ShapeSharedLoadsLikePtxas::run(Function &function,
         layout.getTypeStoreSize(load->getType()) == kChunkBytes &&
         load->getType()->getScalarSizeInBits() == 32)
       vectors.push_back(load);
-  for (LoadInst *load : vectors)
-    if (std::optional<unsigned> used = usedVectorLanes(*load);
-        used && *used <= 2)
-      changed |= narrowToUsedLanes(*load, layout);
+  for (LoadInst *load : vectors) // at most two words used: narrowed
+    changed |= narrowToUsedLanes(*load, layout);
 
   // Reads by (variable, chunk), in program order.
   const MapVector<GlobalVariable *, uint64_t> offsets =

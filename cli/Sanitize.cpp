@@ -96,6 +96,16 @@ std::string messageOf(const SanitizerFinding &f, const sim::DecodedKernel &k,
                      sim::toString(f.hazard), object, pair);
 }
 
+/// Where the access really is, when `loc` (the main file's line) is a call
+/// of the inlined function that holds it.
+void noteInlinedFunction(core::Diagnostic &d, const sim::InstInfo &info,
+                         const core::SourceLoc &loc) {
+  if (!info.inlineChain.empty() && !(info.inlineChain.front() == loc))
+    d.addNote(fmt::format("inside an inlined function, at {}:{}",
+                          info.inlineChain.front().file,
+                          info.inlineChain.front().line));
+}
+
 bool hasFinding(const std::vector<core::Diagnostic> &diags) {
   return std::any_of(diags.begin(), diags.end(), [](const auto &d) {
     return d.severity == core::Severity::Warning ||
@@ -199,10 +209,7 @@ std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &s) {
         d.loc = loc;
         d.checkId = checkId(f.check);
         d.message = messageOf(f, *sl.kernel, config, s.mainFile);
-        if (!info.inlineChain.empty() && !(info.inlineChain.front() == loc))
-          d.addNote(fmt::format("inside an inlined function, at {}:{}",
-                                info.inlineChain.front().file,
-                                info.inlineChain.front().line));
+        noteInlinedFunction(d, info, loc);
         out.push_back(std::move(d));
       }
       std::string what =
@@ -242,10 +249,7 @@ std::vector<core::Diagnostic> overrunDiagnostics(const Session &s) {
             fmt::format("invalid {} by {} in block ({}) of {}: {}", f.access,
                         threadText(f.thread), core::toString(f.block),
                         sl.kernel->name(), f.problem);
-        if (!info.inlineChain.empty() && !(info.inlineChain.front() == loc))
-          d.addNote(fmt::format("inside an inlined function, at {}:{}",
-                                info.inlineChain.front().file,
-                                info.inlineChain.front().line));
+        noteInlinedFunction(d, info, loc);
         out.push_back(std::move(d));
       }
       out[it->second].addNote(fmt::format(

@@ -75,10 +75,10 @@ struct BlockRunner::Impl {
   // (GlobalOverrun::CountAndGoOn): the caller counts the lane's access but
   // does not perform it, and clears the flag.
   bool laneOverran = false;
-  // The first overrun of each instruction (index into `overruns` per pc, -1
-  // for none), over every block this runner ran.
+  // The first overrun of each instruction, over every block this runner
+  // ran, and per pc whether it has one.
   std::vector<Fault> overruns;
-  std::vector<int32_t> overrunAt;
+  std::vector<bool> overranAt;
   bool checkObjectBounds(const bc::Inst &in, uint32_t pc, const WarpState &w,
                          uint32_t mask, const MemSpace *spaces,
                          const uint64_t *addrs);

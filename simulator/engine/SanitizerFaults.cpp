@@ -159,11 +159,11 @@ bool BlockRunner::Impl::memoryFault(bool misaligned, MemSpace space,
 void BlockRunner::Impl::recordOverrun(const char *op, uint32_t bytes,
                                       uint64_t addr, uint32_t pc,
                                       const WarpState &w, unsigned lane) {
-  if (overrunAt.empty())
-    overrunAt.assign(kernel.insts().size(), -1);
-  if (overrunAt[pc] >= 0)
+  if (overranAt.empty())
+    overranAt.assign(kernel.insts().size(), false);
+  if (overranAt[pc])
     return;
-  overrunAt[pc] = int32_t(overruns.size());
+  overranAt[pc] = true;
   overruns.push_back(
       accessFault(false, MemSpace::Global, op, bytes, addr, pc, w, lane));
 }

@@ -46,6 +46,16 @@ Accesses accesses(const llvm::Function &function, unsigned addressSpace) {
   return result;
 }
 
+// Bytes of each load from `addressSpace` in kernel `name`, in order.
+std::vector<uint64_t> loadWidths(const llvm::Module &module,
+                                 llvm::StringRef name, unsigned addressSpace) {
+  std::vector<uint64_t> widths;
+  for (const llvm::LoadInst *load :
+       accesses(kernel(module, name), addressSpace).loads)
+    widths.push_back(module.getDataLayout().getTypeStoreSize(load->getType()));
+  return widths;
+}
+
 std::string kernelsPatterns(const std::string &name) {
   return std::string(KCHECK_SOURCE_DIR) + "/kernels/patterns/" + name;
 }
@@ -360,13 +370,8 @@ FIELDS(xyFields, p.x + p.y)
 )");
   CompiledModule compiled = compileDevice(path, {});
   ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
-  const llvm::DataLayout &layout = compiled.module->getDataLayout();
   auto widths = [&](const char *name) {
-    std::vector<uint64_t> loads;
-    for (const llvm::LoadInst *load :
-         accesses(kernel(*compiled.module, name), 1).loads)
-      loads.push_back(layout.getTypeStoreSize(load->getType()));
-    return loads;
+    return loadWidths(*compiled.module, name, 1);
   };
   EXPECT_EQ(widths("xyzFields"), (std::vector<uint64_t>{16}));
   EXPECT_EQ(widths("yzwFields"), (std::vector<uint64_t>{16}));
@@ -406,13 +411,8 @@ template __global__ void around<clobbers>(const int4 *, int *);
 )");
   CompiledModule compiled = compileDevice(path, {});
   ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
-  const llvm::DataLayout &layout = compiled.module->getDataLayout();
   auto widths = [&](const char *name) {
-    std::vector<uint64_t> loads;
-    for (const llvm::LoadInst *load :
-         accesses(kernel(*compiled.module, name), 3).loads)
-      loads.push_back(layout.getTypeStoreSize(load->getType()));
-    return loads;
+    return loadWidths(*compiled.module, name, 3);
   };
   EXPECT_EQ(widths("aroundIXadL_Z4pure"), (std::vector<uint64_t>{16}));
   EXPECT_EQ(widths("aroundIXadL_Z8clobbers"),

@@ -12,6 +12,7 @@
 namespace kcheck::sim {
 namespace {
 
+using test::launch1d;
 using test::ParsedKernel;
 using test::parseKernel;
 
@@ -81,13 +82,6 @@ public:
 private:
   test::RecordingSink sink_;
 };
-
-core::LaunchConfig launch1d(uint32_t grid, uint32_t block) {
-  core::LaunchConfig c;
-  c.grid = {grid, 1, 1};
-  c.block = {block, 1, 1};
-  return c;
-}
 
 BlockClassReport classify(const ParsedKernel &p, const core::LaunchConfig &c,
                           const std::vector<KernelArg> &args,

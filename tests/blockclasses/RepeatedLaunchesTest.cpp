@@ -11,6 +11,7 @@
 namespace kcheck::sim {
 namespace {
 
+using test::launch1d;
 using test::ParsedKernel;
 using test::parseKernel;
 
@@ -55,13 +56,6 @@ done:
   ret void
 }
 )";
-
-core::LaunchConfig launch1d(uint32_t grid, uint32_t block) {
-  core::LaunchConfig c;
-  c.grid = {grid, 1, 1};
-  c.block = {block, 1, 1};
-  return c;
-}
 
 uint64_t stores(const LaunchResult &r) {
   return r.total[core::Metric::GlobalStInst];

@@ -8,15 +8,6 @@
 namespace kcheck::sim::test {
 namespace {
 
-core::LaunchConfig launch1d(uint32_t grid, uint32_t block,
-                            uint64_t dynamicShared = 0) {
-  core::LaunchConfig cfg;
-  cfg.grid = {grid, 1, 1};
-  cfg.block = {block, 1, 1};
-  cfg.dynamicSharedBytes = dynamicShared;
-  return cfg;
-}
-
 TEST(EngineControlFlow, ReduceV1EventsAndResult) {
   ParsedKernel p = parseModule(kClangKernels, "_Z9reduce_v1PfS_");
   ASSERT_TRUE(p.kernel) << p.error;

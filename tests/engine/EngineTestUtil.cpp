@@ -99,4 +99,13 @@ std::vector<int32_t> readInts(const DeviceMemory &mem, uint64_t addr,
   return out;
 }
 
+core::LaunchConfig launch1d(uint32_t grid, uint32_t block,
+                            uint64_t dynamicShared) {
+  core::LaunchConfig cfg;
+  cfg.grid = {grid, 1, 1};
+  cfg.block = {block, 1, 1};
+  cfg.dynamicSharedBytes = dynamicShared;
+  return cfg;
+}
+
 } // namespace kcheck::sim::test

@@ -61,6 +61,10 @@ public:
 std::vector<uint32_t> instsWithOpcode(const DecodedKernel &k,
                                       const std::string &opcode);
 
+/// A 1-D launch: `grid` blocks of `block` threads.
+core::LaunchConfig launch1d(uint32_t grid, uint32_t block,
+                            uint64_t dynamicShared = 0);
+
 std::vector<float> readFloats(const DeviceMemory &mem, uint64_t addr, size_t n);
 std::vector<int32_t> readInts(const DeviceMemory &mem, uint64_t addr, size_t n);
 
