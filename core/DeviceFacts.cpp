@@ -27,10 +27,13 @@ DeviceFacts deviceFacts(const ArchSpec &a) {
   } else if (cc == 80 || cc == 87) {
     f.sharedPerBlockOptin = 163 * 1024;
     f.sharedPerSM = 164 * 1024;
+    f.blocksPerSM = cc == 80 ? 32 : 16;
   } else if (a.major == 8 || a.major == 12) {
+    // Resident blocks: the toolkit's cuda_occupancy.h
+    // (cudaOccMaxBlocksPerMultiprocessor): 8.9 and 12.x 24, 8.6 16.
     f.sharedPerBlockOptin = 99 * 1024;
     f.sharedPerSM = 100 * 1024;
-    f.blocksPerSM = a.major == 12 ? 32 : 16;
+    f.blocksPerSM = cc == 86 ? 16 : 24;
   } else if (a.major >= 9) {
     f.sharedPerBlockOptin = 227 * 1024;
     f.sharedPerSM = 228 * 1024;

@@ -1,0 +1,176 @@
+#include "core/Occupancy.h"
+
+#include "core/DeviceFacts.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace kcheck::core {
+
+namespace {
+
+uint64_t roundUp(uint64_t x, uint64_t unit) {
+  return unit ? (x + unit - 1) / unit * unit : x;
+}
+
+// cuda_occupancy.h: cudaOccSMemAllocationGranularity.
+uint64_t sharedGranularity(const DeviceFacts &f) {
+  return f.major >= 8 ? 128 : 256;
+}
+
+// cuda_occupancy.h: cudaOccRegAllocationMaxPerThread.
+int maxRegistersPerThread(const DeviceFacts &f) {
+  return f.major >= 7 ? 256 : 255;
+}
+
+// cuda_occupancy.h: cudaOccSubPartitionsPerMultiprocessor (sm_60: 2).
+int subPartitions(const DeviceFacts &f) {
+  return f.major == 6 && f.minor == 0 ? 2 : 4;
+}
+
+constexpr int kRegisterGranularity = 256; // registers per warp, all archs
+
+// Registers a warp is given, and whether a block of `warps` warps fits the
+// register file at all (cudaOccMaxBlocksPerSMRegsLimit's three checks).
+int registersPerWarp(const DeviceFacts &f, const KernelResources &k) {
+  return int(roundUp(uint64_t(k.registers) * f.warpSize, kRegisterGranularity));
+}
+bool registersFit(const DeviceFacts &f, const KernelResources &k, int warps) {
+  int perWarp = registersPerWarp(f, k);
+  int sub = subPartitions(f);
+  uint64_t assumed = uint64_t(perWarp) * roundUp(warps, sub);
+  uint64_t allocated = uint64_t(perWarp) * warps;
+  return assumed <= uint64_t(f.registersPerBlock) &&
+         allocated <= uint64_t(f.registersPerBlock) &&
+         k.registers <= maxRegistersPerThread(f);
+}
+
+uint64_t defaultMaxDynamicShared(const DeviceFacts &f,
+                                 const KernelResources &k) {
+  return f.sharedPerBlock > k.staticSharedBytes
+             ? f.sharedPerBlock - k.staticSharedBytes
+             : 0;
+}
+
+} // namespace
+
+std::string Occupancy::limitedBy() const {
+  std::string s;
+  auto add = [&](int limit, const char *name) {
+    if (limit == blocksPerSM)
+      s += (s.empty() ? "" : ", ") + std::string(name);
+  };
+  add(byRegisters, "registers");
+  add(bySharedMemory, "shared memory");
+  add(byWarps, "warps");
+  add(byBlockLimit, "blocks per SM");
+  add(byBarriers, "barriers");
+  return s;
+}
+
+Occupancy occupancy(const ArchSpec &arch, const KernelResources &k,
+                    int blockThreads, uint64_t dynamicShared) {
+  DeviceFacts f = deviceFacts(arch);
+  Occupancy o;
+  if (blockThreads <= 0)
+    return o;
+  int warps = (blockThreads + f.warpSize - 1) / f.warpSize;
+
+  // Warps (cudaOccMaxBlocksPerSMWarpsLimit).
+  o.byWarps = blockThreads > f.maxThreadsPerBlock
+                  ? 0
+                  : (f.maxThreadsPerSM / f.warpSize) / warps;
+  // Registers (cudaOccMaxBlocksPerSMRegsLimit), per sub-partition.
+  int perWarp = registersPerWarp(f, k);
+  if (!registersFit(f, k, warps))
+    o.byRegisters = 0;
+  else if (perWarp == 0)
+    o.byRegisters = INT_MAX;
+  else {
+    int sub = subPartitions(f);
+    int warpsPerSub = (f.registersPerSM / sub) / perWarp;
+    o.byRegisters = warpsPerSub * sub / warps;
+  }
+  o.byBlockLimit = f.blocksPerSM;
+
+  // Shared memory (cudaOccMaxBlocksPerSMSmemLimit), with the attributes
+  // cudaFuncGetAttributes gives (FUNC_SHMEM_LIMIT_OPTIN) and the default
+  // carveout: all of the SM's shared memory.
+  uint64_t staticPart = k.staticSharedBytes + f.reservedSharedPerBlock;
+  uint64_t maxDynamic = k.maxDynamicSharedBytes ? k.maxDynamicSharedBytes
+                                                : defaultMaxDynamicShared(f, k);
+  uint64_t allocated =
+      roundUp(staticPart + dynamicShared, sharedGranularity(f));
+  uint64_t limitPerBlock = staticPart + maxDynamic > f.sharedPerBlock
+                               ? f.sharedPerBlockOptin
+                               : f.sharedPerBlock;
+  if (f.major >= 8)
+    limitPerBlock += f.reservedSharedPerBlock;
+  if (dynamicShared > maxDynamic || allocated > limitPerBlock)
+    o.bySharedMemory = 0;
+  else if (allocated == 0)
+    o.bySharedMemory = INT_MAX;
+  else
+    o.bySharedMemory = int(f.sharedPerSM / allocated);
+
+  o.blocksPerSM =
+      std::min({o.byRegisters, o.bySharedMemory, o.byWarps, o.byBlockLimit});
+  // Named barriers, from sm_90 (cudaOccMaxBlocksPerSMBlockBarrierLimit:
+  // two per block slot on sm_90). cudaFuncAttributes carries no barrier
+  // count, so the runtime's conversion assumes one.
+  o.byBarriers = INT_MAX;
+  if (f.major >= 9) {
+    int available = f.blocksPerSM * (f.major == 9 ? 2 : 1);
+    o.byBarriers = available / std::max(1, k.barriers);
+    o.blocksPerSM = std::min(o.blocksPerSM, o.byBarriers);
+  }
+  return o;
+}
+
+int maxThreadsPerBlock(const ArchSpec &arch, const KernelResources &k) {
+  DeviceFacts f = deviceFacts(arch);
+  int limit = f.maxThreadsPerBlock;
+  if (k.maxThreadsPerBlock > 0)
+    limit = std::min(limit, k.maxThreadsPerBlock);
+  for (int threads = limit; threads > 0;
+       threads = (threads - 1) / f.warpSize * f.warpSize)
+    if (registersFit(f, k, (threads + f.warpSize - 1) / f.warpSize))
+      return threads;
+  return 0;
+}
+
+uint64_t maxDynamicSharedBytes(const ArchSpec &arch, const KernelResources &k) {
+  return k.maxDynamicSharedBytes
+             ? k.maxDynamicSharedBytes
+             : defaultMaxDynamicShared(deviceFacts(arch), k);
+}
+
+PotentialBlockSize maxPotentialBlockSize(const ArchSpec &arch,
+                                         const KernelResources &k,
+                                         uint64_t dynamicShared,
+                                         int blockSizeLimit) {
+  // cudaOccMaxPotentialOccupancyBlockSize: from the largest block down in
+  // warp steps; the first size reaching the SM's thread limit wins.
+  DeviceFacts f = deviceFacts(arch);
+  int limit = maxThreadsPerBlock(arch, k);
+  if (blockSizeLimit > 0)
+    limit = std::min(limit, blockSizeLimit);
+  PotentialBlockSize best;
+  int bestThreads = 0, bestBlocks = 0;
+  for (int aligned = int(roundUp(limit, f.warpSize)); aligned > 0;
+       aligned -= f.warpSize) {
+    int threads = std::min(limit, aligned);
+    int blocks = occupancy(arch, k, threads, dynamicShared).blocksPerSM;
+    if (threads * blocks > bestThreads) {
+      bestThreads = threads * blocks;
+      bestBlocks = blocks;
+      best.blockThreads = threads;
+    }
+    if (bestThreads == f.maxThreadsPerSM)
+      break;
+  }
+  best.minGridSize = bestBlocks * f.smCount;
+  return best;
+}
+
+} // namespace kcheck::core

@@ -1,0 +1,76 @@
+// The CUDA occupancy calculator: how many blocks of a kernel one SM holds at
+// once, as cudaOccupancyMaxActiveBlocksPerMultiprocessor answers, and the
+// block size cudaOccupancyMaxPotentialBlockSize picks. Programs size grids
+// with these (grid-stride loops, cooperative launches, CUB's dispatch), so a
+// wrong answer changes every count of the launch.
+//
+// Source of every rule: the toolkit's own calculator, include/cuda_occupancy.h
+// (CUDA 13.0): register allocation per warp in units of 256, warps rounded
+// up to the 4 sub-partitions for the hardware check, shared memory per block
+// = static + dynamic + the reserved 1 KB (sm_80+) rounded up to 128 bytes
+// (sm_80+; 256 before), the default carveout (all of the SM's shared
+// memory), the per-generation block limit (DeviceFacts), and, from sm_90,
+// the named barriers a block uses. Assumptions: the default cache and
+// carveout configuration (cudaFuncSetAttribute's carveout preference is not
+// modelled), partitioned global caching off (the default), the kernel's
+// opt-in dynamic shared limit as cudaFuncSetAttribute left it.
+#pragma once
+
+#include "core/ArchSpec.h"
+
+#include <cstdint>
+#include <string>
+
+namespace kcheck::core {
+
+/// What the compiler (ptxas) gave a kernel: the inputs of the calculator and
+/// of cudaFuncGetAttributes.
+struct KernelResources {
+  int registers = 0;              // per thread
+  uint64_t staticSharedBytes = 0; // __shared__ variables
+  uint64_t localBytes = 0;        // stack frame per thread
+  uint64_t constBytes = 0;        // the kernel's own __constant__ bank
+  int barriers = 0;               // named barriers (bar.sync ids) used
+  int maxThreadsPerBlock = 0;     // __launch_bounds__ / .maxntid; 0: none
+  // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize);
+  // 0: the default, the 48 KB of sharedMemPerBlock less the static part.
+  uint64_t maxDynamicSharedBytes = 0;
+};
+
+/// Blocks per SM and which resource limits them.
+struct Occupancy {
+  int blocksPerSM = 0;
+  int byWarps = 0, byRegisters = 0, bySharedMemory = 0, byBlockLimit = 0,
+      byBarriers = 0;
+  // "registers", "shared memory", "warps", "blocks per SM", "barriers":
+  // the limits equal to blocksPerSM, joined by ", ".
+  std::string limitedBy() const;
+};
+
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor(kernel, blockThreads,
+/// dynamicSharedBytes) on `arch`.
+Occupancy occupancy(const ArchSpec &arch, const KernelResources &kernel,
+                    int blockThreads, uint64_t dynamicSharedBytes);
+
+/// cudaFuncGetAttributes's maxThreadsPerBlock: the largest block the kernel
+/// can be launched with (its launch bounds, and the registers it needs).
+int maxThreadsPerBlock(const ArchSpec &arch, const KernelResources &kernel);
+
+/// The dynamic shared memory a block may ask for by default
+/// (cudaFuncGetAttributes's maxDynamicSharedSizeBytes).
+uint64_t maxDynamicSharedBytes(const ArchSpec &arch,
+                               const KernelResources &kernel);
+
+/// cudaOccupancyMaxPotentialBlockSize: the block size with the most threads
+/// resident per SM (the largest such, trying multiples of the warp size from
+/// the top), and the grid that fills every SM with it.
+struct PotentialBlockSize {
+  int blockThreads = 0;
+  int minGridSize = 0;
+};
+PotentialBlockSize maxPotentialBlockSize(const ArchSpec &arch,
+                                         const KernelResources &kernel,
+                                         uint64_t dynamicSharedBytes,
+                                         int blockSizeLimit = 0);
+
+} // namespace kcheck::core

@@ -1,0 +1,111 @@
+// The occupancy calculator (core/Occupancy) against the CUDA toolkit's own,
+// include/cuda_occupancy.h, over random kernels and launches on every
+// architecture both know; skipped where the toolkit is not installed.
+#include "core/Occupancy.h"
+#include "core/DeviceFacts.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#ifdef KCHECK_HAVE_CUDA_OCCUPANCY_H
+#include <cuda_occupancy.h>
+#endif
+
+using namespace kcheck::core;
+
+TEST(Occupancy, H100Examples) {
+  ArchSpec h100 = *findArch("sm_90");
+  KernelResources k;
+  k.registers = 21;
+  k.staticSharedBytes = 1024;
+  k.barriers = 1;
+  // 256 threads, 21 registers, 1 KB: 8 warps each; 64 warps per SM.
+  Occupancy o = occupancy(h100, k, 256, 0);
+  EXPECT_EQ(o.blocksPerSM, 8);
+  EXPECT_EQ(o.limitedBy(), "warps");
+  // 255 registers: a warp takes 8192 of 16384 per sub-partition.
+  k.registers = 255;
+  EXPECT_EQ(occupancy(h100, k, 128, 0).blocksPerSM, 2);
+  EXPECT_EQ(occupancy(h100, k, 128, 0).limitedBy(), "registers");
+  EXPECT_EQ(maxThreadsPerBlock(h100, k), 256);
+  EXPECT_EQ(occupancy(h100, k, 512, 0).blocksPerSM, 0);
+  // Shared memory: 100 KB dynamic needs the opt-in attribute.
+  k.registers = 32;
+  EXPECT_EQ(occupancy(h100, k, 128, 100 * 1024).blocksPerSM, 0);
+  k.maxDynamicSharedBytes = 200 * 1024;
+  EXPECT_EQ(occupancy(h100, k, 128, 100 * 1024).blocksPerSM, 2);
+  EXPECT_EQ(occupancy(h100, k, 128, 100 * 1024).limitedBy(), "shared memory");
+  k = KernelResources{};
+  k.registers = 16;
+  PotentialBlockSize p = maxPotentialBlockSize(h100, k, 0);
+  EXPECT_EQ(p.blockThreads, 1024);
+  EXPECT_EQ(p.minGridSize, 2 * 132);
+}
+
+#ifdef KCHECK_HAVE_CUDA_OCCUPANCY_H
+TEST(Occupancy, AgreesWithTheToolkitsCalculator) {
+  std::mt19937 rng(17);
+  int compared = 0;
+  for (const std::string &name : knownArchNames()) {
+    ArchSpec arch = *findArch(name);
+    if (arch.major < 7) // cuda_occupancy.h's rules before Volta differ in
+      continue;         // cache carveouts kcheck does not model
+    DeviceFacts f = deviceFacts(arch);
+    cudaOccDeviceProp prop;
+    prop.computeMajor = f.major;
+    prop.computeMinor = f.minor;
+    prop.maxThreadsPerBlock = f.maxThreadsPerBlock;
+    prop.maxThreadsPerMultiprocessor = f.maxThreadsPerSM;
+    prop.regsPerBlock = f.registersPerBlock;
+    prop.regsPerMultiprocessor = f.registersPerSM;
+    prop.warpSize = f.warpSize;
+    prop.sharedMemPerBlock = f.sharedPerBlock;
+    prop.sharedMemPerMultiprocessor = f.sharedPerSM;
+    prop.numSms = f.smCount;
+    prop.sharedMemPerBlockOptin = f.sharedPerBlockOptin;
+    prop.reservedSharedMemPerBlock = f.reservedSharedPerBlock;
+    cudaOccDeviceState state;
+    for (int i = 0; i < 3000; ++i) {
+      KernelResources k;
+      k.registers = int(rng() % 257);
+      k.staticSharedBytes = rng() % 3 ? rng() % (16 * 1024) : 0;
+      if (rng() % 4 == 0)
+        k.maxDynamicSharedBytes = rng() % f.sharedPerBlockOptin + 1;
+      int threads = int(rng() % 1024) + 1;
+      uint64_t dynamic = rng() % 2 ? rng() % (64 * 1024) : 0;
+      cudaOccFuncAttributes attr;
+      attr.maxThreadsPerBlock = maxThreadsPerBlock(arch, k);
+      attr.numRegs = k.registers;
+      attr.sharedSizeBytes = k.staticSharedBytes;
+      attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+      attr.maxDynamicSharedSizeBytes = maxDynamicSharedBytes(arch, k);
+      attr.numBlockBarriers = 1;
+      cudaOccResult result;
+      ASSERT_EQ(cudaOccMaxActiveBlocksPerMultiprocessor(
+                    &result, &prop, &attr, &state, threads, dynamic),
+                CUDA_OCC_SUCCESS);
+      Occupancy o = occupancy(arch, k, threads, dynamic);
+      ASSERT_EQ(o.blocksPerSM, result.activeBlocksPerMultiprocessor)
+          << name << " registers " << k.registers << " threads " << threads
+          << " static " << k.staticSharedBytes << " dynamic " << dynamic
+          << " max dynamic " << attr.maxDynamicSharedSizeBytes;
+      if (i % 50 == 0 && attr.maxThreadsPerBlock > 0) {
+        int minGrid = 0, block = 0;
+        ASSERT_EQ(cudaOccMaxPotentialOccupancyBlockSize(
+                      &minGrid, &block, &prop, &attr, &state, nullptr, dynamic),
+                  CUDA_OCC_SUCCESS);
+        PotentialBlockSize p = maxPotentialBlockSize(arch, k, dynamic);
+        EXPECT_EQ(p.blockThreads, block) << name;
+        EXPECT_EQ(p.minGridSize, minGrid) << name;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 3000);
+}
+#else
+TEST(Occupancy, AgreesWithTheToolkitsCalculator) {
+  GTEST_SKIP() << "no CUDA toolkit (include/cuda_occupancy.h) at configure";
+}
+#endif
