@@ -21,6 +21,7 @@ using namespace clang;
 bool AbstractValue::same(const AbstractValue &o) const {
   if (slotRef != o.slotRef || slotCount != o.slotCount ||
       deviceProps != o.deviceProps || function != o.function ||
+      funcAttributes != o.funcAttributes ||
       dim.has_value() != o.dim.has_value())
     return false;
   if (dim)
@@ -250,10 +251,12 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
       return eval(*c ? co->getTrueExpr() : co->getFalseExpr());
     // Both arms; the program exits only if both do (`ok ? x : abort()`).
     bool exitBefore = exitRequested_;
+    ++speculative_;
     AbstractValue a = eval(co->getTrueExpr());
     bool exitA = exitRequested_;
     exitRequested_ = exitBefore;
     AbstractValue b = eval(co->getFalseExpr());
+    --speculative_;
     exitRequested_ = exitBefore || (exitA && exitRequested_);
     if (a.same(b))
       return a;
@@ -270,6 +273,7 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
     return evalConstruct(cast<CXXConstructExpr>(e));
   case Stmt::CXXThrowExprClass: // not caught: kcheck does not model handlers
     eval(cast<CXXThrowExpr>(e)->getSubExpr());
+    recordStop(e, "an exception thrown");
     exitRequested_ = true;
     return unknownHere("throws");
   case Stmt::CXXThisExprClass: {
@@ -473,6 +477,8 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
     if (k >= 0)
       return AbstractValue::of((*base.dim)[k]);
   }
+  if (base.funcAttributes)
+    return funcAttribute(base.funcAttributes, field, e->getType());
   if (base.deviceProps) {
     if (std::optional<int64_t> v = deviceQuery(field, e->getExprLoc()))
       return AbstractValue::of(normalizeInt(*v, e->getType()));

@@ -36,6 +36,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,8 @@ struct AbstractValue {
   int slotCount = 0; // slots from slotRef to the end of the array
   bool deviceProps = false; // a cudaDeviceProp filled by the device query
   const clang::FunctionDecl *function = nullptr; // a function (pointer)
+  // A cudaFuncAttributes that cudaFuncGetAttributes filled for this kernel.
+  const clang::FunctionDecl *funcAttributes = nullptr;
   // A struct or array value (a copy, a returned object): its leaves.
   std::shared_ptr<const std::vector<AbstractValue>> leaves;
   // The characters of a string literal, or of a std::string made from one.
@@ -147,6 +150,7 @@ private:
   struct Snapshot {
     State state;
     size_t launches, notes;
+    std::string stoppedBy;
     std::vector<HostAllocation> allocations;
     std::vector<unsigned> allocDepth;
   };
@@ -280,6 +284,21 @@ private:
   // does not read (strings, sets, a format that is not a literal).
   std::optional<AbstractValue> evalArgumentScan(const clang::CallExpr *e,
                                                 const std::string &name);
+  // The occupancy API and cudaFuncGetAttributes/SetAttribute
+  // (HostEvaluatorKernelQueries.cpp); nullopt for other calls.
+  std::optional<AbstractValue> evalKernelQuery(const clang::CallExpr *e,
+                                               const std::string &name);
+  // What the compiler gave `kernel` (ExtractorOptions::kernelResources),
+  // with its launch bounds and the dynamic shared limit the program set.
+  std::optional<core::KernelResources>
+  kernelResources(const clang::FunctionDecl *kernel, std::string &why);
+  // Field `field` of the cudaFuncAttributes of `kernel`, as type `type`.
+  AbstractValue funcAttribute(const clang::FunctionDecl *kernel,
+                              const std::string &field, clang::QualType type);
+  void noteKernelQuery(clang::SourceLocation l, std::string note);
+  // HostProgram::stoppedBy, if no unknown value could have kept host code
+  // from reaching the call `e` that ends the program.
+  void recordStop(const clang::Expr *e, const std::string &what);
   // ExtractorOptions::deviceQuery's answer (the first one noted, at `l`).
   std::optional<int64_t> deviceQuery(const std::string &key,
                                      clang::SourceLocation l);
@@ -306,7 +325,16 @@ private:
   uintptr_t stackBase_ = 0;     // frame address at runMain
   std::string budgetNote_;      // once the budget is spent
   std::string deviceQueryNote_; // once a device query is answered
+  // Per call site, what an occupancy query answered (added at the end).
+  std::map<std::string, std::string> kernelQueryNotes_;
+  // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
+  llvm::DenseMap<const clang::FunctionDecl *, uint64_t> maxDynamicShared_;
   bool exitRequested_ = false;
+  // Both arms of an unknown `?:`/`&&`/`||` being evaluated; and whether a
+  // branch that left was ever dropped (the path followed is then one of
+  // several): a stop seen then is not certain.
+  int speculative_ = 0;
+  bool pathDropped_ = false;
   unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop
 };
 

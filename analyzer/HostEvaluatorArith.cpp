@@ -339,7 +339,9 @@ AbstractValue HostEvaluator::evalBinary(const BinaryOperator *e) {
     std::optional<bool> lb = truth(l);
     if (lb && *lb == shortValue)
       return AbstractValue::of(HostValue::integer(shortValue));
+    speculative_ += !lb;
     HostValue r = eval(rhs).scalar;
+    speculative_ -= !lb;
     std::optional<bool> rb = truth(r);
     if (rb && (lb || *rb == shortValue))
       return AbstractValue::of(HostValue::integer(*rb));

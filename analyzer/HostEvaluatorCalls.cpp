@@ -108,8 +108,15 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
   }
   if (!hasBody) {
     AbstractValue v = opaqueCall(e, fd, "no definition");
-    if (fd->isNoReturn()) // abort(), __assert_fail(), ...
+    if (fd->isNoReturn()) { // abort(), __assert_fail(), ...
+      std::string what = "`" + fd->getNameAsString() + "()` called";
+      if (fd->getName() == "__assert_fail" && e->getNumArgs() > 0)
+        if (auto *sl =
+                dyn_cast<StringLiteral>(e->getArg(0)->IgnoreParenImpCasts()))
+          what = "`assert(" + sl->getString().str() + ")` fails";
+      recordStop(e, what);
       exitRequested_ = true;
+    }
     return v;
   }
   if (system)
@@ -254,6 +261,8 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
                             const std::string &name) {
   if (!llvm::StringRef(name).starts_with("cuda"))
     return std::nullopt;
+  if (std::optional<AbstractValue> v = evalKernelQuery(e, name))
+    return v;
   std::string here = where(e->getExprLoc());
   auto arg = [&](unsigned i) -> const Expr * {
     return i < e->getNumArgs() ? e->getArg(i) : nullptr;

@@ -23,8 +23,12 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
   QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   if (n == "exit" || n == "abort" || n == "_Exit" || n == "quick_exit" ||
       n == "terminate") {
-    for (const Expr *a : e->arguments())
-      eval(a);
+    std::string what = "`" + name + "(";
+    for (const Expr *a : e->arguments()) {
+      HostValue v = eval(a).scalar;
+      what += v.kind == HostValue::Kind::Int ? std::to_string(v.i) : text(a);
+    }
+    recordStop(e, what + ")` called");
     exitRequested_ = true;
     return AbstractValue::unknown("the program exits");
   }

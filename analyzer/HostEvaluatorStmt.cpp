@@ -41,6 +41,15 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
   for (const std::string *note : {&deviceQueryNote_, &budgetNote_})
     if (!note->empty())
       program_.notes.push_back(*note);
+  for (const auto &[where, note] : kernelQueryNotes_)
+    program_.notes.push_back(note);
+}
+
+// A call that ends the program, reached for certain.
+void HostEvaluator::recordStop(const Expr *e, const std::string &what) {
+  if (context_.empty() && !walkingOnce_ && !speculative_ && !pathDropped_ &&
+      program_.stoppedBy.empty())
+    program_.stoppedBy = what + " at " + where(e->getExprLoc());
 }
 
 // ---------------------------------------------------------------------------
@@ -51,8 +60,12 @@ HostEvaluator::State HostEvaluator::state() const {
 }
 
 HostEvaluator::Snapshot HostEvaluator::snapshot() const {
-  return {state(), program_.launches.size(), program_.notes.size(),
-          program_.allocations, allocDepth_};
+  return {state(),
+          program_.launches.size(),
+          program_.notes.size(),
+          program_.stoppedBy,
+          program_.allocations,
+          allocDepth_};
 }
 
 void HostEvaluator::install(State &&s) {
@@ -66,6 +79,7 @@ void HostEvaluator::restore(Snapshot &&s) {
   install(std::move(s.state));
   program_.launches.resize(s.launches);
   program_.notes.resize(s.notes);
+  program_.stoppedBy = std::move(s.stoppedBy);
   program_.allocations = std::move(s.allocations);
   allocDepth_ = std::move(s.allocDepth);
 }
@@ -75,6 +89,7 @@ Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
                                   State &&b, Flow fb, const std::string &why) {
   auto ends = [](Flow f) { return f == Flow::Return || f == Flow::Exit; };
   auto take = [&](State &&s, Flow f, State &&other, Flow dropped) {
+    pathDropped_ = true;
     std::shared_ptr<const State> earlier = base.top.droppedReturn;
     install(std::move(s));
     store_.resize(base.store.size()); // locals of the branch are out of scope

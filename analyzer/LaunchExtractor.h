@@ -19,7 +19,9 @@
 //   not listed; their kernels appear in kernelsWithoutLaunch.
 #pragma once
 
+#include "core/ArchSpec.h"
 #include "core/Launch.h"
+#include "core/Occupancy.h"
 #include "core/SourceLoc.h"
 
 #include <cstdint>
@@ -142,6 +144,11 @@ struct HostProgram {
   std::vector<HostAllocation> allocations;
   std::vector<HostLaunch> launches; // in program order
   std::vector<std::string> notes;   // program-level notes (budget, no main...)
+  // Where host code certainly stops (a failed assert, abort(), exit()) on
+  // the path the evaluator followed with every condition known, e.g.
+  // "`assert(false && \"Not implemented\")` fails at sgemm.cu:322"; empty
+  // when it returns from main or when the stop depends on unknown values.
+  std::string stoppedBy;
   // Mangled names of kernels defined (and instantiated) but never launched.
   std::vector<std::string> kernelsWithoutLaunch;
 };
@@ -163,6 +170,13 @@ struct ExtractorOptions {
   // ("cudaDevAttrMultiProcessorCount") or a cudaDeviceProp field name
   // ("multiProcessorCount"). nullopt (or no function): Unknown.
   std::function<std::optional<int64_t>(const std::string &)> deviceQuery;
+  // The GPU the occupancy API answers for, and what the compiler gave a
+  // kernel (by mangled name; nullopt with `why` when unknown): without
+  // both, occupancy queries and cudaFuncGetAttributes are Unknown.
+  std::optional<core::ArchSpec> arch;
+  std::function<std::optional<core::KernelResources>(const std::string &,
+                                                     std::string &why)>
+      kernelResources;
 };
 
 // Extracts the launches of the translation unit in `ctx` into `out`.

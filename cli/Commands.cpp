@@ -222,7 +222,7 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   bool anySimulated = false;
   for (const core::LaunchReport &l : s.report.launches)
     anySimulated |= l.simulated;
-  if (!anySimulated && s.errors.empty())
+  if (!anySimulated && s.errors.empty() && !s.makesNoLaunch)
     s.errors.push_back("no launch could be simulated (see the notes above)");
 
   size_t suppressed = 0;

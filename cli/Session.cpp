@@ -1,6 +1,7 @@
 #include "cli/Session.h"
 
 #include "analyzer/DeviceCompiler.h"
+#include "analyzer/KernelResourceUsage.h"
 #include "analyzer/LaunchExtractor.h"
 #include "cli/Divergence.h"
 #include "cli/Progress.h"
@@ -381,15 +382,24 @@ Session analyzeFile(const Options &options,
                          s.errors))
     return s;
   copts.keepLibdeviceDeclaration = sim::executesNatively;
+  // Registers and the like come from the toolkit's compiler, asked only if
+  // the program queries occupancy or a kernel's attributes.
+  analyzer::KernelResourceUsage resources(copts.toolkit, options.file,
+                                          copts.arch, options.clangArgs);
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts,
-      {[&host, &options, &arch](clang::CompilerInstance &) {
+      {[&host, &options, &arch, &resources](clang::CompilerInstance &) {
          // As if run with the program's arguments: none (argc 1) unless
          // --program-args gives them, on the GPU --arch names.
          analyzer::ExtractorOptions extractor;
          extractor.programArgs = options.programArgs;
          extractor.deviceQuery = [arch](const std::string &name) {
            return core::deviceFact(arch, name);
+         };
+         extractor.arch = arch;
+         extractor.kernelResources = [&resources](const std::string &kernel,
+                                                  std::string &why) {
+           return resources.of(kernel, why);
          };
          return analyzer::makeLaunchExtractor(host, extractor);
        },
@@ -410,6 +420,16 @@ Session analyzeFile(const Options &options,
     if (kernelMatches(options.kernel, l))
       chosen.push_back(&l);
   HostLaunch commandLineLaunch;
+  if (!host.stoppedBy.empty())
+    s.report.notes.push_back("host code stops: " + host.stoppedBy +
+                             "; no launch after it is made");
+  if (chosen.empty() && host.launches.empty() && !host.stoppedBy.empty() &&
+      options.kernel.empty() && !options.grid) {
+    // What the GPU would run: nothing. Not an input kcheck cannot analyse.
+    s.report.notes.push_back("the program makes no kernel launch");
+    s.makesNoLaunch = true;
+    return s;
+  }
   if (chosen.empty()) {
     std::optional<HostLaunch> l =
         launchFromCommandLine(options, *cm.module, s.errors);

@@ -30,6 +30,9 @@ struct SimulatedLaunch {
 
 struct Session {
   bool compiled = false;
+  // Host code certainly stops before its first launch (HostProgram::
+  // stoppedBy): no launch is then what there is to predict, not an error.
+  bool makesNoLaunch = false;
   std::string clangDiagnostics;    // Clang's own text, for exit 3
   std::vector<std::string> errors; // could not analyse (exit 3)
   core::PredictionReport report;

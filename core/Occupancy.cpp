@@ -145,6 +145,29 @@ uint64_t maxDynamicSharedBytes(const ArchSpec &arch, const KernelResources &k) {
              : defaultMaxDynamicShared(deviceFacts(arch), k);
 }
 
+std::vector<FuncAttribute> funcAttributes(const ArchSpec &arch,
+                                          const KernelResources &k) {
+  int64_t version = arch.major * 10 + arch.minor; // compiled for this arch
+  return {
+      {"sharedSizeBytes", int64_t(k.staticSharedBytes)},
+      {"constSizeBytes", int64_t(k.constBytes)},
+      {"localSizeBytes", int64_t(k.localBytes)},
+      {"maxThreadsPerBlock", maxThreadsPerBlock(arch, k)},
+      {"numRegs", k.registers},
+      {"ptxVersion", version},
+      {"binaryVersion", version},
+      {"cacheModeCA", 0},
+      {"maxDynamicSharedSizeBytes", int64_t(maxDynamicSharedBytes(arch, k))},
+      {"preferredShmemCarveout", -1},
+      {"clusterDimMustBeSet", 0},
+      {"requiredClusterWidth", 0},
+      {"requiredClusterHeight", 0},
+      {"requiredClusterDepth", 0},
+      {"clusterSchedulingPolicyPreference", 0},
+      {"nonPortableClusterSizeAllowed", 0},
+  };
+}
+
 PotentialBlockSize maxPotentialBlockSize(const ArchSpec &arch,
                                          const KernelResources &k,
                                          uint64_t dynamicShared,

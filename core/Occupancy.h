@@ -20,6 +20,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace kcheck::core {
 
@@ -60,6 +62,15 @@ int maxThreadsPerBlock(const ArchSpec &arch, const KernelResources &kernel);
 /// (cudaFuncGetAttributes's maxDynamicSharedSizeBytes).
 uint64_t maxDynamicSharedBytes(const ArchSpec &arch,
                                const KernelResources &kernel);
+
+/// cudaFuncGetAttributes's answer, under cudaFuncAttributes' field names,
+/// always in this order (the run-host glue fills the struct by name).
+struct FuncAttribute {
+  std::string_view field;
+  int64_t value;
+};
+std::vector<FuncAttribute> funcAttributes(const ArchSpec &arch,
+                                          const KernelResources &kernel);
 
 /// cudaOccupancyMaxPotentialBlockSize: the block size with the most threads
 /// resident per SM (the largest such, trying multiples of the warp size from

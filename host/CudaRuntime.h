@@ -18,6 +18,7 @@
 
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
+#include "core/Occupancy.h"
 #include "simulator/engine/DeviceMemory.h"
 
 #include <chrono>
@@ -43,6 +44,11 @@ public:
   /// gets them (one pointer per parameter). Returns "" or why it failed.
   virtual std::string launch(const std::string &deviceName,
                              const core::LaunchConfig &config, void **args) = 0;
+  /// What the compiler gave kernel `deviceName` (registers, static shared
+  /// memory, launch bounds), for the occupancy API and
+  /// cudaFuncGetAttributes; nullopt, with `why`, when it cannot be known.
+  virtual std::optional<core::KernelResources>
+  resources(const std::string &deviceName, std::string &why) = 0;
 };
 
 /// Why a run of host code ended before returning from main.
@@ -107,7 +113,9 @@ public:
     bool constant = false;
   };
   std::map<const void *, std::string> kernels; // host stub -> device name
-  std::map<const void *, Variable> variables;  // host shadow -> variable
+  // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
+  std::map<std::string, uint64_t> maxDynamicShared; // by device name
+  std::map<const void *, Variable> variables;       // host shadow -> variable
   struct Event {
     std::chrono::steady_clock::time_point time;
     bool recorded = false;

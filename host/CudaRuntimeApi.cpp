@@ -7,6 +7,9 @@
 #include "host/CudaRuntime.h"
 
 #include "core/DeviceFacts.h"
+#include "core/Occupancy.h"
+
+#include "llvm/Demangle/Demangle.h"
 
 // The stubs mark host/device functions with Clang's CUDA attributes, which
 // mean nothing here.
@@ -214,7 +217,72 @@ cudaError_t apiVersion(int *version) {
   *version = kDriverVersion;
   return cudaSuccess;
 }
-cudaError_t apiFuncSetAttribute(const void *, cudaFuncAttribute, int) {
+cudaError_t apiFuncSetAttribute(const void *func, cudaFuncAttribute attr,
+                                int value) {
+  // The dynamic shared limit is what the occupancy calculator reads.
+  auto it = rt().kernels.find(func);
+  if (it == rt().kernels.end())
+    return fail(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
+    rt().maxDynamicShared[it->second] = uint64_t(value);
+  return cudaSuccess;
+}
+
+// ---------------------------------------------------------------------------
+// Kernel queries: the occupancy calculator (core/Occupancy.h) over what the
+// toolkit's compiler gave the kernel.
+
+// The kernel `func` and its resources; stops the run, saying why, when the
+// compiler's answer is unknown (a guess would size the program's grids).
+std::optional<core::KernelResources> resourcesOf(const void *func,
+                                                 const char *call) {
+  CudaRuntime &r = rt();
+  auto it = r.kernels.find(func);
+  if (it == r.kernels.end())
+    return std::nullopt;
+  std::string why;
+  std::optional<core::KernelResources> k =
+      r.device().resources(it->second, why);
+  if (!k) {
+    Stop stop;
+    stop.kind = Stop::Kind::Unsupported;
+    stop.message = std::string("the program calls ") + call +
+                   ", whose answer needs the registers of " +
+                   llvm::demangle(it->second) + ": " + why;
+    r.stop(std::move(stop));
+  }
+  if (auto d = r.maxDynamicShared.find(it->second);
+      d != r.maxDynamicShared.end())
+    k->maxDynamicSharedBytes = d->second;
+  return k;
+}
+cudaError_t apiOccupancyWithFlags(int *numBlocks, const void *func,
+                                  int blockSize, size_t dynamicShared,
+                                  unsigned) {
+  std::optional<core::KernelResources> k =
+      resourcesOf(func, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (!k)
+    return fail(cudaErrorInvalidDeviceFunction);
+  if (!numBlocks || blockSize <= 0)
+    return fail(cudaErrorInvalidValue);
+  *numBlocks =
+      core::occupancy(rt().arch(), *k, blockSize, dynamicShared).blocksPerSM;
+  return cudaSuccess;
+}
+cudaError_t apiOccupancy(int *numBlocks, const void *func, int blockSize,
+                         size_t dynamicShared) {
+  return apiOccupancyWithFlags(numBlocks, func, blockSize, dynamicShared, 0);
+}
+// cudaFuncGetAttributes itself is glue compiled with the program's headers
+// (HostGlue.cpp): the struct's layout is theirs.
+cudaError_t apiFuncAttributes(const void *func, long long *values) {
+  std::optional<core::KernelResources> k =
+      resourcesOf(func, "cudaFuncGetAttributes");
+  if (!k)
+    return fail(cudaErrorInvalidDeviceFunction);
+  size_t i = 0;
+  for (const core::FuncAttribute &a : core::funcAttributes(rt().arch(), *k))
+    values[i++] = a.value;
   return cudaSuccess;
 }
 cudaError_t apiFuncSetCacheConfig(const void *, cudaFuncCache) {
@@ -514,12 +582,6 @@ cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
 [[noreturn]] void apiManaged(void **, size_t, unsigned) {
   rt().unsupported("cudaMallocManaged");
 }
-[[noreturn]] void apiOccupancy(int *, const void *, int, size_t) {
-  rt().unsupported("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-}
-[[noreturn]] void apiFuncGetAttributes(cudaFuncAttributes *, const void *) {
-  rt().unsupported("cudaFuncGetAttributes");
-}
 [[noreturn]] void apiPointerGetAttributes(cudaPointerAttributes *,
                                           const void *) {
   rt().unsupported("cudaPointerGetAttributes");
@@ -550,8 +612,10 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaRuntimeGetVersion", address(apiVersion)},
       {"cudaFuncSetAttribute", address(apiFuncSetAttribute)},
       {"cudaFuncSetCacheConfig", address(apiFuncSetCacheConfig)},
-      {"cudaFuncGetAttributes", address(apiFuncGetAttributes)},
+      {"kcheck_func_attributes", address(apiFuncAttributes)},
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", address(apiOccupancy)},
+      {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+       address(apiOccupancyWithFlags)},
       {"cudaMalloc", address(apiMalloc)},
       {"cudaFree", address(apiFree)},
       {"cudaMallocHost", address(apiMallocHost)},

@@ -95,7 +95,10 @@ HostDevice::HostDevice(const llvm::Module &module, const RunOptions &options,
                        std::vector<RunLaunch> &launches, SimulationClock &clock)
     : module_(module), options_(options), launches_(launches), clock_(clock),
       // Every block: skipped blocks' stores would not be computed.
-      predictor_(options.arch, /*exhaustive=*/true) {
+      predictor_(options.arch, /*exhaustive=*/true),
+      resourceUsage_(options.toolkit, options.file,
+                     options.arch.major < 2 ? "sm_20" : options.arch.name,
+                     options.clangArgs) {
   predictor_.setJobs(options.jobs);
   predictor_.setPrintf(options.printfOut);
   predictor_.setSanitizer(options.sanitizer);
@@ -195,6 +198,23 @@ std::string HostDevice::launch(const std::string &deviceName,
     return "launch #" + std::to_string(launches_.back().index) + " " +
            kernelName + ": " + error;
   return "";
+}
+
+std::optional<core::KernelResources>
+HostDevice::resources(const std::string &deviceName, std::string &why) {
+  std::optional<core::KernelResources> r = resourceUsage_.of(deviceName, why);
+  if (!r)
+    return std::nullopt;
+  // __launch_bounds__, which ptxas does not report, from the device module.
+  if (const llvm::Function *f = module_.getFunction(deviceName)) {
+    unsigned bound = 0;
+    if (!f->getFnAttribute("nvvm.maxntid")
+             .getValueAsString()
+             .split(',')
+             .first.getAsInteger(10, bound))
+      r->maxThreadsPerBlock = int(bound);
+  }
+  return r;
 }
 
 } // namespace kcheck::host

@@ -3,6 +3,7 @@
 // every block of each launch (simulator/AllBlocks) and counts it.
 #pragma once
 
+#include "analyzer/KernelResourceUsage.h"
 #include "host/CudaRuntime.h"
 #include "host/HostRunner.h"
 
@@ -26,6 +27,8 @@ public:
   uint64_t symbolAddress(const std::string &name, uint64_t bytes) override;
   std::string launch(const std::string &deviceName,
                      const core::LaunchConfig &config, void **args) override;
+  std::optional<core::KernelResources> resources(const std::string &deviceName,
+                                                 std::string &why) override;
 
 private:
   const llvm::Module &module_;
@@ -35,6 +38,7 @@ private:
   sim::DeviceMemory memory_;
   sim::Predictor predictor_;
   std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded_;
+  analyzer::KernelResourceUsage resourceUsage_;
 };
 
 /// Names of a kernel for reports: ("reduce_v5<256>", "void

@@ -96,10 +96,19 @@ std::string launchLimitError(const Limits &limits, uint64_t steps,
 }
 
 bool blocksMayRunBuffered(const DecodedKernel &kernel) {
-  for (const bc::Inst &in : kernel.code())
+  const std::vector<bc::Inst> &code = kernel.code();
+  for (size_t pc = 0; pc < code.size(); ++pc) {
+    const bc::Inst &in = code[pc];
     if ((in.op == bc::Op::AtomicRmw || in.op == bc::Op::CmpXchg) &&
         in.sub != bc::kSharedAS)
       return false;
+    // A volatile or atomic load of global memory waits on, or reads, what
+    // other blocks store (a flag, CUB's decoupled look-back): it must see
+    // the earlier blocks' stores, as it would on the GPU.
+    if (in.op == bc::Op::Load && in.sub != bc::kSharedAS &&
+        in.sub != bc::kLocalAS && kernel.insts()[pc].isVolatile)
+      return false;
+  }
   return true;
 }
 

@@ -25,7 +25,8 @@ inline constexpr uint64_t kWindowBlocks = 4096;
 std::string launchLimitError(const Limits &limits, uint64_t steps,
                              const DeviceMemory &memory);
 
-/// Whether the launch may run with buffered stores (no global atomics).
+/// Whether the launch may run with buffered stores: no global atomics, and
+/// no volatile or atomic global loads that read other blocks' stores.
 bool blocksMayRunBuffered(const DecodedKernel &kernel);
 
 LaunchResult runAllBlocks(const DecodedKernel &kernel,

@@ -127,13 +127,19 @@ bool Lowerer::lowerLoadStore(const Statement &st) {
     return fail("address");
   Align align(std::max(1u, w * n / 8));
   Value *loaded = nullptr;
+  // A strong access (.volatile, .relaxed, .acquire, .release: PTX memory
+  // model) reads or writes what other threads, other blocks included, see
+  // while the kernel runs; kept as volatile so nothing folds it and blocks
+  // run in order (simulator/AllBlocks).
+  bool strong = hasPart(st, "volatile") || hasPart(st, "relaxed") ||
+                hasPart(st, "acquire") || hasPart(st, "release");
   if (isLoad) {
     LoadInst *load = b_.CreateAlignedLoad(t, ptr, align);
-    load->setVolatile(hasPart(st, "volatile"));
+    load->setVolatile(strong);
     loaded = load;
   } else {
     StoreInst *store = b_.CreateAlignedStore(stored, ptr, align);
-    store->setVolatile(hasPart(st, "volatile"));
+    store->setVolatile(strong);
   }
   if (pred) {
     BasicBlock *then = b_.GetInsertBlock();

@@ -86,7 +86,8 @@ Error Decoder::decodeMemory(const Instruction &inst) {
     in.op = Op::Load;
     valueType = load->getType();
     in.dst = resultSlot(inst);
-    isVolatile = load->isVolatile();
+    // An atomic load reads other threads' stores as a volatile one does.
+    isVolatile = load->isVolatile() || load->isAtomic();
   } else if (auto *store = dyn_cast<StoreInst>(&inst)) {
     in.op = Op::Store;
     isVolatile = store->isVolatile();

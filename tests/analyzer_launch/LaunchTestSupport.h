@@ -80,6 +80,20 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b);
 cudaError_t cudaLaunchKernel(const void *f, dim3 g, dim3 b, void **args,
                              size_t shmem, cudaStream_t s);
 const char *cudaGetErrorString(cudaError_t e);
+struct cudaFuncAttributes { size_t sharedSizeBytes; int maxThreadsPerBlock;
+                            int numRegs; int ptxVersion; };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, const void *f);
+cudaError_t cudaFuncSetAttribute(const void *f, cudaFuncAttribute a, int v);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *f,
+                                                          int threads,
+                                                          size_t shmem);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *grid, int *block,
+                                                      T f, size_t shmem = 0,
+                                                      int limit = 0) {
+  return cudaErrorInvalidValue; // the toolkit's loops over cudaFuncGetAttributes
 }
 template <class T> inline cudaError_t cudaMalloc(T **p, size_t n) {
   return ::cudaMalloc((void **)(void *)p, n);

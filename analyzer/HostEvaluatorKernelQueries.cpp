@@ -1,0 +1,187 @@
+// The runtime calls that ask about a kernel rather than the device: the
+// occupancy API (cudaOccupancyMaxActiveBlocksPerMultiprocessor, ...
+// MaxPotentialBlockSize) and cudaFuncGetAttributes. Programs size grids with
+// them; the answer needs what the compiler gave the kernel
+// (ExtractorOptions::kernelResources: registers, static shared memory) and
+// the calculator of core/Occupancy.h.
+#include "analyzer/HostEvaluator.h"
+
+#include "core/Occupancy.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/Mangle.h"
+
+namespace kcheck::analyzer {
+
+using namespace clang;
+
+namespace {
+
+// The kernel a function-pointer argument names: `k`, `(void *)k`, `&k<T>`.
+const FunctionDecl *kernelOf(const AbstractValue &v) {
+  const FunctionDecl *fd = v.function;
+  return fd && fd->hasAttr<CUDAGlobalAttr>() ? fd : nullptr;
+}
+
+} // namespace
+
+std::optional<core::KernelResources>
+HostEvaluator::kernelResources(const FunctionDecl *kernel, std::string &why) {
+  if (!options_.kernelResources || !options_.arch) {
+    why = "kcheck was not told how to ask the toolkit's compiler";
+    return std::nullopt;
+  }
+  std::string mangled;
+  {
+    std::unique_ptr<MangleContext> mangler(ctx_.createMangleContext());
+    llvm::raw_string_ostream os(mangled);
+    if (mangler->shouldMangleDeclName(kernel))
+      mangler->mangleName(GlobalDecl(kernel), os);
+    else
+      os << kernel->getName();
+  }
+  std::optional<core::KernelResources> r =
+      options_.kernelResources(mangled, why);
+  if (!r)
+    return std::nullopt;
+  // What the source says and ptxas does not report: __launch_bounds__, and
+  // the dynamic shared limit cudaFuncSetAttribute raised.
+  if (auto *lb = kernel->getAttr<CUDALaunchBoundsAttr>())
+    if (lb->getMaxThreads() && !lb->getMaxThreads()->isValueDependent())
+      if (std::optional<llvm::APSInt> n =
+              lb->getMaxThreads()->getIntegerConstantExpr(ctx_))
+        r->maxThreadsPerBlock = int(n->getExtValue());
+  if (auto it = maxDynamicShared_.find(kernel); it != maxDynamicShared_.end())
+    r->maxDynamicSharedBytes = it->second;
+  return r;
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  bool activeBlocks =
+      n == "cudaOccupancyMaxActiveBlocksPerMultiprocessor" ||
+      n == "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags";
+  bool potential = n == "cudaOccupancyMaxPotentialBlockSize" ||
+                   n == "cudaOccupancyMaxPotentialBlockSizeWithFlags";
+  bool attributes = n == "cudaFuncGetAttributes";
+  bool setAttribute = n == "cudaFuncSetAttribute";
+  if (!activeBlocks && !potential && !attributes && !setAttribute)
+    return std::nullopt;
+  std::string here = where(e->getExprLoc());
+  std::vector<AbstractValue> args;
+  for (const Expr *a : e->arguments())
+    args.push_back(eval(a));
+  auto integer = [&](unsigned i) -> std::optional<int64_t> {
+    if (i >= args.size() || args[i].scalar.kind != HostValue::Kind::Int)
+      return std::nullopt;
+    return args[i].scalar.i;
+  };
+  auto setOut = [&](unsigned i, AbstractValue v) {
+    if (i < args.size() && validSlot(args[i].slotRef))
+      at(args[i].slotRef) = std::move(v);
+  };
+  AbstractValue success = AbstractValue::of(HostValue::integer(0));
+  unsigned kernelArg = attributes || potential ? (potential ? 2 : 1) : 1;
+  if (setAttribute)
+    kernelArg = 0;
+  const FunctionDecl *kernel =
+      kernelArg < args.size() ? kernelOf(args[kernelArg]) : nullptr;
+
+  if (setAttribute) {
+    // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
+    std::string attr = e->getNumArgs() > 1 ? text(e->getArg(1)) : "";
+    if (kernel && llvm::StringRef(attr).ends_with(
+                      "cudaFuncAttributeMaxDynamicSharedMemorySize")) {
+      if (std::optional<int64_t> v = integer(2))
+        maxDynamicShared_[kernel] = uint64_t(*v);
+      else
+        maxDynamicShared_.erase(kernel);
+    }
+    return success;
+  }
+
+  auto unknown = [&](const std::string &why) {
+    return AbstractValue::unknown("result of " + name + " at " + here + ": " +
+                                  why);
+  };
+  std::string why;
+  std::optional<core::KernelResources> r;
+  if (!kernel)
+    why = "the kernel it asks about is not known";
+  else
+    r = kernelResources(kernel, why);
+
+  if (attributes) {
+    AbstractValue v =
+        r ? AbstractValue::unknown("") : unknown(why); // fields read later
+    v.funcAttributes = r ? kernel : nullptr;
+    setOut(0, std::move(v));
+    return success;
+  }
+  if (activeBlocks) {
+    std::optional<int64_t> threads = integer(2), dynamic = integer(3);
+    if (r && (!threads || !dynamic))
+      why = "its block size or dynamic shared size is not known";
+    if (!r || !threads || !dynamic) {
+      setOut(0, unknown(why));
+      return success;
+    }
+    core::Occupancy o =
+        core::occupancy(*options_.arch, *r, int(*threads), uint64_t(*dynamic));
+    noteKernelQuery(
+        e->getExprLoc(),
+        name + " at " + here + ": " + std::to_string(o.blocksPerSM) +
+            " blocks of " + std::to_string(*threads) + " threads per SM for " +
+            kernel->getNameAsString() + " (" + std::to_string(r->registers) +
+            " registers per thread from nvcc; limited by " + o.limitedBy() +
+            ")");
+    setOut(0, AbstractValue::of(normalizeInt(
+                  o.blocksPerSM, e->getArg(0)->getType()->getPointeeType())));
+    return success;
+  }
+  // cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, k, dynamic, limit)
+  std::optional<int64_t> dynamic = args.size() > 3 ? integer(3) : 0;
+  std::optional<int64_t> limit = args.size() > 4 ? integer(4) : 0;
+  if (r && (!dynamic || !limit))
+    why = "its dynamic shared size or block size limit is not known";
+  if (!r || !dynamic || !limit) {
+    setOut(0, unknown(why));
+    setOut(1, unknown(why));
+    return success;
+  }
+  core::PotentialBlockSize p = core::maxPotentialBlockSize(
+      *options_.arch, *r, uint64_t(*dynamic), int(*limit));
+  noteKernelQuery(
+      e->getExprLoc(),
+      name + " at " + here + ": blocks of " + std::to_string(p.blockThreads) +
+          " threads, grid " + std::to_string(p.minGridSize) + " for " +
+          kernel->getNameAsString() + " (" + std::to_string(r->registers) +
+          " registers per thread from nvcc)");
+  setOut(0, AbstractValue::of(HostValue::integer(p.minGridSize)));
+  setOut(1, AbstractValue::of(HostValue::integer(p.blockThreads)));
+  return success;
+}
+
+AbstractValue HostEvaluator::funcAttribute(const FunctionDecl *kernel,
+                                           const std::string &field,
+                                           QualType type) {
+  std::string why;
+  std::optional<core::KernelResources> r = kernelResources(kernel, why);
+  if (!r)
+    return AbstractValue::unknown("cudaFuncGetAttributes of " +
+                                  kernel->getNameAsString() + ": " + why);
+  for (const core::FuncAttribute &a : core::funcAttributes(*options_.arch, *r))
+    if (a.field == field)
+      return AbstractValue::of(normalizeInt(a.value, type));
+  return AbstractValue::unknown("cudaFuncAttributes field `" + field +
+                                "` is not modelled");
+}
+
+void HostEvaluator::noteKernelQuery(SourceLocation l, std::string note) {
+  std::string key = where(l);
+  if (!kernelQueryNotes_.count(key))
+    kernelQueryNotes_[key] = std::move(note);
+}
+
+} // namespace kcheck::analyzer
