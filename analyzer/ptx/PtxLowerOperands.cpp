@@ -61,6 +61,16 @@ Value *Lowerer::specialRegister(const std::string &raw, unsigned width) {
     return b_.CreateZExtOrTrunc(b_.CreatePtrToInt(g, b_.getInt32Ty()),
                                 b_.getIntNTy(width));
   }
+  if (name.rfind("envreg", 0) == 0) {
+    // The driver's grid workspace, which cooperative groups' this_grid()
+    // reads for grid.sync(): a barrier that needs every block resident at
+    // once, where kcheck runs a launch's blocks one after another.
+    fail("%" + name +
+         " (cooperative groups' grid workspace: this_grid(), "
+         "grid.sync(); kcheck runs blocks one after another, "
+         "so it cannot synchronize a grid)");
+    return nullptr;
+  }
   static const std::set<std::string> known = {
       "laneid",     "warpid",      "nwarpid",     "clock",       "tid.x",
       "tid.y",      "tid.z",       "ntid.x",      "ntid.y",      "ntid.z",
