@@ -182,6 +182,13 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
                       : std::string("none (stopped)"),
       run->launches.size(), run->launches.size() == 1 ? "" : "es",
       run->simulationSeconds, run->hostSeconds));
+  // Host code ran to its end (returned, exited or aborted) without a
+  // launch: the GPU would run nothing, which is not an input kcheck cannot
+  // analyse.
+  if (run->launches.empty() && run->exitStatus && s.errors.empty()) {
+    s.report.notes.push_back("the program makes no kernel launch");
+    s.makesNoLaunch = true;
+  }
   s.keepAlive = run;
   return s;
 }
