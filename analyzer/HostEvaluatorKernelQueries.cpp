@@ -82,9 +82,9 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
       at(args[i].slotRef) = std::move(v);
   };
   AbstractValue success = AbstractValue::of(HostValue::integer(0));
-  unsigned kernelArg = attributes || potential ? (potential ? 2 : 1) : 1;
-  if (setAttribute)
-    kernelArg = 0;
+  // The kernel is argument 0 of cudaFuncSetAttribute, 2 of the potential
+  // block size (after &minGrid, &block), 1 of the others.
+  unsigned kernelArg = setAttribute ? 0 : potential ? 2 : 1;
   const FunctionDecl *kernel =
       kernelArg < args.size() ? kernelOf(args[kernelArg]) : nullptr;
 

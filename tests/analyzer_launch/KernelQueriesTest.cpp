@@ -3,6 +3,7 @@
 // host code that certainly stops before its launches.
 #include "LaunchTestSupport.h"
 
+#include "analyzer/KernelResourceUsage.h"
 #include "core/DeviceFacts.h"
 
 using namespace kcheck;
@@ -136,4 +137,30 @@ int main(int argc, char **argv) {
 )cuda") + body + "\n}\n");
     EXPECT_EQ(q.stoppedBy, "") << body;
   }
+}
+
+TEST(KernelQueries, PtxasReportIsReadPerEntry) {
+  // nvcc --resource-usage (CUDA 13): entries, and a device function whose
+  // properties must not land on the entry before it.
+  std::map<std::string, core::KernelResources> k = parsePtxasResourceUsage(
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function '_Z1kPfi' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z1kPfi\n"
+      "    256 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 18 registers, used 4 barriers, 1024 bytes smem, "
+      "388 bytes cmem[0]\n"
+      "ptxas info    : Function properties for _Z6helperv\n"
+      "    64 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Compiling entry function '_Z1gv' for 'sm_90'\n"
+      "ptxas info    : Function properties for _Z1gv\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 4 registers, used 0 barriers\n");
+  ASSERT_EQ(k.size(), 2u);
+  EXPECT_EQ(k["_Z1kPfi"].registers, 18);
+  EXPECT_EQ(k["_Z1kPfi"].barriers, 4);
+  EXPECT_EQ(k["_Z1kPfi"].staticSharedBytes, 1024u);
+  EXPECT_EQ(k["_Z1kPfi"].constBytes, 388u);
+  EXPECT_EQ(k["_Z1kPfi"].localBytes, 256u);
+  EXPECT_EQ(k["_Z1gv"].registers, 4);
+  EXPECT_EQ(k["_Z1gv"].localBytes, 0u);
 }
