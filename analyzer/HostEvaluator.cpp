@@ -57,7 +57,18 @@ HostEvaluator::HostEvaluator(ASTContext &ctx, HostProgram &program,
                              const ExtractorOptions &options,
                              LaunchHandler onLaunch)
     : ctx_(ctx), program_(program), options_(options),
-      onLaunch_(std::move(onLaunch)) {}
+      onLaunch_(std::move(onLaunch)), mangler_(ctx.createMangleContext()) {}
+
+std::string kernelMangledName(MangleContext &mangler, const FunctionDecl *fd) {
+  if (!mangler.shouldMangleDeclName(fd))
+    return fd->getNameAsString();
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  // GlobalDecl of a __global__ function in a device compile names the kernel
+  // itself (not the host-side stub), as CodeGen does.
+  mangler.mangleName(GlobalDecl(fd), os);
+  return s;
+}
 
 // ---------------------------------------------------------------------------
 // Locations and text.

@@ -30,6 +30,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/Mangle.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -94,6 +95,11 @@ HostValue fromAPValue(const clang::APValue &v);
 
 // std::forward, std::move, std::as_const: the argument itself.
 bool isStdReferenceCast(const clang::FunctionDecl *fd);
+
+// The device-side name of kernel `fd` (the llvm::Function CodeGen emits, and
+// ptxas reports), as `mangler` mangles it.
+std::string kernelMangledName(clang::MangleContext &mangler,
+                              const clang::FunctionDecl *fd);
 
 class HostEvaluator {
 public:
@@ -329,6 +335,7 @@ private:
   std::map<std::string, std::string> kernelQueryNotes_;
   // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
   llvm::DenseMap<const clang::FunctionDecl *, uint64_t> maxDynamicShared_;
+  std::unique_ptr<clang::MangleContext> mangler_; // kernels' device names
   bool exitRequested_ = false;
   // Both arms of an unknown `?:`/`&&`/`||` being evaluated; and whether a
   // branch that left was ever dropped (the path followed is then one of

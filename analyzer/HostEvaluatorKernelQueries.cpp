@@ -9,7 +9,6 @@
 #include "core/Occupancy.h"
 
 #include "clang/AST/Attr.h"
-#include "clang/AST/Mangle.h"
 
 namespace kcheck::analyzer {
 
@@ -31,17 +30,8 @@ HostEvaluator::kernelResources(const FunctionDecl *kernel, std::string &why) {
     why = "kcheck was not told how to ask the toolkit's compiler";
     return std::nullopt;
   }
-  std::string mangled;
-  {
-    std::unique_ptr<MangleContext> mangler(ctx_.createMangleContext());
-    llvm::raw_string_ostream os(mangled);
-    if (mangler->shouldMangleDeclName(kernel))
-      mangler->mangleName(GlobalDecl(kernel), os);
-    else
-      os << kernel->getName();
-  }
   std::optional<core::KernelResources> r =
-      options_.kernelResources(mangled, why);
+      options_.kernelResources(kernelMangledName(*mangler_, kernel), why);
   if (!r)
     return std::nullopt;
   // What the source says and ptxas does not report: __launch_bounds__, and

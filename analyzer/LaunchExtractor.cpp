@@ -91,14 +91,7 @@ private:
   }
 
   std::string mangle(const FunctionDecl *fd) const {
-    if (!mangler_->shouldMangleDeclName(fd))
-      return fd->getNameAsString();
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    // GlobalDecl of a __global__ function in a device compile names the kernel
-    // itself (not the host-side stub), as CodeGen does.
-    mangler_->mangleName(GlobalDecl(fd), os);
-    return s;
+    return kernelMangledName(*mangler_, fd);
   }
 
   std::string typeName(QualType t) const {

@@ -45,8 +45,11 @@ bool registersFit(const DeviceFacts &f, const KernelResources &k, int warps) {
          k.registers <= maxRegistersPerThread(f);
 }
 
-uint64_t defaultMaxDynamicShared(const DeviceFacts &f,
-                                 const KernelResources &k) {
+// What cudaFuncSetAttribute set, else the default: the 48 KB of
+// sharedMemPerBlock less the static part.
+uint64_t maxDynamicShared(const DeviceFacts &f, const KernelResources &k) {
+  if (k.maxDynamicSharedBytes)
+    return k.maxDynamicSharedBytes;
   return f.sharedPerBlock > k.staticSharedBytes
              ? f.sharedPerBlock - k.staticSharedBytes
              : 0;
@@ -97,8 +100,7 @@ Occupancy occupancy(const ArchSpec &arch, const KernelResources &k,
   // cudaFuncGetAttributes gives (FUNC_SHMEM_LIMIT_OPTIN) and the default
   // carveout: all of the SM's shared memory.
   uint64_t staticPart = k.staticSharedBytes + f.reservedSharedPerBlock;
-  uint64_t maxDynamic = k.maxDynamicSharedBytes ? k.maxDynamicSharedBytes
-                                                : defaultMaxDynamicShared(f, k);
+  uint64_t maxDynamic = maxDynamicShared(f, k);
   uint64_t allocated =
       roundUp(staticPart + dynamicShared, sharedGranularity(f));
   uint64_t limitPerBlock = staticPart + maxDynamic > f.sharedPerBlock
@@ -140,9 +142,7 @@ int maxThreadsPerBlock(const ArchSpec &arch, const KernelResources &k) {
 }
 
 uint64_t maxDynamicSharedBytes(const ArchSpec &arch, const KernelResources &k) {
-  return k.maxDynamicSharedBytes
-             ? k.maxDynamicSharedBytes
-             : defaultMaxDynamicShared(deviceFacts(arch), k);
+  return maxDynamicShared(deviceFacts(arch), k);
 }
 
 std::vector<FuncAttribute> funcAttributes(const ArchSpec &arch,
