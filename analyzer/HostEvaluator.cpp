@@ -396,6 +396,10 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
   case CK_ToVoid:
     eval(sub);
     return AbstractValue::unknown("void");
+  case CK_LValueBitCast: // the same bits as another type (lvalueOf says when)
+    if (LValue lv = lvalueOf(e); validSlot(lv.slot))
+      return load(lv);
+    return eval(sub);
   default: // NoOp, LValueToRValue, BitCast, constructor conversions, ...
     return eval(sub);
   }

@@ -214,6 +214,8 @@ private:
                                             const std::string &name);
   std::optional<AbstractValue> evalKnownFunction(const clang::CallExpr *e,
                                                  const std::string &name);
+  std::optional<AbstractValue> evalHalfConversion(const clang::CallExpr *e,
+                                                  llvm::StringRef name);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
                              bool lambda, LValue object = {});
@@ -243,6 +245,7 @@ public:
   // Slots an object of type `t` flattens to; nullopt: not an object kcheck
   // flattens (a scalar, dim3, or an opaque record).
   std::optional<uint64_t> objectLeaves(clang::QualType t) const;
+  std::optional<clang::QualType> singleLeafType(clang::QualType t) const;
   // The byte layout of those leaves, for a struct passed to a kernel by
   // value: one entry per leaf (dim3: three), in leaf order.
   void leafLayout(clang::QualType t, uint64_t offset, const std::string &path,

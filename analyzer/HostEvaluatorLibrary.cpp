@@ -3,6 +3,8 @@
 // the usual conversions (--program-args).
 #include "analyzer/HostEvaluator.h"
 
+#include "core/Float16.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 
@@ -12,6 +14,47 @@
 namespace kcheck::analyzer {
 
 using namespace clang;
+
+// The toolkit's half and bfloat16 conversions (cuda_fp16.h, cuda_bf16.h),
+// which host code uses for a kernel's scalar arguments (CUTLASS's
+// `half_t(1.0f)`): round to nearest even, as the device's cvt.rn does
+// (core/Float16.h). A __half or __nv_bfloat16 is an object of one 16-bit leaf.
+std::optional<AbstractValue>
+HostEvaluator::evalHalfConversion(const CallExpr *e, llvm::StringRef n) {
+  if (e->getNumArgs() != 1)
+    return std::nullopt;
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
+  const Expr *arg = e->getArg(0);
+  bool toHalf =
+      n == "__float2half" || n == "__float2half_rn" || n == "__double2half";
+  bool toBf16 = n == "__float2bfloat16" || n == "__float2bfloat16_rn" ||
+                n == "__double2bfloat16";
+  if (toHalf || toBf16) {
+    std::optional<uint64_t> leaves = objectLeaves(rt);
+    if (!leaves || *leaves != 1)
+      return std::nullopt;
+    HostValue x = convert(eval(arg).scalar, arg->getType(), ctx_.DoubleTy);
+    if (!x.known())
+      return AbstractValue::object({AbstractValue::of(x)});
+    // The float overloads round the float the argument was converted to.
+    double v = n.starts_with("__double") ? x.f : double(float(x.f));
+    uint16_t bits = toHalf ? halfFromDouble(v) : bfloat16FromDouble(v);
+    return AbstractValue::object({AbstractValue::of(HostValue::integer(bits))});
+  }
+  bool fromHalf = n == "__half2float", fromBf16 = n == "__bfloat162float";
+  if ((fromHalf || fromBf16) && rt->isRealFloatingType()) {
+    AbstractValue h = eval(arg);
+    if (!h.leaves || h.leaves->size() != 1)
+      return std::nullopt;
+    const HostValue &bits = h.leaves->front().scalar;
+    if (bits.kind != HostValue::Kind::Int)
+      return AbstractValue::of(bits);
+    uint16_t b = uint16_t(bits.i);
+    float f = fromHalf ? floatFromHalf(b) : floatFromBfloat16(b);
+    return AbstractValue::of(HostValue::floating(double(f)));
+  }
+  return std::nullopt;
+}
 
 // ---------------------------------------------------------------------------
 // C and C++ library functions host code computes launch sizes with.
@@ -94,6 +137,8 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return AbstractValue::of(
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
+  if (std::optional<AbstractValue> v = evalHalfConversion(e, n))
+    return v;
   // make_int4(x, y, z, w) & co.: a vector type's fields in order.
   if (n.starts_with("make_") && rt->isRecordType()) {
     std::optional<uint64_t> leaves = objectLeaves(rt);

@@ -38,10 +38,25 @@ bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
   if (isVectorType(rd))
     return false;
   // Library records stay opaque (modelled by name), but std::pair, which
-  // host code fills field by field and passes to kernels.
-  if (ctx_.getSourceManager().isInSystemHeader(rd->getLocation()))
-    return !(rd->isInStdNamespace() && rd->getIdentifier() &&
-             rd->getName() == "pair");
+  // host code fills field by field and passes to kernels, and the toolkit's
+  // 16-bit floats (one `unsigned short` each), which the half conversions
+  // make (evalHalfConversion) and kernels take as scalar arguments.
+  if (ctx_.getSourceManager().isInSystemHeader(rd->getLocation())) {
+    static const char *const transparent[] = {"__half",
+                                              "__half2",
+                                              "__half_raw",
+                                              "__half2_raw",
+                                              "__nv_bfloat16",
+                                              "__nv_bfloat162",
+                                              "__nv_bfloat16_raw",
+                                              "__nv_bfloat162_raw"};
+    if (!rd->getIdentifier())
+      return true;
+    if (rd->isInStdNamespace())
+      return rd->getName() != "pair";
+    return !rd->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+           !llvm::is_contained(transparent, rd->getName());
+  }
   if (rd->getIdentifier() && rd->getName().starts_with("cuda"))
     return true; // the runtime's own structs, also from the bundled headers
   if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
@@ -107,6 +122,24 @@ std::optional<uint64_t> HostEvaluator::objectLeaves(QualType t) const {
   if (!t->isRecordType() && !ctx_.getAsConstantArrayType(t))
     return std::nullopt;
   return leafCount(t);
+}
+
+// The scalar type of a type's only leaf: the type itself, or the one field
+// (through nested records) of a record of one leaf, such as __half.
+std::optional<QualType> HostEvaluator::singleLeafType(QualType t) const {
+  t = t.getNonReferenceType().getCanonicalType();
+  if (t->isScalarType())
+    return t;
+  std::optional<uint64_t> n = objectLeaves(t);
+  if (!n || *n != 1 || !t->isRecordType())
+    return std::nullopt;
+  auto *cxx = t->getAsCXXRecordDecl();
+  if (cxx && cxx->getNumBases())
+    return std::nullopt;
+  for (const FieldDecl *f : t->getAsRecordDecl()->getDefinition()->fields())
+    if (leafCount(f->getType()).value_or(0) == 1)
+      return singleLeafType(f->getType());
+  return std::nullopt;
 }
 
 uint64_t HostEvaluator::fieldLeaf(const FieldDecl *fd) const {
@@ -373,7 +406,8 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
 }
 
 int HostEvaluator::newObject(QualType t, const AbstractValue &v) {
-  std::optional<uint64_t> n = objectLeaves(t);
+  // A reference parameter bound to a temporary holds the object itself.
+  std::optional<uint64_t> n = objectLeaves(t.getNonReferenceType());
   if (!n)
     return newSlot(v);
   int first = int(store_.size());

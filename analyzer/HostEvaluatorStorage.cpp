@@ -194,6 +194,23 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
       return lv;
     }
   }
+  // `reinterpret_cast<uint16_t const &>(h)` of a __half, or back: one leaf
+  // read as another of the same integer width is the same bits.
+  if (auto *ce = dyn_cast<ExplicitCastExpr>(e);
+      ce && ce->getCastKind() == CK_LValueBitCast) {
+    std::optional<QualType> from = singleLeafType(ce->getSubExpr()->getType());
+    std::optional<QualType> to = singleLeafType(ce->getType());
+    if (!from || !to || !(*from)->isIntegerType() || !(*to)->isIntegerType() ||
+        ctx_.getTypeSize(*from) != ctx_.getTypeSize(*to))
+      return {};
+    LValue lv = lvalueOf(ce->getSubExpr());
+    if (!validSlot(lv.slot) || lv.count < 1)
+      return {};
+    bool record = objectLeaves(ce->getType()).has_value();
+    lv.count = 1;
+    lv.leaves = record ? 1 : 0;
+    return lv;
+  }
   if (auto *dr = dyn_cast<DeclRefExpr>(e)) {
     auto *vd = dyn_cast<VarDecl>(dr->getDecl());
     if (!vd)

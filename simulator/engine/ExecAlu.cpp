@@ -6,7 +6,7 @@
 #include "simulator/engine/RunnerImpl.h"
 
 #include "simulator/engine/AddressWindows.h"
-#include "simulator/engine/Float16.h"
+#include "core/Float16.h"
 
 #include "llvm/IR/InstrTypes.h"
 

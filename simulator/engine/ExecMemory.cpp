@@ -4,7 +4,7 @@
 // offsets to the lane's own frame; generic pointers are resolved by window.
 #include "simulator/engine/RunnerImpl.h"
 
-#include "simulator/engine/Float16.h"
+#include "core/Float16.h"
 
 #include "simulator/engine/AddressWindows.h"
 

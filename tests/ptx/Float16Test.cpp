@@ -1,6 +1,6 @@
-// simulator/engine/Float16.h against brute force: the nearest of all 65536
+// core/Float16.h against brute force: the nearest of all 65536
 // encodings, ties to the even one.
-#include "simulator/engine/Float16.h"
+#include "core/Float16.h"
 
 #include <gtest/gtest.h>
 

@@ -107,7 +107,7 @@ __global__ void fp8(const float *in, unsigned short *e4, unsigned short *e5,
       auto check = [&](uint32_t got, int mbits, int bias, bool inf) {
         double v = fp8Value(code, mbits, bias, inf);
         uint16_t bits = uint16_t(got >> (16 * half));
-        float h = sim::floatFromHalf(bits);
+        float h = floatFromHalf(bits);
         if (std::isnan(v)) // the canonical NaN, as the H100 gives it
           EXPECT_EQ(bits, 0x7fff) << code;
         else

@@ -46,10 +46,10 @@ __global__ void conv(const float *in, unsigned short *h, unsigned short *b,
   auto h = run.values<uint16_t>(1, 32), b = run.values<uint16_t>(2, 32);
   auto back = run.values<float>(3, 32);
   for (int i = 0; i < 32; ++i) {
-    EXPECT_EQ(h[i], sim::halfFromDouble(in[i])) << i;
-    EXPECT_EQ(b[i], sim::bfloat16FromDouble(in[i])) << i;
-    float f = sim::floatFromHalf(h[i]);
-    float twice = sim::floatFromHalf(sim::halfFromDouble(double(f) * 2));
+    EXPECT_EQ(h[i], halfFromDouble(in[i])) << i;
+    EXPECT_EQ(b[i], bfloat16FromDouble(in[i])) << i;
+    float f = floatFromHalf(h[i]);
+    float twice = floatFromHalf(halfFromDouble(double(f) * 2));
     if (!std::isinf(f)) {
       EXPECT_EQ(back[i], f + twice) << i;
     }
@@ -270,9 +270,9 @@ __global__ void mma(const unsigned short *A, const unsigned short *B,
   std::vector<uint16_t> A(256), B(128);
   std::vector<float> C(128);
   for (int i = 0; i < 256; ++i)
-    A[i] = sim::halfFromDouble(double((i * 7) % 5) - 2);
+    A[i] = halfFromDouble(double((i * 7) % 5) - 2);
   for (int i = 0; i < 128; ++i) {
-    B[i] = sim::halfFromDouble(double((i * 3) % 7) - 3);
+    B[i] = halfFromDouble(double((i * 3) % 7) - 3);
     C[i] = float(i % 11);
   }
   KernelRun run;
@@ -283,8 +283,8 @@ __global__ void mma(const unsigned short *A, const unsigned short *B,
     for (int n = 0; n < 8; ++n) {
       float ref = C[m * 8 + n];
       for (int k = 0; k < 16; ++k)
-        ref += sim::floatFromHalf(A[m * 16 + k]) *
-               sim::floatFromHalf(B[n * 16 + k]);
+        ref += floatFromHalf(A[m * 16 + k]) *
+               floatFromHalf(B[n * 16 + k]);
       EXPECT_EQ(D[m * 8 + n], ref) << m << "," << n;
     }
 }
@@ -318,8 +318,8 @@ __global__ void wmma(const half *A, const half *B, const float *C, float *D) {
   std::vector<uint16_t> A(256), B(256);
   std::vector<float> C(256);
   for (int i = 0; i < 256; ++i) {
-    A[i] = sim::halfFromDouble(double((i * 5) % 7) - 3);
-    B[i] = sim::halfFromDouble(double((i * 3) % 5) - 2);
+    A[i] = halfFromDouble(double((i * 5) % 7) - 3);
+    B[i] = halfFromDouble(double((i * 3) % 5) - 2);
     C[i] = float(i % 9);
   }
   KernelRun run;
@@ -330,8 +330,8 @@ __global__ void wmma(const half *A, const half *B, const float *C, float *D) {
     for (int n = 0; n < 16; ++n) {
       float dot = 0;
       for (int k = 0; k < 16; ++k)
-        dot += sim::floatFromHalf(A[m * 16 + k]) *
-               sim::floatFromHalf(B[n * 16 + k]);
+        dot += floatFromHalf(A[m * 16 + k]) *
+               floatFromHalf(B[n * 16 + k]);
       EXPECT_EQ(D[m * 16 + n], dot + C[m * 16 + n]) << m << "," << n;
       EXPECT_EQ(D[256 + m * 16 + n], dot + 1.0f) << m << "," << n;
     }

@@ -6,7 +6,7 @@
 #include "analyzer/DeviceCompiler.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DecodedKernel.h"
-#include "simulator/engine/Float16.h"
+#include "core/Float16.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace kcheck::sim {
+namespace kcheck {
 
 // A 16-bit float with `mantissaBits` stored mantissa bits and `exponentBits`
 // exponent bits, rounded from `v`.
@@ -67,4 +67,4 @@ inline float floatFromBfloat16(uint16_t b) {
   return f;
 }
 
-} // namespace kcheck::sim
+} // namespace kcheck
