@@ -21,7 +21,7 @@ using namespace clang;
 bool AbstractValue::same(const AbstractValue &o) const {
   if (slotRef != o.slotRef || slotCount != o.slotCount ||
       deviceProps != o.deviceProps || function != o.function ||
-      funcAttributes != o.funcAttributes ||
+      closure != o.closure || funcAttributes != o.funcAttributes ||
       dim.has_value() != o.dim.has_value())
     return false;
   if (dim)
@@ -339,6 +339,11 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
                            ? "contents of device memory are not evaluated"
                            : "contents of host memory are not evaluated");
   }
+  case Stmt::LambdaExprClass: {
+    AbstractValue v = unknownHere("a lambda");
+    v.closure = frames_.back().serial;
+    return v;
+  }
   default:
     return unknownHere("not modelled");
   }
@@ -478,7 +483,7 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
       fd && base.leaves && !e->isArrow()) { // a field of an object value
     uint64_t k = fieldLeaf(fd), n = leafCount(fd->getType()).value_or(0);
     if (k + n <= base.leaves->size()) {
-      if (!objectLeaves(fd->getType()))
+      if (!objectLeaves(fd->getType().getNonReferenceType()))
         return (*base.leaves)[k];
       return AbstractValue::object(std::vector<AbstractValue>(
           base.leaves->begin() + k, base.leaves->begin() + k + n));

@@ -59,6 +59,9 @@ struct AbstractValue {
   std::shared_ptr<const std::vector<AbstractValue>> leaves;
   // The characters of a string literal, or of a std::string made from one.
   std::shared_ptr<const std::string> text;
+  // A lambda: the serial of the frame it was made in, whose variables its
+  // body sees (its captures).
+  uint64_t closure = 0;
 
   static AbstractValue of(HostValue v) {
     AbstractValue a;
@@ -144,6 +147,9 @@ private:
     std::shared_ptr<const State> droppedReturn;
     int thisSlot = -1; // a method's object: its first slot, and how many
     int thisLeaves = 0;
+    uint64_t serial = 0;     // which call this is (lambdas made here name it)
+    bool returnsRef = false; // `T &f()`: what `return` refers to, in retRef
+    LValue retRef;
   };
   // What an unknown `if` forks and joins: locals, the current frame, globals.
   struct State {
@@ -218,7 +224,8 @@ private:
                                                   llvm::StringRef name);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
-                             bool lambda, LValue object = {});
+                             int lambdaFrame, LValue object = {});
+  int closureFrame(const clang::CallExpr *e, bool op);
   AbstractValue opaqueCall(const clang::CallExpr *e,
                            const clang::FunctionDecl *fd,
                            const std::string &reason);
@@ -246,6 +253,7 @@ public:
   // flattens (a scalar, dim3, or an opaque record).
   std::optional<uint64_t> objectLeaves(clang::QualType t) const;
   std::optional<clang::QualType> singleLeafType(clang::QualType t) const;
+  bool snapshotReference(clang::QualType t) const;
   // The byte layout of those leaves, for a struct passed to a kernel by
   // value: one entry per leaf (dim3: three), in leaf order.
   void leafLayout(clang::QualType t, uint64_t offset, const std::string &path,
@@ -263,8 +271,11 @@ private:
                                         const std::string &name);
   // Runs a constructor with a body on an object of `t` whose leaves are
   // `leaves`.
+  // Runs `e`'s constructor (or `inherited`, a base's constructor that a
+  // `using Base::Base` forwards the same arguments to) over `leaves`.
   void construct(const clang::CXXConstructExpr *e, clang::QualType t,
-                 std::vector<AbstractValue> &leaves);
+                 std::vector<AbstractValue> &leaves,
+                 const clang::CXXConstructorDecl *inherited = nullptr);
   // A new object's slots, filled from `v` (its leaves, else Unknown).
   int newObject(clang::QualType t, const AbstractValue &v);
   AbstractValue loadObject(int slot, int leaves) const;
@@ -322,6 +333,9 @@ private:
   std::vector<AbstractValue> store_;       // locals and parameters
   std::vector<AbstractValue> globalStore_; // globals and static locals
   std::vector<Frame> frames_;
+  uint64_t nextFrameSerial_ = 1;
+  // What the last call entered returned a reference to (invalid if none).
+  LValue returnedRef_;
   llvm::DenseMap<const clang::VarDecl *, int> globals_;
   // Allocation id -> frame depth of its name (renamed when returned outward).
   std::vector<unsigned> allocDepth_;

@@ -100,9 +100,33 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
           object = LValue{};
         else
           object.leaves = int(*n);
+        // A temporary's method (`Adaptor{f, v} | x`, `make().get()`): the
+        // object lives in slots of its own for the call.
+        const Expr *o =
+            op ? e->getArg(0)
+               : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
+        while (auto *ic = dyn_cast<ImplicitCastExpr>(o->IgnoreParens()))
+          o = ic->getSubExpr();
+        if (!object.valid() && n && !o->getType()->isPointerType() &&
+            isa<MaterializeTemporaryExpr>(o->IgnoreParens())) {
+          size_t mark = store_.size();
+          object.slot =
+              newObject(md->getFunctionObjectParameterType(), eval(o));
+          object.count = object.leaves = int(*n);
+          AbstractValue r = callFunction(fd, e, op ? 1 : 0, -1, object);
+          if (store_.size() == mark + *n + (*n == 0) &&
+              (r.slotRef < int(mark) || r.slotRef >= kGlobalBase)) {
+            store_.resize(mark); // the temporary is gone
+            if (returnedRef_.slot >= int(mark) &&
+                returnedRef_.slot < kGlobalBase)
+              returnedRef_ = LValue{};
+          }
+          return r;
+        }
       }
-      return callFunction(fd, e, op ? 1 : 0, md->getParent()->isLambda(),
-                          object);
+      int lambdaFrame =
+          md->getParent()->isLambda() ? closureFrame(e, bool(op)) : -1;
+      return callFunction(fd, e, op ? 1 : 0, lambdaFrame, object);
     }
     return opaqueCall(e, fd, "member function not evaluated");
   }
@@ -121,12 +145,25 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
   }
   if (system)
     return opaqueCall(e, fd, "library function");
-  return callFunction(fd, e, 0, false);
+  return callFunction(fd, e, 0, -1);
+}
+
+// The frame a lambda's body sees variables of: the one the lambda was made
+// in (CuTe passes `[&]` lambdas down through fold and transform), else the
+// caller's (a lambda whose making was not seen, or whose frame is gone).
+int HostEvaluator::closureFrame(const CallExpr *e, bool op) {
+  const Expr *o = op ? e->getArg(0)
+                     : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
+  if (uint64_t serial = eval(o).closure)
+    for (int f = int(frames_.size()) - 1; f >= 0; --f)
+      if (frames_[f].serial == serial)
+        return f;
+  return int(frames_.size()) - 1;
 }
 
 AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
                                           const CallExpr *e, unsigned firstArg,
-                                          bool lambda, LValue object) {
+                                          int lambdaFrame, LValue object) {
   const FunctionDecl *def = nullptr;
   fd->hasBody(def);
   if (!budgetLeft(e->getExprLoc()))
@@ -134,13 +171,15 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   if (frames_.size() > options_.maxCallDepth || stackLow())
     return opaqueCall(e, fd, "call depth limit reached");
   Frame f;
-  f.parent = lambda ? int(frames_.size()) - 1 : -1;
+  f.serial = nextFrameSerial_++;
+  f.returnsRef = fd->getReturnType()->isReferenceType();
+  f.parent = lambdaFrame;
   if (validSlot(object.slot)) {
     f.thisSlot = object.slot;
     f.thisLeaves = object.leaves;
-  } else if (lambda) {
-    f.thisSlot = frames_.back().thisSlot;
-    f.thisLeaves = frames_.back().thisLeaves;
+  } else if (lambdaFrame >= 0) { // a captured `this`
+    f.thisSlot = frames_[lambdaFrame].thisSlot;
+    f.thisLeaves = frames_[lambdaFrame].thisLeaves;
   }
   size_t mark = store_.size();
   // Arguments are evaluated in the caller; reference parameters alias.
@@ -177,6 +216,12 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   if (store_.size() > mark) // the callee's locals are gone
     store_.resize(mark);
   AbstractValue ret = std::move(done.ret);
+  // A reference into the callee's locals dangles.
+  bool dangling =
+      done.retRef.slot >= int(mark) && done.retRef.slot < kGlobalBase;
+  returnedRef_ = flow == Flow::Return && !done.retUncertain && !dangling
+                     ? done.retRef
+                     : LValue{};
   auto call = [&] { return describe(e, e->getExprLoc()); };
   if (ret.slotRef >= 0 && ret.slotRef < kGlobalBase &&
       size_t(ret.slotRef) >= mark)

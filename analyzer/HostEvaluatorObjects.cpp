@@ -63,13 +63,33 @@ bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
     if (cxx->isLambda() || cxx->isPolymorphic() || cxx->getNumVBases())
       return true;
   for (const FieldDecl *f : rd->fields())
-    if (f->isBitField() || f->getType()->isReferenceType())
+    if (f->isBitField() ||
+        (f->getType()->isReferenceType() && !snapshotReference(f->getType())))
       return true;
   return false;
 }
 
+// A reference member kept as a copy of what it refers to: a reference to
+// const, which the object never writes through, or to a function object
+// (CuTe's `FoldAdaptor<F&, V>`): a lambda, whose captures are its frame's
+// variables (AbstractValue::closure), or a class without members. The copy is
+// taken when the object is made; a referent changed later through another name
+// is not seen (host code does not do this with the objects it computes launches
+// from).
+bool HostEvaluator::snapshotReference(QualType t) const {
+  if (!t->isReferenceType())
+    return false;
+  QualType to = t.getNonReferenceType();
+  if (to.isConstQualified())
+    return true;
+  const CXXRecordDecl *rd = to->getAsCXXRecordDecl();
+  return rd && rd->hasDefinition() && (rd->isLambda() || rd->isEmpty());
+}
+
 // Leaves of any type: scalars, dim3 and opaque records count one.
 std::optional<uint64_t> HostEvaluator::leafCount(QualType t) const {
+  if (snapshotReference(t)) // a member the object keeps a copy of
+    t = t.getNonReferenceType();
   t = t.getCanonicalType();
   if (t->isIncompleteType() || t->isDependentType())
     return std::nullopt;
@@ -218,6 +238,8 @@ std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
                                                      const Expr *init,
                                                      bool zero,
                                                      const std::string &name) {
+  if (snapshotReference(t))
+    t = t.getNonReferenceType();
   t = t.getCanonicalType();
   uint64_t n = leafCount(t).value_or(1);
   auto filled = [&](AbstractValue v) {
@@ -306,7 +328,8 @@ std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
 }
 
 void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
-                              std::vector<AbstractValue> &leaves) {
+                              std::vector<AbstractValue> &leaves,
+                              const CXXConstructorDecl *inherited) {
   t = t.getCanonicalType();
   if (auto *at = ctx_.getAsConstantArrayType(t)) {
     // An array of objects: the constructor runs for each element.
@@ -321,7 +344,33 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
   }
   if (!t->getAsRecordDecl())
     return;
-  const CXXConstructorDecl *ctor = e->getConstructor();
+  const CXXConstructorDecl *ctor = inherited ? inherited : e->getConstructor();
+  if (ctor->isInheritingConstructor()) {
+    // `using Base::Base;` (CuTe's gmem_ptr): the base's constructor makes
+    // the base's part from these arguments; the class's own members are
+    // default-initialised.
+    const CXXConstructorDecl *from =
+        ctor->getInheritedConstructor().getConstructor();
+    uint64_t k = 0;
+    for (const CXXBaseSpecifier &b : ctor->getParent()->bases()) {
+      uint64_t n = leafCount(b.getType()).value_or(0);
+      if (b.getType()->getAsCXXRecordDecl() == from->getParent()) {
+        if (k + n > leaves.size())
+          break;
+        std::vector<AbstractValue> part(leaves.begin() + k,
+                                        leaves.begin() + k + n);
+        construct(e, b.getType(), part, from);
+        std::copy(part.begin(), part.end(), leaves.begin() + k);
+        return;
+      }
+      k += n;
+    }
+    std::fill(leaves.begin(), leaves.end(),
+              AbstractValue::unknown("inherited constructor " +
+                                     describe(e, e->getExprLoc()) +
+                                     " is not evaluated"));
+    return;
+  }
   const FunctionDecl *def = nullptr;
   if (ctor->isTrivial() || (ctor->isDefaulted() && !ctor->hasBody(def))) {
     // Implicit: members' own initialisers.
@@ -353,6 +402,7 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
   for (AbstractValue &l : leaves)
     store_.push_back(l);
   Frame f;
+  f.serial = nextFrameSerial_++;
   f.thisSlot = self;
   f.thisLeaves = int(leaves.size());
   auto *cd = cast<CXXConstructorDecl>(def);

@@ -19,6 +19,7 @@ void HostEvaluator::runMain(const FunctionDecl *main) {
     return;
   stackBase_ = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   frames_.emplace_back();
+  frames_.back().serial = nextFrameSerial_++;
   std::optional<int> argc = options_.argc;
   if (options_.programArgs)
     argc = int(options_.programArgs->size()) + 1;
@@ -119,8 +120,13 @@ Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
     a.store[i] = join(a.store[i], b.store[i]);
   for (size_t i = 0; i < a.globalStore.size() && i < b.globalStore.size(); ++i)
     a.globalStore[i] = join(a.globalStore[i], b.globalStore[i]);
-  if (fa == Flow::Return && fb == Flow::Return)
+  if (fa == Flow::Return && fb == Flow::Return) {
     a.top.ret = join(a.top.ret, b.top.ret);
+    LValue ra = a.top.retRef, rb = b.top.retRef;
+    if (ra.slot != rb.slot || ra.field != rb.field || ra.count != rb.count ||
+        ra.leaves != rb.leaves)
+      a.top.retRef = LValue{};
+  }
   a.top.retUncertain |= b.top.retUncertain;
   if (!a.top.droppedReturn)
     a.top.droppedReturn = b.top.droppedReturn;
@@ -184,9 +190,37 @@ Flow HostEvaluator::exec(const Stmt *s) {
     return exec(cast<CXXTryStmt>(s)->getTryBlock());
   case Stmt::ReturnStmtClass: {
     auto *rs = cast<ReturnStmt>(s);
-    frames_.back().ret = rs->getRetValue()
-                             ? eval(rs->getRetValue())
-                             : AbstractValue::unknown("no return value");
+    const Expr *rv = rs->getRetValue();
+    frames_.back().retRef = LValue{};
+    // `return rep_;` from `T &f()`: the caller may use the object itself
+    // (`engine().begin()`). An expression is evaluated once: a call that
+    // returns a reference says what it refers to; other expressions with
+    // effects are values only.
+    if (rv && frames_.back().returnsRef) {
+      auto *ce = dyn_cast<CallExpr>(rv->IgnoreParens());
+      LValue lv;
+      AbstractValue v;
+      if (ce && ce->getCallReturnType(ctx_)->isReferenceType() &&
+          !isa<CUDAKernelCallExpr>(ce)) {
+        returnedRef_ = LValue{};
+        v = evalCall(ce);
+        lv = std::exchange(returnedRef_, LValue{});
+      } else if (!rv->HasSideEffects(ctx_)) {
+        lv = lvalueOf(rv);
+      } else {
+        v = eval(rv);
+      }
+      if (validSlot(lv.slot)) {
+        frames_.back().retRef = lv;
+        v = load(lv);
+      } else if (!ce && !rv->HasSideEffects(ctx_)) {
+        v = eval(rv);
+      }
+      frames_.back().ret = std::move(v);
+      return exitRequested_ ? Flow::Exit : Flow::Return;
+    }
+    frames_.back().ret =
+        rv ? eval(rv) : AbstractValue::unknown("no return value");
     return exitRequested_ ? Flow::Exit : Flow::Return;
   }
   case Stmt::BreakStmtClass:

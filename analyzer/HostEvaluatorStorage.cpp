@@ -166,7 +166,9 @@ void HostEvaluator::nameAllocation(const AbstractValue &v, const VarDecl *vd,
 
 LValue HostEvaluator::lvalueOf(const Expr *e) {
   e = e->IgnoreParens();
-  if (auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+  // Implicit, or written: `static_cast<S &&>(s)`, `static_cast<Base &>(d)`.
+  if (auto *ic = dyn_cast<CastExpr>(e);
+      ic && (isa<ImplicitCastExpr>(ic) || ic->getSubExpr()->isGLValue())) {
     if (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)
       return lvalueOf(ic->getSubExpr());
     if (ic->getCastKind() == CK_UncheckedDerivedToBase ||
@@ -251,7 +253,7 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
         return {};
       LValue lv;
       lv.slot = base.slot + int(k);
-      if (objectLeaves(fd->getType()))
+      if (objectLeaves(fd->getType().getNonReferenceType()))
         lv.count = lv.leaves = int(*n);
       return lv;
     }
@@ -277,10 +279,18 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
       lv.count = lv.leaves = int(stride);
     return lv;
   }
-  if (auto *ce = dyn_cast<CallExpr>(e)) // std::forward<T>(x) is x
-    return ce->getNumArgs() == 1 && isStdReferenceCast(ce->getDirectCallee())
-               ? lvalueOf(ce->getArg(0))
-               : LValue{};
+  if (auto *ce = dyn_cast<CallExpr>(e)) {
+    if (ce->getNumArgs() == 1 && isStdReferenceCast(ce->getDirectCallee()))
+      return lvalueOf(ce->getArg(0)); // std::forward<T>(x) is x
+    // `get<1>(rep_)`, `engine()`: a function returning a reference, entered.
+    if (!ce->getCallReturnType(ctx_)->isReferenceType() ||
+        isa<CUDAKernelCallExpr>(ce))
+      return {};
+    returnedRef_ = LValue{};
+    evalCall(ce);
+    LValue lv = std::exchange(returnedRef_, LValue{});
+    return validSlot(lv.slot) ? lv : LValue{};
+  }
   if (auto *uo = dyn_cast<UnaryOperator>(e)) {
     if (uo->getOpcode() != UO_Deref)
       return {};

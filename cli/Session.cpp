@@ -245,6 +245,15 @@ private:
       uint64_t bits = 0;
       switch (v.kind) {
       case HostValue::Kind::Unknown:
+        if (f.type == analyzer::ArgField::Type::Pointer) {
+          // As for a pointer argument: a fresh allocation keeps it runnable.
+          bits = memory_.allocate(kUnknownAllocationBytes,
+                                  "argument " + label + " " + f.path);
+          notes.push_back("pointer `" + f.path + "` in argument " + name +
+                          " not traced to a cudaMalloc (" + v.why +
+                          "): a fresh buffer was assumed");
+          break;
+        }
         notes.push_back("argument " + name + ": `" + f.path +
                         "` could not be evaluated: " + v.why);
         ok = false;

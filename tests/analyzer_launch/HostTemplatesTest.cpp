@@ -1,0 +1,88 @@
+// Tests of the host evaluator on the C++ that header-only template libraries
+// (CuTe, CUTLASS) compute launches with: methods of temporaries, fold
+// adaptors, `[&]` lambdas passed down and called elsewhere, getters that
+// return references, inherited constructors. Each shape is a minimal copy of
+// one that stopped a real program.
+#include "LaunchTestSupport.h"
+
+namespace kcheck::analyzer {
+namespace {
+
+using namespace launch_test;
+
+TEST(HostTemplates, FoldOverTemporariesWithLambdasMadeUpTheStack) {
+  HostProgram p = extract(R"cuda(
+template <class Fn, class Val> struct FoldAdaptor {
+  template <class X> constexpr auto operator|(X &&x) {
+    auto r = fn_(val_, static_cast<X &&>(x));
+    return FoldAdaptor<Fn, decltype(r)>{fn_, r};
+  }
+  Fn fn_;
+  Val val_;
+};
+template <class F, class... T> int fold(int v, F &&f, T... t) {
+  return (FoldAdaptor<F, int>{f, v} | ... | t).val_;
+}
+struct Add { int operator()(int a, int b) const { return a + b; } };
+// The lambda reads `scale` of the frame it was made in, two calls below.
+int scaledSum(int scale) {
+  return fold(0, [&](int a, int b) { return a + scale * b; }, 1, 2, 3);
+}
+__global__ void k(int *p) {}
+int main() {
+  int *d;
+  cudaMalloc(&d, 4096);
+  auto mul = [](int a, int b) { return a * b; };
+  k<<<fold(2, Add{}, 3, 4), fold(2, mul, 3, 4)>>>(d);
+  k<<<scaledSum(10), 32>>>(d);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  EXPECT_EQ(p.launches[0].grid, d3(9)) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[0].block, d3(24));
+  EXPECT_EQ(p.launches[1].grid, d3(60)) << joined(p.launches[1].notes);
+}
+
+TEST(HostTemplates, GettersReturningReferencesAndInheritedConstructors) {
+  HostProgram p = extract(R"cuda(
+// A tuple whose get<N> forwards a reference down its members (CuTe's ESO).
+template <class First, class Rest> struct Pair { First first_; Rest rest_; };
+template <int N, class S> constexpr auto &getr(S &&s) {
+  if constexpr (N == 0)
+    return static_cast<S &&>(s).first_;
+  else
+    return static_cast<S &&>(s).rest_;
+}
+template <class It, class Derived> struct iter_adaptor {
+  It ptr_;
+  constexpr iter_adaptor(It p = {}) : ptr_(p) {}
+  constexpr It get() const { return ptr_; }
+};
+template <class It> struct gmem_ptr : iter_adaptor<It, gmem_ptr<It>> {
+  using iter_adaptor<It, gmem_ptr<It>>::iter_adaptor;
+};
+struct Tensor {
+  Pair<int, gmem_ptr<float *>> rep_;
+  const gmem_ptr<float *> &engine() const { return getr<1>(rep_); }
+  int &extent() { return getr<0>(rep_); }
+  float *data() const { return engine().get(); }
+};
+__global__ void k(float *p, int n) {}
+int main() {
+  float *d;
+  cudaMalloc(&d, 4096);
+  Tensor t{{128, gmem_ptr<float *>(d + 4)}};
+  t.extent() *= 2;           // written through the reference
+  k<<<t.extent(), 32>>>(t.data(), getr<0>(t.rep_));
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 1u);
+  const HostLaunch &l = p.launches[0];
+  EXPECT_EQ(l.grid, d3(256)) << joined(l.notes);
+  EXPECT_EQ(l.args[0].value.kind, HostValue::Kind::DevicePtr);
+  EXPECT_EQ(l.args[0].value.offset, 16);
+  EXPECT_EQ(l.args[1].value.i, 256);
+}
+
+} // namespace
+} // namespace kcheck::analyzer
