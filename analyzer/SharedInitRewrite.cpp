@@ -61,6 +61,81 @@ public:
     return true;
   }
 
+  // `res2 = {};` with `half2 res2`: nvcc takes it; Clang finds operator=
+  // from __half2 and from __half2_raw equally good and keeps a RecoveryExpr
+  // of the two operands. The copy says which: `res2 = __typeof__(res2){};`.
+  bool VisitRecoveryExpr(RecoveryExpr *re) override {
+    llvm::ArrayRef<Expr *> parts = re->subExpressions();
+    if (parts.size() != 2)
+      return true;
+    const Expr *lhs = parts[0];
+    auto *list = dyn_cast<InitListExpr>(parts[1]);
+    if (!list || list->getNumInits() != 0 || !lhs->isLValue() ||
+        lhs->getType()->isDependentType() || !lhs->getType()->isRecordType())
+      return true;
+    const SourceManager &sm = ctx_.getSourceManager();
+    SourceRange lhsRange = lhs->getSourceRange();
+    SourceLocation brace = list->getLBraceLoc();
+    for (SourceLocation l : {lhsRange.getBegin(), lhsRange.getEnd(), brace})
+      if (l.isInvalid() || l.isMacroID() || sm.isInSystemHeader(l))
+        return true;
+    FileID file = sm.getFileID(brace);
+    if (sm.getFileID(lhsRange.getBegin()) != file)
+      return true;
+    llvm::StringRef lhsText = Lexer::getSourceText(
+        CharSourceRange::getTokenRange(lhsRange), sm, ctx_.getLangOpts());
+    if (lhsText.empty())
+      return true;
+    out_[sm.getFileEntryRefForID(file)->getName()].push_back(
+        {sm.getFileOffset(brace), 0, "__typeof__(" + lhsText.str() + ")"});
+    return true;
+  }
+
+  // `vec_cast<D, S>::cast<N>(dst, src)` in a template: a member template of
+  // a dependent class named without `template`. nvcc takes it; Clang parses
+  // `(X::cast < N) > (dst, src)` and fails at instantiation. The copy
+  // writes `X::template cast<N>(...)`: a comparison chained into a
+  // parenthesised operand is what no one writes on purpose.
+  // In a template, `a < b` is a BinaryOperator, or an operator call where
+  // operator< overloads are visible (the toolkit's half types declare some).
+  static bool comparison(const Expr *e, BinaryOperatorKind kind,
+                         const Expr *&lhs, const Expr *&rhs) {
+    if (auto *b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == kind) {
+      lhs = b->getLHS();
+      rhs = b->getRHS();
+      return true;
+    }
+    auto *call = dyn_cast<CXXOperatorCallExpr>(e);
+    if (!call || call->getNumArgs() != 2 ||
+        call->getOperator() != BinaryOperator::getOverloadedOperator(kind))
+      return false;
+    lhs = call->getArg(0);
+    rhs = call->getArg(1);
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *e) override {
+    return missingTemplateKeyword(e);
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *e) override {
+    return missingTemplateKeyword(e);
+  }
+  bool missingTemplateKeyword(const Expr *gt) {
+    const Expr *less, *args, *name, *bound;
+    if (!comparison(gt, BO_GT, less, args) || !isa<ParenExpr>(args) ||
+        !comparison(less, BO_LT, name, bound))
+      return true;
+    auto *ref = dyn_cast<DependentScopeDeclRefExpr>(name);
+    if (!ref || ref->hasTemplateKeyword() || ref->hasExplicitTemplateArgs())
+      return true;
+    const SourceManager &sm = ctx_.getSourceManager();
+    SourceLocation at = ref->getNameInfo().getLoc();
+    if (at.isInvalid() || at.isMacroID() || sm.isInSystemHeader(at))
+      return true;
+    out_[sm.getFileEntryRefForID(sm.getFileID(at))->getName()].push_back(
+        {sm.getFileOffset(at), 0, "template "});
+    return true;
+  }
+
 private:
   ASTContext &ctx_;
   SharedInitEdits &out_;

@@ -8,6 +8,11 @@
 // name and type on it (kcheck_toolkit_compat.h's
 // __kcheck_uninitialized_shared): the same layout and accesses, no
 // constructor, lines unchanged.
+//
+// The same copy settles two more constructs nvcc accepts and Clang rejects:
+// `h2 = {};` for a half2, whose operator= takes a __half2 or a __half2_raw
+// (written `h2 = __typeof__(h2){};`), and a dependent member template called
+// without `template` (`X<T>::cast<N>(a)`, written `X<T>::template cast<N>`).
 #pragma once
 
 #include "llvm/ADT/StringMap.h"
