@@ -21,7 +21,8 @@ using namespace clang;
 bool AbstractValue::same(const AbstractValue &o) const {
   if (slotRef != o.slotRef || slotCount != o.slotCount ||
       deviceProps != o.deviceProps || function != o.function ||
-      closure != o.closure || funcAttributes != o.funcAttributes ||
+      closure != o.closure || optional != o.optional ||
+      funcAttributes != o.funcAttributes ||
       dim.has_value() != o.dim.has_value())
     return false;
   if (dim)
@@ -414,6 +415,8 @@ AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
   const CXXConstructorDecl *ctor = e->getConstructor();
   if (ctor->isCopyOrMoveConstructor() && e->getNumArgs() >= 1)
     return eval(e->getArg(0));
+  if (std::optional<AbstractValue> v = constructStdOptional(e))
+    return *v;
   if (objectLeaves(e->getType()))
     return AbstractValue::object(initObject(e->getType(), e, false, text(e)));
   if (const CXXRecordDecl *rd = e->getType()->getAsCXXRecordDecl();

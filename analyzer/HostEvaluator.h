@@ -62,6 +62,12 @@ struct AbstractValue {
   // A lambda: the serial of the frame it was made in, whose variables its
   // body sees (its captures).
   uint64_t closure = 0;
+  // A std::optional: empty, or engaged with `scalar` (Unknown: not known).
+  enum class Optional : uint8_t {
+    Unknown,
+    Empty,
+    Engaged
+  } optional = Optional::Unknown;
 
   static AbstractValue of(HostValue v) {
     AbstractValue a;
@@ -222,6 +228,9 @@ private:
                                                  const std::string &name);
   std::optional<AbstractValue> evalHalfConversion(const clang::CallExpr *e,
                                                   llvm::StringRef name);
+  std::optional<AbstractValue> evalStdOptional(const clang::CallExpr *e);
+  std::optional<AbstractValue>
+  constructStdOptional(const clang::CXXConstructExpr *e);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
                              int lambdaFrame, LValue object = {});

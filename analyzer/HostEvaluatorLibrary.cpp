@@ -56,6 +56,110 @@ HostEvaluator::evalHalfConversion(const CallExpr *e, llvm::StringRef n) {
   return std::nullopt;
 }
 
+// std::optional<T> of a scalar T (a parameter defaulting to std::nullopt,
+// `opt.value_or(1.f / std::sqrt(d))`): one slot holding the value and whether
+// it is engaged. Other methods stay opaque calls (which forget the object).
+static bool isStdOptional(const CXXRecordDecl *rd) {
+  return rd && rd->isInStdNamespace() && rd->getIdentifier() &&
+         rd->getName() == "optional";
+}
+static bool isStdOptional(QualType t) {
+  return isStdOptional(t.getNonReferenceType()->getAsCXXRecordDecl());
+}
+
+static QualType optionalValueType(QualType t) {
+  const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!spec || spec->getTemplateArgs().size() != 1 ||
+      spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return {};
+  return spec->getTemplateArgs()[0].getAsType();
+}
+
+std::optional<AbstractValue>
+HostEvaluator::constructStdOptional(const CXXConstructExpr *e) {
+  QualType value = optionalValueType(e->getType());
+  if (!isStdOptional(e->getType()) || value.isNull() || !value->isScalarType())
+    return std::nullopt;
+  AbstractValue v;
+  bool empty = e->getNumArgs() == 0;
+  if (e->getNumArgs() == 1) {
+    const Expr *a = e->getArg(0);
+    const auto *rd = a->getType()->getAsCXXRecordDecl();
+    empty = rd && rd->isInStdNamespace() && rd->getIdentifier() &&
+            rd->getName() == "nullopt_t";
+    if (!empty)
+      v = AbstractValue::of(convert(eval(a).scalar, a->getType(), value));
+  } else if (!empty) {
+    return std::nullopt; // in_place construction: not modelled
+  }
+  if (empty)
+    v = AbstractValue::unknown("an empty std::optional");
+  v.optional =
+      empty ? AbstractValue::Optional::Empty : AbstractValue::Optional::Engaged;
+  return v;
+}
+
+std::optional<AbstractValue> HostEvaluator::evalStdOptional(const CallExpr *e) {
+  auto *md = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
+  if (!md || !isStdOptional(md->getParent()))
+    return std::nullopt;
+  bool op = isa<CXXOperatorCallExpr>(e);
+  const Expr *object =
+      op ? e->getArg(0)
+         : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
+  QualType value = optionalValueType(object->getType());
+  if (value.isNull() || !value->isScalarType())
+    return std::nullopt;
+  llvm::StringRef n = md->getName();
+  auto *conversion = dyn_cast<CXXConversionDecl>(md);
+  if (op && md->getOverloadedOperator() == OO_Equal && e->getNumArgs() == 2) {
+    LValue lv = lvalueOf(object);
+    if (!validSlot(lv.slot))
+      return std::nullopt;
+    const Expr *from = e->getArg(1);
+    AbstractValue v;
+    if (isStdOptional(from->getType())) {
+      v = eval(from);
+    } else if (const auto *rd = from->getType()->getAsCXXRecordDecl();
+               rd && rd->getIdentifier() && rd->getName() == "nullopt_t") {
+      v = AbstractValue::unknown("an empty std::optional");
+      v.optional = AbstractValue::Optional::Empty;
+    } else {
+      v = AbstractValue::of(convert(eval(from).scalar, from->getType(), value));
+      v.optional = AbstractValue::Optional::Engaged;
+    }
+    at(lv.slot) = v;
+    return v;
+  }
+  bool valueOr = n == "value_or" && e->getNumArgs() == 1;
+  bool has = n == "has_value" ||
+             (conversion && conversion->getConversionType()->isBooleanType());
+  bool get = n == "value" || (op && md->getOverloadedOperator() == OO_Star);
+  if (!valueOr && !has && !get)
+    return std::nullopt;
+  AbstractValue o = eval(object);
+  if (o.optional == AbstractValue::Optional::Unknown) {
+    for (unsigned k = op ? 1 : 0; k < e->getNumArgs(); ++k)
+      eval(e->getArg(k));
+    return AbstractValue::unknown("result of " + describe(e, e->getExprLoc()) +
+                                  " (a std::optional not known)" +
+                                  (o.why().empty() ? "" : ": " + o.why()));
+  }
+  bool engaged = o.optional == AbstractValue::Optional::Engaged;
+  if (has)
+    return AbstractValue::of(HostValue::integer(engaged));
+  if (get) // the value of an empty one throws: not a launch size to know
+    return engaged ? AbstractValue::of(o.scalar)
+                   : AbstractValue::unknown("the value of an empty "
+                                            "std::optional");
+  const Expr *fallback = e->getArg(0);
+  AbstractValue f = eval(fallback);
+  return engaged
+             ? AbstractValue::of(o.scalar)
+             : AbstractValue::of(convert(f.scalar, fallback->getType(), value));
+}
+
 // ---------------------------------------------------------------------------
 // C and C++ library functions host code computes launch sizes with.
 
@@ -138,6 +242,8 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
   if (std::optional<AbstractValue> v = evalHalfConversion(e, n))
+    return v;
+  if (std::optional<AbstractValue> v = evalStdOptional(e))
     return v;
   // make_int4(x, y, z, w) & co.: a vector type's fields in order.
   if (n.starts_with("make_") && rt->isRecordType()) {

@@ -134,6 +134,34 @@ int main() {
   EXPECT_EQ(l.args[1].value.i, 0);
 }
 
+TEST(HostObjects, StdOptionalOfAScalar) {
+  HostProgram p = extract(R"cuda(
+#include <optional>
+__global__ void k(float *p, float s) {}
+int run(float *d, int dim, std::optional<float> scale = std::nullopt) {
+  float s = scale.value_or(1.f / dim);
+  std::optional<int> blocks;
+  if (!blocks.has_value())
+    blocks = 3;
+  if (scale)
+    blocks = *blocks + 1;
+  k<<<*blocks, int(s * 64)>>>(d, s);
+  return 0;
+}
+int main() {
+  float *d;
+  cudaMalloc(&d, 1024);
+  run(d, 16);
+  run(d, 16, 0.5f);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  EXPECT_EQ(p.launches[0].grid, d3(3)) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[0].block, d3(4));
+  EXPECT_EQ(p.launches[1].grid, d3(4)) << joined(p.launches[1].notes);
+  EXPECT_EQ(p.launches[1].block, d3(32));
+}
+
 TEST(HostObjects, OptionsParsedFromArgvIntoAStruct) {
   // strcmp on argv, strncpy into a char array field, printf reading it.
   ExtractorOptions args;
