@@ -345,6 +345,9 @@ private:
   uint64_t nextFrameSerial_ = 1;
   // What the last call entered returned a reference to (invalid if none).
   LValue returnedRef_;
+  // A call lvalueOf evaluated without learning what it refers to: its value,
+  // for the eval() of the same call that follows (evaluated once).
+  std::pair<const clang::CallExpr *, AbstractValue> unusedCall_;
   llvm::DenseMap<const clang::VarDecl *, int> globals_;
   // Allocation id -> frame depth of its name (renamed when returned outward).
   std::vector<unsigned> allocDepth_;

@@ -29,6 +29,9 @@ bool isStdReferenceCast(const FunctionDecl *fd) {
 }
 
 AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
+  // Just evaluated by lvalueOf, which could not use it: not a second time.
+  if (auto unused = std::exchange(unusedCall_, {}); unused.first == e)
+    return std::move(unused.second);
   if (isa<CUDAKernelCallExpr>(e)) {
     onLaunch_(e);
     return AbstractValue::unknown("void");

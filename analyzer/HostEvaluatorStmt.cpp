@@ -199,7 +199,7 @@ Flow HostEvaluator::exec(const Stmt *s) {
     if (rv && frames_.back().returnsRef) {
       auto *ce = dyn_cast<CallExpr>(rv->IgnoreParens());
       LValue lv;
-      AbstractValue v;
+      std::optional<AbstractValue> v;
       if (ce && ce->getCallReturnType(ctx_)->isReferenceType() &&
           !isa<CUDAKernelCallExpr>(ce)) {
         returnedRef_ = LValue{};
@@ -213,10 +213,10 @@ Flow HostEvaluator::exec(const Stmt *s) {
       if (validSlot(lv.slot)) {
         frames_.back().retRef = lv;
         v = load(lv);
-      } else if (!ce && !rv->HasSideEffects(ctx_)) {
+      } else if (!v) {
         v = eval(rv);
       }
-      frames_.back().ret = std::move(v);
+      frames_.back().ret = std::move(*v);
       return exitRequested_ ? Flow::Exit : Flow::Return;
     }
     frames_.back().ret =

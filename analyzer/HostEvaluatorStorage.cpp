@@ -287,9 +287,12 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
         isa<CUDAKernelCallExpr>(ce))
       return {};
     returnedRef_ = LValue{};
-    evalCall(ce);
+    AbstractValue v = evalCall(ce);
     LValue lv = std::exchange(returnedRef_, LValue{});
-    return validSlot(lv.slot) ? lv : LValue{};
+    if (validSlot(lv.slot))
+      return lv;
+    unusedCall_ = {ce, std::move(v)};
+    return {};
   }
   if (auto *uo = dyn_cast<UnaryOperator>(e)) {
     if (uo->getOpcode() != UO_Deref)

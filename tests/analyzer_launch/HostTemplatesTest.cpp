@@ -84,5 +84,29 @@ int main() {
   EXPECT_EQ(l.args[1].value.i, 256);
 }
 
+TEST(HostTemplates, ACallReturningAReferenceRunsOnce) {
+  // What it refers to is not known (a `?:`), so binding `r` falls back to
+  // the value: the call, its launch and its count happen once.
+  HostProgram p = extract(R"cuda(
+__global__ void k(int *p) {}
+int calls = 0;
+int &counted(int *d) {
+  static int n = 4;
+  ++calls;
+  k<<<1, 32>>>(d);
+  return calls > 100 ? n : calls;
+}
+int use(const int &r) { return r * 10; }
+int main() {
+  int *d;
+  cudaMalloc(&d, 64);
+  int x = use(counted(d));
+  k<<<x + calls, 32>>>(d);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  EXPECT_EQ(p.launches[1].grid, d3(11)) << joined(p.launches[1].notes);
+}
+
 } // namespace
 } // namespace kcheck::analyzer
