@@ -235,6 +235,8 @@ private:
                              const clang::CallExpr *e, unsigned firstArg,
                              int lambdaFrame, LValue object = {});
   int closureFrame(const clang::CallExpr *e, bool op);
+  bool returnsTrackedReference(const clang::CallExpr *e) const;
+  LValue callReturningReference(const clang::CallExpr *e, AbstractValue &value);
   AbstractValue opaqueCall(const clang::CallExpr *e,
                            const clang::FunctionDecl *fd,
                            const std::string &reason);
@@ -343,8 +345,9 @@ private:
   std::vector<AbstractValue> globalStore_; // globals and static locals
   std::vector<Frame> frames_;
   uint64_t nextFrameSerial_ = 1;
-  // What the last call entered returned a reference to (invalid if none).
+  // What the last call entered (returnedRefCall_) returned a reference to.
   LValue returnedRef_;
+  const clang::CallExpr *returnedRefCall_ = nullptr;
   // A call lvalueOf evaluated without learning what it refers to: its value,
   // for the eval() of the same call that follows (evaluated once).
   std::pair<const clang::CallExpr *, AbstractValue> unusedCall_;

@@ -120,9 +120,9 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
           if (store_.size() == mark + *n + (*n == 0) &&
               (r.slotRef < int(mark) || r.slotRef >= kGlobalBase)) {
             store_.resize(mark); // the temporary is gone
-            if (returnedRef_.slot >= int(mark) &&
+            if (returnedRefCall_ == e && returnedRef_.slot >= int(mark) &&
                 returnedRef_.slot < kGlobalBase)
-              returnedRef_ = LValue{};
+              returnedRefCall_ = nullptr;
           }
           return r;
         }
@@ -149,6 +149,28 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
   if (system)
     return opaqueCall(e, fd, "library function");
   return callFunction(fd, e, 0, -1);
+}
+
+// Whether evaluating `e` enters a body whose `return` can say what the
+// reference it returns refers to (a library function's cannot: not entered).
+bool HostEvaluator::returnsTrackedReference(const CallExpr *e) const {
+  if (isa<CUDAKernelCallExpr>(e) ||
+      !e->getCallReturnType(ctx_)->isReferenceType())
+    return false;
+  const FunctionDecl *fd = e->getDirectCallee(), *def = nullptr;
+  return fd && fd->hasBody(def) && !fd->isInStdNamespace() &&
+         !ctx_.getSourceManager().isInSystemHeader(def->getLocation());
+}
+
+// Evaluates `e` (once); what the reference it returns refers to, if known.
+LValue HostEvaluator::callReturningReference(const CallExpr *e,
+                                             AbstractValue &value) {
+  returnedRefCall_ = nullptr;
+  value = evalCall(e);
+  if (returnedRefCall_ != e || !validSlot(returnedRef_.slot))
+    return {};
+  returnedRefCall_ = nullptr;
+  return returnedRef_;
 }
 
 // The frame a lambda's body sees variables of: the one the lambda was made
@@ -225,6 +247,7 @@ AbstractValue HostEvaluator::callFunction(const FunctionDecl *fd,
   returnedRef_ = flow == Flow::Return && !done.retUncertain && !dangling
                      ? done.retRef
                      : LValue{};
+  returnedRefCall_ = e;
   auto call = [&] { return describe(e, e->getExprLoc()); };
   if (ret.slotRef >= 0 && ret.slotRef < kGlobalBase &&
       size_t(ret.slotRef) >= mark)

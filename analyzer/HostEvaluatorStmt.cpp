@@ -200,11 +200,10 @@ Flow HostEvaluator::exec(const Stmt *s) {
       auto *ce = dyn_cast<CallExpr>(rv->IgnoreParens());
       LValue lv;
       std::optional<AbstractValue> v;
-      if (ce && ce->getCallReturnType(ctx_)->isReferenceType() &&
-          !isa<CUDAKernelCallExpr>(ce)) {
-        returnedRef_ = LValue{};
-        v = evalCall(ce);
-        lv = std::exchange(returnedRef_, LValue{});
+      if (ce && returnsTrackedReference(ce)) {
+        AbstractValue value;
+        lv = callReturningReference(ce, value);
+        v = std::move(value);
       } else if (!rv->HasSideEffects(ctx_)) {
         lv = lvalueOf(rv);
       } else {

@@ -283,12 +283,11 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
     if (ce->getNumArgs() == 1 && isStdReferenceCast(ce->getDirectCallee()))
       return lvalueOf(ce->getArg(0)); // std::forward<T>(x) is x
     // `get<1>(rep_)`, `engine()`: a function returning a reference, entered.
-    if (!ce->getCallReturnType(ctx_)->isReferenceType() ||
-        isa<CUDAKernelCallExpr>(ce))
+    // (`std::cout << x` is not: a library call says nothing of its result.)
+    if (!returnsTrackedReference(ce))
       return {};
-    returnedRef_ = LValue{};
-    AbstractValue v = evalCall(ce);
-    LValue lv = std::exchange(returnedRef_, LValue{});
+    AbstractValue v;
+    LValue lv = callReturningReference(ce, v);
     if (validSlot(lv.slot))
       return lv;
     unusedCall_ = {ce, std::move(v)};

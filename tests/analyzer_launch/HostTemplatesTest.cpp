@@ -108,5 +108,23 @@ int main() {
   EXPECT_EQ(p.launches[1].grid, d3(11)) << joined(p.launches[1].notes);
 }
 
+TEST(HostTemplates, ALongStreamChainIsEvaluatedOnce) {
+  // Each `<<` returns the stream by reference; a library call is not entered
+  // to learn what it refers to (re-evaluating each link doubled the work per
+  // link: this chain would not finish).
+  HostProgram p = extract(R"cuda(
+#include <iostream>
+__global__ void k(int *p) {}
+int main() {
+  int x = 1, *d;
+  cudaMalloc(&d, 64);
+  std::cout << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << x << std::endl;
+  k<<<x, 32>>>(d);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 1u);
+  EXPECT_EQ(p.launches[0].grid, d3(1)) << joined(p.launches[0].notes);
+}
+
 } // namespace
 } // namespace kcheck::analyzer
