@@ -5,8 +5,8 @@
 // give 0, float-to-int saturates) so inactive or garbage lanes never trap.
 #include "simulator/engine/RunnerImpl.h"
 
-#include "simulator/engine/AddressWindows.h"
 #include "core/Float16.h"
+#include "simulator/engine/AddressWindows.h"
 
 #include "llvm/IR/InstrTypes.h"
 

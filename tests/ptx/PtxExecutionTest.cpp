@@ -283,8 +283,7 @@ __global__ void mma(const unsigned short *A, const unsigned short *B,
     for (int n = 0; n < 8; ++n) {
       float ref = C[m * 8 + n];
       for (int k = 0; k < 16; ++k)
-        ref += floatFromHalf(A[m * 16 + k]) *
-               floatFromHalf(B[n * 16 + k]);
+        ref += floatFromHalf(A[m * 16 + k]) * floatFromHalf(B[n * 16 + k]);
       EXPECT_EQ(D[m * 8 + n], ref) << m << "," << n;
     }
 }
@@ -330,8 +329,7 @@ __global__ void wmma(const half *A, const half *B, const float *C, float *D) {
     for (int n = 0; n < 16; ++n) {
       float dot = 0;
       for (int k = 0; k < 16; ++k)
-        dot += floatFromHalf(A[m * 16 + k]) *
-               floatFromHalf(B[n * 16 + k]);
+        dot += floatFromHalf(A[m * 16 + k]) * floatFromHalf(B[n * 16 + k]);
       EXPECT_EQ(D[m * 16 + n], dot + C[m * 16 + n]) << m << "," << n;
       EXPECT_EQ(D[256 + m * 16 + n], dot + 1.0f) << m << "," << n;
     }

@@ -4,9 +4,9 @@
 
 #include "analyzer/CudaToolkit.h"
 #include "analyzer/DeviceCompiler.h"
+#include "core/Float16.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DecodedKernel.h"
-#include "core/Float16.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
