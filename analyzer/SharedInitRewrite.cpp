@@ -91,11 +91,6 @@ public:
     return true;
   }
 
-  // `vec_cast<D, S>::cast<N>(dst, src)` in a template: a member template of
-  // a dependent class named without `template`. nvcc takes it; Clang parses
-  // `(X::cast < N) > (dst, src)` and fails at instantiation. The copy
-  // writes `X::template cast<N>(...)`: a comparison chained into a
-  // parenthesised operand is what no one writes on purpose.
   // In a template, `a < b` is a BinaryOperator, or an operator call where
   // operator< overloads are visible (the toolkit's half types declare some).
   static bool comparison(const Expr *e, BinaryOperatorKind kind,
@@ -119,6 +114,11 @@ public:
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *e) override {
     return missingTemplateKeyword(e);
   }
+  // `vec_cast<D, S>::cast<N>(dst, src)` in a template: a member template of
+  // a dependent class named without `template`. nvcc takes it; Clang parses
+  // `(X::cast < N) > (dst, src)` and fails at instantiation. The copy
+  // writes `X::template cast<N>(...)`: a comparison chained into a
+  // parenthesised operand is what no one writes on purpose.
   bool missingTemplateKeyword(const Expr *gt) {
     const Expr *less, *args, *name, *bound;
     if (!comparison(gt, BO_GT, less, args) || !isa<ParenExpr>(args) ||
