@@ -3,7 +3,7 @@
 #include "CudaStubHeaders.h"
 #include "IrPipeline.h"
 #include "Libdevice.h"
-#include "SharedInitRewrite.h"
+#include "NvccCompatRewrite.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticDriver.h"
@@ -23,7 +23,7 @@ namespace kcheck::analyzer {
 namespace {
 
 // Runs `inner` only on a translation unit without errors: a compile that
-// fails is retried (SharedInitRewrite.h), and only the successful parse may
+// fails is retried (NvccCompatRewrite.h), and only the successful parse may
 // report what it saw.
 class UnlessErrors : public clang::ASTConsumer {
 public:
@@ -50,9 +50,9 @@ public:
   DeviceCompileAction(llvm::LLVMContext &context,
                       std::vector<SubscriptFact> &facts,
                       const std::vector<ConsumerFactory> &extraConsumers,
-                      SharedInitEdits &sharedInitEdits)
+                      NvccCompatEdits &compatEdits)
       : clang::EmitLLVMOnlyAction(&context), facts(facts),
-        extraConsumers(extraConsumers), sharedInitEdits(sharedInitEdits) {}
+        extraConsumers(extraConsumers), compatEdits(compatEdits) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer>
@@ -70,7 +70,7 @@ protected:
       if (std::unique_ptr<clang::ASTConsumer> consumer = factory(compiler))
         consumers.push_back(
             std::make_unique<UnlessErrors>(std::move(consumer), diagnostics));
-    consumers.push_back(makeSharedInitFinder(compiler, sharedInitEdits));
+    consumers.push_back(makeNvccCompatFinder(compiler, compatEdits));
     consumers.push_back(
         std::move(codegen)); // last: it consumes the AST it is handed
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
@@ -79,7 +79,7 @@ protected:
 private:
   std::vector<SubscriptFact> &facts;
   const std::vector<ConsumerFactory> &extraConsumers;
-  SharedInitEdits &sharedInitEdits;
+  NvccCompatEdits &compatEdits;
 };
 
 // `base` with `path` reading as `text`.
@@ -246,7 +246,7 @@ compileDevice(const std::string &path, const CompileOptions &options,
     fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
 
   result.context = std::make_unique<llvm::LLVMContext>();
-  SharedInitEdits edits;
+  NvccCompatEdits edits;
   auto compile = [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
                      llvm::raw_ostream &diagnostics) {
     DeviceCompileAction action(*result.context, result.subscripts,
@@ -260,8 +260,8 @@ compileDevice(const std::string &path, const CompileOptions &options,
   llvm::raw_string_ostream firstStream(firstDiagnostics);
   std::unique_ptr<llvm::Module> module = compile(fileSystem, firstStream);
   if (!module && !edits.empty()) {
-    // __shared__ objects nvcc leaves unconstructed: again, on a copy of the
-    // files that declares them as raw storage (SharedInitRewrite.h).
+    // Constructs nvcc accepts and Clang rejects: again, on a copy of the
+    // files that writes them as nvcc reads them (NvccCompatRewrite.h).
     auto rewritten = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
     if (auto cwd = fileSystem->getCurrentWorkingDirectory())
       rewritten->setCurrentWorkingDirectory(*cwd);

@@ -419,9 +419,7 @@ AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
     return *v;
   if (objectLeaves(e->getType()))
     return AbstractValue::object(initObject(e->getType(), e, false, text(e)));
-  if (const CXXRecordDecl *rd = e->getType()->getAsCXXRecordDecl();
-      rd && rd->isInStdNamespace() && rd->getIdentifier() &&
-      rd->getName() == "basic_string" && e->getNumArgs() >= 1) {
+  if (isStdRecord(e->getType(), "basic_string") && e->getNumArgs() >= 1) {
     // std::string from a literal: its characters (for ==, compare).
     AbstractValue from = eval(e->getArg(0));
     bool onlyDefaults = true; // (const char *, const Alloc & = Alloc())

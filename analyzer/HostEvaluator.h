@@ -105,6 +105,10 @@ HostValue fromAPValue(const clang::APValue &v);
 // std::forward, std::move, std::as_const: the argument itself.
 bool isStdReferenceCast(const clang::FunctionDecl *fd);
 
+// `t` (or what it refers to) is the standard library's record `name`
+// (std::optional, std::nullopt_t, std::basic_string).
+bool isStdRecord(clang::QualType t, llvm::StringRef name);
+
 // The device-side name of kernel `fd` (the llvm::Function CodeGen emits, and
 // ptxas reports), as `mangler` mangles it.
 std::string kernelMangledName(clang::MangleContext &mangler,
@@ -229,6 +233,7 @@ private:
   std::optional<AbstractValue> evalHalfConversion(const clang::CallExpr *e,
                                                   llvm::StringRef name);
   std::optional<AbstractValue> evalStdOptional(const clang::CallExpr *e);
+  AbstractValue optionalFrom(const clang::Expr *from, clang::QualType value);
   std::optional<AbstractValue>
   constructStdOptional(const clang::CXXConstructExpr *e);
   AbstractValue callFunction(const clang::FunctionDecl *fd,

@@ -117,9 +117,9 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
               newObject(md->getFunctionObjectParameterType(), eval(o));
           object.count = object.leaves = int(*n);
           AbstractValue r = callFunction(fd, e, op ? 1 : 0, -1, object);
-          if (store_.size() == mark + *n + (*n == 0) &&
-              (r.slotRef < int(mark) || r.slotRef >= kGlobalBase)) {
-            store_.resize(mark); // the temporary is gone
+          // The temporary is gone unless the result points into it.
+          if (r.slotRef < int(mark) || r.slotRef >= kGlobalBase) {
+            store_.resize(mark);
             if (returnedRefCall_ == e && returnedRef_.slot >= int(mark) &&
                 returnedRef_.slot < kGlobalBase)
               returnedRefCall_ = nullptr;

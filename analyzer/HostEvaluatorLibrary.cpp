@@ -15,6 +15,12 @@ namespace kcheck::analyzer {
 
 using namespace clang;
 
+bool isStdRecord(QualType t, llvm::StringRef name) {
+  const CXXRecordDecl *rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  return rd && rd->isInStdNamespace() && rd->getIdentifier() &&
+         rd->getName() == name;
+}
+
 // The toolkit's half and bfloat16 conversions (cuda_fp16.h, cuda_bf16.h),
 // which host code uses for a kernel's scalar arguments (CUTLASS's
 // `half_t(1.0f)`): round to nearest even, as the device's cvt.rn does
@@ -59,14 +65,6 @@ HostEvaluator::evalHalfConversion(const CallExpr *e, llvm::StringRef n) {
 // std::optional<T> of a scalar T (a parameter defaulting to std::nullopt,
 // `opt.value_or(1.f / std::sqrt(d))`): one slot holding the value and whether
 // it is engaged. Other methods stay opaque calls (which forget the object).
-static bool isStdOptional(const CXXRecordDecl *rd) {
-  return rd && rd->isInStdNamespace() && rd->getIdentifier() &&
-         rd->getName() == "optional";
-}
-static bool isStdOptional(QualType t) {
-  return isStdOptional(t.getNonReferenceType()->getAsCXXRecordDecl());
-}
-
 static QualType optionalValueType(QualType t) {
   const auto *spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       t.getNonReferenceType()->getAsCXXRecordDecl());
@@ -76,33 +74,37 @@ static QualType optionalValueType(QualType t) {
   return spec->getTemplateArgs()[0].getAsType();
 }
 
+// The optional<value> that `from` makes (constructs or is assigned).
+AbstractValue HostEvaluator::optionalFrom(const Expr *from, QualType value) {
+  if (isStdRecord(from->getType(), "optional"))
+    return eval(from);
+  AbstractValue v;
+  if (isStdRecord(from->getType(), "nullopt_t")) {
+    v = AbstractValue::unknown("an empty std::optional");
+    v.optional = AbstractValue::Optional::Empty;
+  } else {
+    v = AbstractValue::of(convert(eval(from).scalar, from->getType(), value));
+    v.optional = AbstractValue::Optional::Engaged;
+  }
+  return v;
+}
+
 std::optional<AbstractValue>
 HostEvaluator::constructStdOptional(const CXXConstructExpr *e) {
   QualType value = optionalValueType(e->getType());
-  if (!isStdOptional(e->getType()) || value.isNull() || !value->isScalarType())
+  if (!isStdRecord(e->getType(), "optional") || value.isNull() ||
+      !value->isScalarType() || e->getNumArgs() > 1) // in_place: not modelled
     return std::nullopt;
-  AbstractValue v;
-  bool empty = e->getNumArgs() == 0;
-  if (e->getNumArgs() == 1) {
-    const Expr *a = e->getArg(0);
-    const auto *rd = a->getType()->getAsCXXRecordDecl();
-    empty = rd && rd->isInStdNamespace() && rd->getIdentifier() &&
-            rd->getName() == "nullopt_t";
-    if (!empty)
-      v = AbstractValue::of(convert(eval(a).scalar, a->getType(), value));
-  } else if (!empty) {
-    return std::nullopt; // in_place construction: not modelled
-  }
-  if (empty)
-    v = AbstractValue::unknown("an empty std::optional");
-  v.optional =
-      empty ? AbstractValue::Optional::Empty : AbstractValue::Optional::Engaged;
+  if (e->getNumArgs() == 1)
+    return optionalFrom(e->getArg(0), value);
+  AbstractValue v = AbstractValue::unknown("an empty std::optional");
+  v.optional = AbstractValue::Optional::Empty;
   return v;
 }
 
 std::optional<AbstractValue> HostEvaluator::evalStdOptional(const CallExpr *e) {
   auto *md = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
-  if (!md || !isStdOptional(md->getParent()))
+  if (!md || !isStdRecord(md->getFunctionObjectParameterType(), "optional"))
     return std::nullopt;
   bool op = isa<CXXOperatorCallExpr>(e);
   const Expr *object =
@@ -117,20 +119,7 @@ std::optional<AbstractValue> HostEvaluator::evalStdOptional(const CallExpr *e) {
     LValue lv = lvalueOf(object);
     if (!validSlot(lv.slot))
       return std::nullopt;
-    const Expr *from = e->getArg(1);
-    AbstractValue v;
-    if (isStdOptional(from->getType())) {
-      v = eval(from);
-    } else if (const auto *rd = from->getType()->getAsCXXRecordDecl();
-               rd && rd->getIdentifier() && rd->getName() == "nullopt_t") {
-      v = AbstractValue::unknown("an empty std::optional");
-      v.optional = AbstractValue::Optional::Empty;
-    } else {
-      v = AbstractValue::of(convert(eval(from).scalar, from->getType(), value));
-      v.optional = AbstractValue::Optional::Engaged;
-    }
-    at(lv.slot) = v;
-    return v;
+    return at(lv.slot) = optionalFrom(e->getArg(1), value);
   }
   bool valueOr = n == "value_or" && e->getNumArgs() == 1;
   bool has = n == "has_value" ||

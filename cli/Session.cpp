@@ -156,15 +156,13 @@ public:
           out.push_back({allocationBase(given->value.allocation, notes) +
                          uint64_t(given->value.offset)});
         } else {
-          // Unknown pointer: a fresh allocation keeps the kernel runnable.
-          uint64_t base =
-              memory_.allocate(kUnknownAllocationBytes, "argument " + label);
-          notes.push_back("pointer argument " +
-                          (paramName.empty() ? label : "'" + paramName + "'") +
-                          (given ? " '" + given->text + "'" : "") +
-                          " not traced to a cudaMalloc: a fresh buffer was "
-                          "assumed");
-          out.push_back({base});
+          out.push_back({freshBuffer(
+              "argument " + label,
+              "pointer argument " +
+                  (paramName.empty() ? label : "'" + paramName + "'") +
+                  (given ? " '" + given->text + "'" : "") +
+                  " not traced to a cudaMalloc",
+              notes)});
         }
         continue;
       }
@@ -218,6 +216,14 @@ public:
   }
 
 private:
+  // An unknown pointer (argument or struct field): a fresh allocation keeps
+  // the kernel runnable, with a note saying so.
+  uint64_t freshBuffer(const std::string &name, const std::string &what,
+                       std::vector<std::string> &notes) {
+    notes.push_back(what + ": a fresh buffer was assumed");
+    return memory_.allocate(kUnknownAllocationBytes, name);
+  }
+
   // A struct passed by value: its bytes, from the scalars host code gave.
   bool structArgument(const llvm::Argument &param,
                       const analyzer::LaunchArg *given,
@@ -246,12 +252,10 @@ private:
       switch (v.kind) {
       case HostValue::Kind::Unknown:
         if (f.type == analyzer::ArgField::Type::Pointer) {
-          // As for a pointer argument: a fresh allocation keeps it runnable.
-          bits = memory_.allocate(kUnknownAllocationBytes,
-                                  "argument " + label + " " + f.path);
-          notes.push_back("pointer `" + f.path + "` in argument " + name +
-                          " not traced to a cudaMalloc (" + v.why +
-                          "): a fresh buffer was assumed");
+          bits = freshBuffer("argument " + label + " " + f.path,
+                             "pointer `" + f.path + "` in argument " + name +
+                                 " not traced to a cudaMalloc (" + v.why + ")",
+                             notes);
           break;
         }
         notes.push_back("argument " + name + ": `" + f.path +

@@ -1,5 +1,5 @@
 // Raw shared storage for an object nvcc leaves unconstructed (a __shared__
-// cuda::barrier, cuda::pipeline_shared_state...): analyzer/SharedInitRewrite.h
+// cuda::barrier, cuda::pipeline_shared_state...): analyzer/NvccCompatRewrite.h
 // rewrites such declarations to this, with a reference of the original name.
 // Included by both the toolkit's compatibility header and the bundled shim.
 #pragma once

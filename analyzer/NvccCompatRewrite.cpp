@@ -1,4 +1,4 @@
-#include "SharedInitRewrite.h"
+#include "NvccCompatRewrite.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -17,8 +17,9 @@ namespace {
 
 class Finder : public DynamicRecursiveASTVisitor {
 public:
-  Finder(ASTContext &ctx, SharedInitEdits &out) : ctx_(ctx), out_(out) {}
+  Finder(ASTContext &ctx, NvccCompatEdits &out) : ctx_(ctx), out_(out) {}
 
+  // `__shared__ T v;` with a constructor Clang refuses to run there.
   bool VisitDeclStmt(DeclStmt *ds) override {
     if (!ds->isSingleDecl())
       return true;
@@ -138,25 +139,25 @@ public:
 
 private:
   ASTContext &ctx_;
-  SharedInitEdits &out_;
+  NvccCompatEdits &out_;
 };
 
 class FinderConsumer : public ASTConsumer {
 public:
-  explicit FinderConsumer(SharedInitEdits &out) : out_(out) {}
+  explicit FinderConsumer(NvccCompatEdits &out) : out_(out) {}
   void HandleTranslationUnit(ASTContext &ctx) override {
     Finder finder(ctx, out_);
     finder.TraverseDecl(ctx.getTranslationUnitDecl());
   }
 
 private:
-  SharedInitEdits &out_;
+  NvccCompatEdits &out_;
 };
 
 } // namespace
 
-std::unique_ptr<ASTConsumer> makeSharedInitFinder(CompilerInstance &,
-                                                  SharedInitEdits &out) {
+std::unique_ptr<ASTConsumer> makeNvccCompatFinder(CompilerInstance &,
+                                                  NvccCompatEdits &out) {
   return std::make_unique<FinderConsumer>(out);
 }
 

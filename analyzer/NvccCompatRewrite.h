@@ -1,0 +1,48 @@
+// Constructs nvcc compiles and Clang rejects. When a compile fails, kcheck
+// compiles again on a copy of the files with each such construct rewritten
+// into what nvcc makes of it, lines unchanged:
+// - `__shared__ cuda::barrier<...> bar;` (and other __shared__ variables
+//   whose type has a non-trivial default constructor): nvcc warns and runs no
+//   constructor (the program initialises the object, e.g. with init(&bar,
+//   n)); Clang rejects it ("initialization is not supported for __shared__
+//   variables"). The copy declares raw shared storage of the same size and
+//   alignment with a reference of the variable's name and type on it
+//   (kcheck_toolkit_compat.h's __kcheck_uninitialized_shared): the same
+//   layout and accesses, no constructor.
+// - `h2 = {};` for a half2, whose operator= takes a __half2 or a __half2_raw
+//   (ambiguous in Clang): written `h2 = __typeof__(h2){};`.
+// - a dependent class's member template called without `template`
+//   (`X<T>::cast<N>(a)`, which Clang parses as comparisons): written
+//   `X<T>::template cast<N>(a)`.
+#pragma once
+
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTConsumer;
+class CompilerInstance;
+} // namespace clang
+
+namespace kcheck::analyzer {
+
+struct SourceEdit {
+  unsigned offset = 0; // in the file's text
+  unsigned length = 0; // replaced bytes
+  std::string text;
+};
+
+// Per file (as Clang names it), the edits that rewrite the constructs above;
+// filled by the consumer's parse.
+using NvccCompatEdits = llvm::StringMap<std::vector<SourceEdit>>;
+
+std::unique_ptr<clang::ASTConsumer>
+makeNvccCompatFinder(clang::CompilerInstance &compiler, NvccCompatEdits &out);
+
+// `text` with `edits` applied (they do not overlap).
+std::string applyEdits(std::string text, std::vector<SourceEdit> edits);
+
+} // namespace kcheck::analyzer
