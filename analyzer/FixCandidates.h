@@ -4,6 +4,7 @@
 // the before/after figures. Each recipe lives in analyzer/fixes/RECIPE.cpp.
 #pragma once
 
+#include "analyzer/TextEdits.h"
 #include "core/SourceLoc.h"
 
 #include "clang/Basic/SourceLocation.h"
@@ -24,13 +25,6 @@ class FunctionDecl;
 } // namespace clang
 
 namespace kcheck::analyzer {
-
-/// Replace `length` bytes at byte `offset` of the main file.
-struct TextEdit {
-  unsigned offset = 0;
-  unsigned length = 0;
-  std::string replacement;
-};
 
 struct FixCandidate {
   // Stable name of the rewrite: "pad-shared-array", "xor-swizzle",
@@ -63,15 +57,6 @@ void proposeSharedTranspose(clang::ASTContext &ctx,
 void proposeVectorizeLoad(clang::ASTContext &ctx,
                           const clang::FunctionDecl &kernel,
                           std::vector<FixCandidate> &out);
-
-/// Applies non-overlapping edits to `text` (sorted here). Overlapping
-/// edits, or one past the end of `text`, are a caller's bug: the text is
-/// returned unchanged then.
-std::string applyEdits(const std::string &text, std::vector<TextEdit> edits);
-
-/// Whether `edits` (in any order) touch no byte twice; two insertions at one
-/// offset count as overlapping too, since their order would be ambiguous.
-bool editsOverlap(std::vector<TextEdit> edits);
 
 /// The consumer (for compileDevice's extra consumers) that runs every recipe
 /// on each __global__ function defined in the main file (template

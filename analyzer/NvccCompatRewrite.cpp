@@ -7,8 +7,6 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
 
-#include <algorithm>
-
 namespace kcheck::analyzer {
 
 using namespace clang;
@@ -159,17 +157,6 @@ private:
 std::unique_ptr<ASTConsumer> makeNvccCompatFinder(CompilerInstance &,
                                                   NvccCompatEdits &out) {
   return std::make_unique<FinderConsumer>(out);
-}
-
-std::string applyEdits(std::string text, std::vector<SourceEdit> edits) {
-  std::sort(edits.begin(), edits.end(),
-            [](const SourceEdit &a, const SourceEdit &b) {
-              return a.offset > b.offset;
-            });
-  for (const SourceEdit &e : edits)
-    if (e.offset + e.length <= text.size())
-      text.replace(e.offset, e.length, e.text);
-  return text;
 }
 
 } // namespace kcheck::analyzer

@@ -16,6 +16,8 @@
 //   `X<T>::template cast<N>(a)`.
 #pragma once
 
+#include "analyzer/TextEdits.h"
+
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
@@ -29,20 +31,11 @@ class CompilerInstance;
 
 namespace kcheck::analyzer {
 
-struct SourceEdit {
-  unsigned offset = 0; // in the file's text
-  unsigned length = 0; // replaced bytes
-  std::string text;
-};
-
 // Per file (as Clang names it), the edits that rewrite the constructs above;
 // filled by the consumer's parse.
-using NvccCompatEdits = llvm::StringMap<std::vector<SourceEdit>>;
+using NvccCompatEdits = llvm::StringMap<std::vector<TextEdit>>;
 
 std::unique_ptr<clang::ASTConsumer>
 makeNvccCompatFinder(clang::CompilerInstance &compiler, NvccCompatEdits &out);
-
-// `text` with `edits` applied (they do not overlap).
-std::string applyEdits(std::string text, std::vector<SourceEdit> edits);
 
 } // namespace kcheck::analyzer
