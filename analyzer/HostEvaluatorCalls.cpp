@@ -137,7 +137,8 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
     AbstractValue v = opaqueCall(e, fd, "no definition");
     if (fd->isNoReturn()) { // abort(), __assert_fail(), ...
       std::string what = "`" + fd->getNameAsString() + "()` called";
-      if (fd->getName() == "__assert_fail" && e->getNumArgs() > 0)
+      if (fd->getIdentifier() && fd->getName() == "__assert_fail" &&
+          e->getNumArgs() > 0)
         if (auto *sl =
                 dyn_cast<StringLiteral>(e->getArg(0)->IgnoreParenImpCasts()))
           what = "`assert(" + sl->getString().str() + ")` fails";

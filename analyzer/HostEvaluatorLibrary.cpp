@@ -113,7 +113,8 @@ std::optional<AbstractValue> HostEvaluator::evalStdOptional(const CallExpr *e) {
   QualType value = optionalValueType(object->getType());
   if (value.isNull() || !value->isScalarType())
     return std::nullopt;
-  llvm::StringRef n = md->getName();
+  // Operators and conversions have no identifier: getName() is for those that do.
+  llvm::StringRef n = md->getIdentifier() ? md->getName() : "";
   auto *conversion = dyn_cast<CXXConversionDecl>(md);
   if (op && md->getOverloadedOperator() == OO_Equal && e->getNumArgs() == 2) {
     LValue lv = lvalueOf(object);

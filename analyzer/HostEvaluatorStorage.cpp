@@ -259,7 +259,8 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
     }
     if (!validSlot(base.slot) || base.field >= 0 || !at(base.slot).dim)
       return {};
-    llvm::StringRef n = me->getMemberDecl()->getName();
+    const NamedDecl *member = me->getMemberDecl();
+    llvm::StringRef n = member->getIdentifier() ? member->getName() : "";
     base.field = n == "x" ? 0 : n == "y" ? 1 : n == "z" ? 2 : -1;
     return base.field >= 0 ? base : LValue{};
   }
