@@ -113,7 +113,7 @@ std::optional<AbstractValue> HostEvaluator::evalStdOptional(const CallExpr *e) {
   QualType value = optionalValueType(object->getType());
   if (value.isNull() || !value->isScalarType())
     return std::nullopt;
-  // Operators and conversions have no identifier: getName() is for those that do.
+  // Operators and conversions have no identifier (getName() asserts).
   llvm::StringRef n = md->getIdentifier() ? md->getName() : "";
   auto *conversion = dyn_cast<CXXConversionDecl>(md);
   if (op && md->getOverloadedOperator() == OO_Equal && e->getNumArgs() == 2) {
