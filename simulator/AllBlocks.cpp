@@ -26,15 +26,15 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
                         const core::LaunchConfig &config,
                         const std::vector<KernelArg> &args,
                         DeviceMemory &memory, const Limits &limits,
-                        const BlockClassOptions &options,
-                        BlockCounter &counter) {
+                        const BlockClassOptions &options, BlockCounter &counter,
+                        uint64_t firstBlock, uint64_t steps) {
   LaunchResult result;
   RunnerOptions runnerOptions;
   runnerOptions.printfOut = options.printfOut;
   runnerOptions.overruns = options.overruns;
   BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
-  uint64_t total = config.grid.count(), steps = 0;
-  for (uint64_t i = 0; i < total; ++i) {
+  uint64_t total = config.grid.count();
+  for (uint64_t i = firstBlock; i < total; ++i) {
     if (options.progress && i % 256 == 0)
       options.progress(i, total);
     core::Dim3 b = blockAt(i, config.grid);
@@ -112,18 +112,19 @@ bool blocksMayRunBuffered(const DecodedKernel &kernel) {
   return true;
 }
 
-LaunchResult runAllBlocks(const DecodedKernel &kernel,
-                          const core::LaunchConfig &config,
-                          const std::vector<KernelArg> &args,
-                          DeviceMemory &memory, const Limits &limits,
-                          const BlockClassOptions &options,
-                          BlockCounter &counter) {
+LaunchResult
+runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
+             const std::vector<KernelArg> &args, DeviceMemory &memory,
+             const Limits &limits, const BlockClassOptions &options,
+             BlockCounter &counter, uint64_t firstBlock, uint64_t stepsSoFar) {
   if (!blocksMayRunBuffered(kernel))
-    return runInOrder(kernel, config, args, memory, limits, options, counter);
+    return runInOrder(kernel, config, args, memory, limits, options, counter,
+                      firstBlock, stepsSoFar);
   uint64_t total = config.grid.count();
   // Buffered stores even on one thread: the result must not depend on --jobs.
-  unsigned jobs = unsigned(
-      std::clamp<uint64_t>(options.jobs, 1, std::max<uint64_t>(total, 1)));
+  unsigned jobs = unsigned(std::clamp<uint64_t>(
+      options.jobs, 1,
+      std::max<uint64_t>(total - std::min(firstBlock, total), 1)));
   std::vector<std::unique_ptr<BlockCounter>> forks;
   std::vector<BlockCounter *> counters{&counter};
   for (unsigned t = 1; t < jobs; ++t) {
@@ -151,8 +152,8 @@ LaunchResult runAllBlocks(const DecodedKernel &kernel,
   }
 
   LaunchResult result;
-  std::atomic<uint64_t> steps = 0;
-  for (uint64_t w0 = 0; w0 < total && result.error.empty();
+  std::atomic<uint64_t> steps = stepsSoFar;
+  for (uint64_t w0 = firstBlock; w0 < total && result.error.empty();
        w0 += kWindowBlocks) {
     if (options.progress)
       options.progress(w0, total);

@@ -29,11 +29,14 @@ std::string launchLimitError(const Limits &limits, uint64_t steps,
 /// no volatile or atomic global loads that read other blocks' stores.
 bool blocksMayRunBuffered(const DecodedKernel &kernel);
 
+/// Runs blocks `firstBlock` to the end (launch order), `stepsSoFar` warp
+/// instructions of the launch's budget already spent by earlier ones.
 LaunchResult runAllBlocks(const DecodedKernel &kernel,
                           const core::LaunchConfig &config,
                           const std::vector<KernelArg> &args,
                           DeviceMemory &memory, const Limits &limits,
                           const BlockClassOptions &options,
-                          BlockCounter &counter);
+                          BlockCounter &counter, uint64_t firstBlock = 0,
+                          uint64_t stepsSoFar = 0);
 
 } // namespace kcheck::sim

@@ -146,6 +146,16 @@ private:
       case Check::Kind::LowBits:
         o.bitsOr |= b[lane];
         break;
+      case Check::Kind::Unreached: // `seen` is all it records
+        break;
+      case Check::Kind::ZeroOr: {
+        Int x = interpret(a[lane], c.bits, false);
+        Int y = interpret(b[lane], c.bits, false);
+        widen(o.lo, o.hi, x, first);
+        widen(o.bLo, o.bHi, y, first);
+        o.anyTrue |= x == 0 && y == 0;
+        break;
+      }
       case Check::Kind::Address: {
         uint64_t p = a[lane];
         o.nonGlobal |= inSharedWindow(p) || inLocalWindow(p);
@@ -219,6 +229,14 @@ public:
         continue; // members are verified in bounds: cannot happen
       memory_.markTainted(uint64_t(lo), uint64_t(hi - lo));
     }
+  }
+
+  /// The first Unreached check `cls`'s representative executed, if any.
+  const Check *reachedUnreached(const OpenClass &cls) const {
+    for (size_t i = 0; i < checks_.size(); ++i)
+      if (checks_[i].kind == Check::Kind::Unreached && cls.observed[i].seen)
+        return &checks_[i];
+    return nullptr;
   }
 
   std::vector<uint32_t> probePcs() const {
@@ -309,6 +327,22 @@ private:
         return false;
       return memory_.find(uint64_t(lo), uint64_t(hi - lo)) != nullptr;
     }
+    case Check::Kind::Unreached: // the representative executed it
+      return false;
+    case Check::Kind::ZeroOr: {
+      Int da = c.formA.delta(block, rep), db = c.formB.delta(block, rep);
+      Int mask = (Int(1) << c.bits) - 1;
+      if ((da & mask) == 0 && (db & mask) == 0)
+        return true; // the same values
+      if (o.anyTrue)
+        return false;
+      // No lane had both zero: none does if one side stays non-zero
+      // everywhere (shifted without wrapping past zero).
+      auto nonZero = [&](Int lo, Int hi, Int d) {
+        return lo + d >= 1 && hi + d <= domainMax(c.bits, false);
+      };
+      return nonZero(o.lo, o.hi, da) || nonZero(o.bLo, o.bHi, db);
+    }
     }
     return false;
   }
@@ -330,6 +364,38 @@ bool before(const core::Dim3 &a, const core::Dim3 &b) {
   if (a.y != b.y)
     return a.y < b.y;
   return a.x < b.x;
+}
+
+/// Blocks simulated before the driver may decide that classes do not pay.
+constexpr uint64_t kTrialBlocks = 8;
+
+/// Why the launch's Unreached checks are not sound ("" if they are): a
+/// data-dependent pc in a kernel whose blocks talk through global memory,
+/// where skipped members' atomics would change what a representative loads.
+std::string unsoundUnreached(const DecodedKernel &kernel,
+                             const BlockSymmetry &symmetry) {
+  if (blocksMayRunBuffered(kernel))
+    return "";
+  for (const Check &c : symmetry.checks)
+    if (c.kind == Check::Kind::Unreached && c.onData)
+      return c.what + " (and blocks talk through global atomics or volatile "
+                      "loads)";
+  return "";
+}
+
+/// Appends the result of the blocks after the classes' to `into`: counts,
+/// notes and overruns (the earlier block's first), and the error.
+void appendLaterBlocks(LaunchResult &into, const LaunchResult &later) {
+  accumulate(into, later, 1);
+  into.blocksSimulated += later.blocksSimulated;
+  into.error = later.error;
+  for (const std::string &n : later.notes)
+    if (std::find(into.notes.begin(), into.notes.end(), n) == into.notes.end())
+      into.notes.push_back(n);
+  for (const Fault &f : later.overruns)
+    if (std::none_of(into.overruns.begin(), into.overruns.end(),
+                     [&](const Fault &g) { return g.instId == f.instId; }))
+      into.overruns.push_back(f);
 }
 
 } // namespace
@@ -357,8 +423,8 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
     return runAllBlocks(kernel, config, args, memory, limits, options, counter);
   }
   BlockSymmetry symmetry = analyzeBlockSymmetry(kernel, config, args);
-  if (!symmetry.provable) {
-    rep.reason = symmetry.reason;
+  if (std::string why = unsoundUnreached(kernel, symmetry); !why.empty()) {
+    rep.reason = why;
     rep.classes = config.grid.count();
     return runAllBlocks(kernel, config, args, memory, limits, options, counter);
   }
@@ -378,6 +444,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   };
   uint64_t total = config.grid.count();
   uint64_t steps = 0; // a joined block costs one, a simulated one its own
+  uint64_t joinedBlocks = 0;
   for (uint64_t i = 0; i < total; ++i) {
     if (options.progress && i % 256 == 0)
       options.progress(i, total);
@@ -393,8 +460,10 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
         joined = true;
         break;
       }
-    if (joined)
+    if (joined) {
+      ++joinedBlocks;
       continue;
+    }
     if (open.size() >= std::max(1u, options.maxOpenClasses)) {
       close(open.front());
       open.pop_front();
@@ -415,6 +484,26 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
     result.error = launchLimitError(limits, steps, memory);
     if (!result.error.empty())
       break;
+    if (const Check *c = driver.reachedUnreached(cls)) {
+      // It can take no member: free its place for classes that can.
+      close(cls);
+      open.pop_back();
+      if (result.blocksSimulated >= kTrialBlocks &&
+          joinedBlocks < result.blocksSimulated) {
+        // Most blocks reach what differs between blocks: classes do not pay
+        // for their serial run and probes. The rest run as every block does.
+        rep.reason = c->what + " (reached by most blocks)";
+        rep.classes += total - (i + 1);
+        for (OpenClass &other : open)
+          close(other);
+        result.notes = runner.notes();
+        result.overruns = runner.overruns();
+        appendLaterBlocks(result,
+                          runAllBlocks(kernel, config, args, memory, limits,
+                                       options, counter, i + 1, steps));
+        return result;
+      }
+    }
   }
   for (OpenClass &cls : open)
     close(cls);

@@ -12,8 +12,12 @@
 // and equal to simulating every block, except for what skipped blocks would
 // have written to global memory: those bytes keep their earlier values and
 // are marked input-derived (tainted), so later launches that branch on them
-// are noted. A launch whose control flow or addresses depend on loaded data is
-// never class-simulated, so skipped stores cannot change its counts.
+// are noted. A block joins only a representative that never executed a
+// branch or address depending on loaded data (BlockSymmetry's Unreached
+// checks), so skipped stores cannot change its counts; where blocks talk
+// through global atomics or volatile loads such a kernel runs every block.
+// When most of the first kTrialBlocks simulated blocks reach such a pc and
+// few join, the rest of the launch runs every block (in parallel).
 #pragma once
 
 #include "core/ArchSpec.h"
@@ -62,8 +66,10 @@ struct BlockClassOptions {
 
 /// What the driver did, for tests and diagnostics.
 struct BlockClassReport {
-  bool provable = false;
-  std::string reason; // why every block ran, when !provable
+  bool provable = false; // classes were used (for some blocks at least)
+  /// Why every block ran (!provable), or why the blocks after the first
+  /// ones did (provable).
+  std::string reason;
   uint64_t classes = 0;
 };
 

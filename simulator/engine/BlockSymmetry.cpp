@@ -5,6 +5,8 @@
 #include "llvm/IR/InstrTypes.h"
 
 #include <algorithm>
+#include <optional>
+#include <unordered_map>
 
 namespace kcheck::sim {
 
@@ -125,6 +127,35 @@ public:
     for (size_t a = 0; a < argSlots.size(); ++a)
       values_[argSlots[a].slot] = AbsValue::constant(
           argumentRegister(argSlots[a], a < args.size() ? &args[a] : nullptr));
+    for (const Inst &in : kernel.code())
+      if (in.op == Op::IntBin && bc::IntBinOp(in.sub) == bc::IntBinOp::Or)
+        for (unsigned e = 0; e < in.n; ++e)
+          orOperands_[in.dst + e] = {in.a + e, in.b + e};
+  }
+
+  /// The operands of `x | y` when element `e` of ICmp `in` tests it against
+  /// zero (eq/ne) and x, y are Affine or uniform: `row == 0 && col == 0` as
+  /// compiled. The `or` of two Affine values is Dependent, the test is not.
+  std::optional<std::pair<uint32_t, uint32_t>> zeroTestedOr(const Inst &in,
+                                                            unsigned e) const {
+    if (!llvm::CmpInst::isEquality(llvm::CmpInst::Predicate(in.sub)) ||
+        in.bits > 64)
+      return std::nullopt;
+    uint32_t a = in.a + e, b = in.b + e;
+    auto isZero = [&](uint32_t s) {
+      return get(s).kind == AbsValue::Kind::Const && get(s).value == 0;
+    };
+    if (!isZero(a) && !isZero(b))
+      return std::nullopt;
+    auto it = orOperands_.find(isZero(b) ? a : b);
+    if (it == orOperands_.end())
+      return std::nullopt;
+    auto known = [&](uint32_t s) {
+      return get(s).isAffine() || get(s).isUniform();
+    };
+    if (!known(it->second.first) || !known(it->second.second))
+      return std::nullopt;
+    return it->second;
   }
 
   BlockSymmetry run() {
@@ -139,13 +170,7 @@ public:
     }
     BlockSymmetry out;
     for (uint32_t pc = 0; pc < kernel_.code().size(); ++pc)
-      if (!collectChecks(pc, out)) {
-        out.provable = false;
-        out.checks.clear();
-        out.uniformStores.clear();
-        return out;
-      }
-    out.provable = true;
+      collectChecks(pc, out);
     for (const SymmetryCheck &c : out.checks)
       out.probePcs.push_back(c.pc);
     for (const SymmetryCheck &c : out.uniformStores)
@@ -324,10 +349,11 @@ private:
         const AbsValue &x = get(in.a + e), &y = get(in.b + e);
         if (x.isUnset() || y.isUnset())
           continue;
-        // Affine operands: Free under the Guard check collected for it.
+        // Affine operands: Free under the Guard (or ZeroOr) check collected
+        // for it.
+        bool dep = (x.isDep() || y.isDep()) && !zeroTestedOr(in, e);
         changed |=
-            set(in.dst + e, x.isDep() || y.isDep() ? AbsValue::dependent()
-                                                   : AbsValue::free());
+            set(in.dst + e, dep ? AbsValue::dependent() : AbsValue::free());
       }
       return changed;
     case Op::Cast:
@@ -473,14 +499,18 @@ private:
     }
   }
 
-  bool fail(uint32_t pc, const std::string &what, BlockSymmetry &out) {
-    out.reason = kernel_.insts()[pc].where() + ": " + what;
-    return false;
+  /// `pc` differs between blocks: blocks may share a class only with a
+  /// representative that never executed it.
+  void unreached(uint32_t pc, bool onData, const std::string &what,
+                 BlockSymmetry &out) {
+    SymmetryCheck c = checkAt(SymmetryCheck::Kind::Unreached, pc);
+    c.onData = onData;
+    c.what = kernel_.insts()[pc].where() + ": " + what;
+    out.checks.push_back(std::move(c));
   }
 
-  /// Adds the checks instruction `pc` needs; false when it makes the blocks
-  /// unprovably different.
-  bool collectChecks(uint32_t pc, BlockSymmetry &out) {
+  /// Adds the checks instruction `pc` needs.
+  void collectChecks(uint32_t pc, BlockSymmetry &out) {
     const Inst &in = kernel_.code()[pc];
     auto uniform = [&](uint32_t slot) {
       const AbsValue &v = get(slot);
@@ -490,13 +520,23 @@ private:
     case Op::CondBr:
     case Op::Switch:
       if (!uniform(in.a))
-        return fail(pc, "branch condition depends on blockIdx or data", out);
-      return true;
+        return unreached(pc, get(in.a).isDep(),
+                         "branch condition depends on blockIdx or data", out);
+      return;
     case Op::Printf:
-      return fail(pc, "device printf", out);
+      return unreached(pc, false, "device printf", out);
     case Op::ICmp:
       for (unsigned e = 0; e < in.n; ++e) {
         const AbsValue &x = get(in.a + e), &y = get(in.b + e);
+        if (auto ops = zeroTestedOr(in, e)) {
+          SymmetryCheck c = checkAt(SymmetryCheck::Kind::ZeroOr, pc);
+          c.slotA = ops->first, c.slotB = ops->second;
+          c.formA = get(ops->first).formOrZero();
+          c.formB = get(ops->second).formOrZero();
+          c.bits = in.bits, c.predicate = in.sub;
+          out.checks.push_back(c);
+          continue;
+        }
         if (!x.isAffine() && !y.isAffine())
           continue;
         if (x.isDep() || y.isDep())
@@ -508,11 +548,11 @@ private:
         c.isSigned = isSignedPredicate(in.sub);
         out.checks.push_back(c);
       }
-      return true;
+      return;
     case Op::IntBin: {
       using O = bc::IntBinOp;
       if (O(in.sub) != O::Or && O(in.sub) != O::Xor)
-        return true;
+        return;
       for (unsigned e = 0; e < in.n; ++e) {
         const AbsValue &x = get(in.a + e), &y = get(in.b + e);
         if (x.isAffine() == y.isAffine() || x.isDep() || y.isDep())
@@ -524,12 +564,12 @@ private:
         c.bits = in.bits;
         out.checks.push_back(c);
       }
-      return true;
+      return;
     }
     case Op::Cast:
       if (bc::CastKind(in.sub) != bc::CastKind::ZExt &&
           bc::CastKind(in.sub) != bc::CastKind::SExt)
-        return true;
+        return;
       for (unsigned e = 0; e < in.n; ++e)
         if (get(in.a + e).isAffine()) {
           SymmetryCheck c = checkAt(SymmetryCheck::Kind::NoWrap, pc);
@@ -538,7 +578,7 @@ private:
           c.isSigned = bc::CastKind(in.sub) == bc::CastKind::SExt;
           out.checks.push_back(c);
         }
-      return true;
+      return;
     case Op::Gep: {
       const bc::GepTerm *terms = kernel_.gepTerms().data() + in.aux;
       for (uint32_t i = 0; i < in.c; ++i)
@@ -548,7 +588,7 @@ private:
           c.bits = terms[i].bits, c.isSigned = true;
           out.checks.push_back(c);
         }
-      return true;
+      return;
     }
     case Op::Load:
     case Op::Store:
@@ -559,37 +599,43 @@ private:
       bool globalLike = in.sub == bc::kGlobalAS || in.sub == bc::kGeneric ||
                         in.sub == bc::kConstAS;
       if (ptr.isUnset())
-        return true;
+        return;
       if (ptr.isDep())
-        return fail(pc, "address depends on data", out);
+        return unreached(pc, true, "address depends on data", out);
       SymmetryCheck c = checkAt(SymmetryCheck::Kind::Address, pc);
       c.slotA = in.a, c.accessBytes = uint32_t(in.imm), c.isWrite = write;
       if (ptr.isAffine()) {
         if (!globalLike)
-          return fail(pc, "shared/local address depends on blockIdx", out);
+          return unreached(pc, false,
+                           "shared/local address depends on blockIdx", out);
         c.formA = ptr.form;
         out.checks.push_back(c);
       } else if (write && in.sub != bc::kSharedAS && in.sub != bc::kLocalAS) {
         out.uniformStores.push_back(c);
       }
-      return true;
+      return;
     }
     case Op::MemCpy:
     case Op::MemSet:
       if (!uniform(in.a) || !uniform(in.c) ||
           (in.op == Op::MemCpy && !uniform(in.b)))
-        return fail(pc, "memory intrinsic on a blockIdx-dependent range", out);
+        return unreached(pc,
+                         get(in.a).isDep() || get(in.c).isDep() ||
+                             (in.op == Op::MemCpy && get(in.b).isDep()),
+                         "memory intrinsic on a blockIdx-dependent range", out);
       if (in.sub != bc::kSharedAS && in.sub != bc::kLocalAS)
-        return fail(pc, "memory intrinsic writing global memory", out);
-      return true;
+        return unreached(pc, false, "memory intrinsic writing global memory",
+                         out);
+      return;
     default:
-      return true;
+      return;
     }
   }
 
   const DecodedKernel &kernel_;
   const core::LaunchConfig &launch_;
   std::vector<AbsValue> values_;
+  std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> orOperands_;
   bool sharedFree_ = true, localFree_ = true;
 };
 

@@ -11,9 +11,15 @@
 // Affine values as Affine provided a NoWrap check holds; Affine global
 // addresses yield Address checks (bounds, sector alignment). The checks need
 // the values a representative block observed (probes at their pcs): the
-// driver verifies them per block (simulator/BlockClasses). When the kernel
-// has a data- or blockIdx-dependent branch, a blockIdx-dependent shared or
-// local address, device printf, ... `provable` is false: simulate every block.
+// driver verifies them per block (simulator/BlockClasses). A data- or
+// blockIdx-dependent branch, a data-dependent address, a blockIdx-dependent
+// shared or local address, device printf, ... yields an Unreached check: a
+// block may join a representative that never executed it. The argument: a
+// member takes the representative's path as long as every branch on that
+// path has the same outcome, which the other checks prove for every branch
+// the representative executed; a path without an Unreached pc is therefore
+// the member's path too (an assert on data inside `if (tid == 0 &&
+// blockIdx.x == 0)` leaves every other block in classes).
 //
 // Assumes the bytecode invariants of Bytecode.h (slot 0 is constant zero,
 // values canonical: zero-extended to their width).
@@ -46,26 +52,33 @@ struct BlockAffine {
 
 struct SymmetryCheck {
   enum class Kind : uint8_t {
-    NoWrap,  // slotA + delta stays in the `bits`-wide (un)signed range
-    Guard,   // icmp `predicate` of slotA, slotB: same outcome per lane
-    Address, // global/generic/constant pointer slotA: in bounds, aligned
-    LowBits, // or/xor of Affine slotA with Free slotB: slotB's bits all
-             // below the lowest bit the block's shift changes
+    NoWrap,    // slotA + delta stays in the `bits`-wide (un)signed range
+    Guard,     // icmp `predicate` of slotA, slotB: same outcome per lane
+    Address,   // global/generic/constant pointer slotA: in bounds, aligned
+    LowBits,   // or/xor of Affine slotA with Free slotB: slotB's bits all
+               // below the lowest bit the block's shift changes
+    Unreached, // pc differs between blocks (see above): the representative
+               // never executed it
+    ZeroOr,    // icmp eq/ne (slotA | slotB), 0 of two Affine values (`row
+               // == 0 && col == 0`): same outcome per lane
   };
   Kind kind = Kind::NoWrap;
   uint32_t pc = 0;
   uint32_t slotA = 0, slotB = 0;
-  BlockAffine formA, formB; // formB: Guard only
+  BlockAffine formA, formB; // formB: Guard and ZeroOr only
   unsigned bits = 64;
   bool isSigned = false;
   uint8_t predicate = 0;    // llvm::CmpInst::Predicate (Guard)
   uint32_t accessBytes = 0; // Address: bytes per lane
   bool isWrite = false;     // Address: store or atomic (taints skipped data)
+  /// Unreached: what differs may be loaded data (not only blockIdx); sound
+  /// only where blocks do not talk through global memory (skipped members'
+  /// atomics would change what a later representative loads).
+  bool onData = false;
+  std::string what; // Unreached: "file:line: what differs", for reports
 };
 
 struct BlockSymmetry {
-  bool provable = false;
-  std::string reason; // why not, when !provable: "file:line: what"
   std::vector<SymmetryCheck> checks;
   /// Global/generic stores and atomics whose address is Free: skipped blocks
   /// write the same bytes as their representative (Address kind, zero form).

@@ -75,6 +75,99 @@ entry:
 }
 )";
 
+// out[i] = in[i]; thread 0 of block 0 also checks in[0] (an assert on
+// data): a data-dependent branch that only block 0 reaches.
+const char *kCheckInFirstBlock = R"(
+define ptx_kernel void @guarded(ptr addrspace(1) %in, ptr addrspace(1) %out) !dbg !3 {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bd = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %bx, %bd
+  %i = add i32 %base, %tx
+  %idx = zext i32 %i to i64
+  %src = getelementptr float, ptr addrspace(1) %in, i64 %idx
+  %v = load float, ptr addrspace(1) %src, align 4, !dbg !10
+  %first = icmp eq i32 %i, 0
+  br i1 %first, label %check, label %done
+check:
+  %z = load float, ptr addrspace(1) %in, align 4, !dbg !11
+  %bad = fcmp une float %z, 0.0
+  br i1 %bad, label %flag, label %done
+flag:
+  %last = getelementptr float, ptr addrspace(1) %out, i64 4095
+  store float 1.0, ptr addrspace(1) %last, align 4, !dbg !12
+  br label %done
+done:
+  %dst = getelementptr float, ptr addrspace(1) %out, i64 %idx
+  store float %v, ptr addrspace(1) %dst, align 4, !dbg !13
+  ret void
+}
+)";
+
+// The same check in the 2-D corner `row == 0 && col == 0`, which clang
+// compiles to `(row | col) == 0`: an or of two blockIdx-dependent values.
+const char *kCheckInCorner = R"(
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+define ptx_kernel void @corner(ptr addrspace(1) %in, ptr addrspace(1) %out) !dbg !3 {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %ty = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %bx16 = shl i32 %bx, 4
+  %col = add i32 %bx16, %tx
+  %by16 = shl i32 %by, 4
+  %row = add i32 %by16, %ty
+  %either = or i32 %row, %col
+  %corner = icmp eq i32 %either, 0
+  br i1 %corner, label %check, label %done
+check:
+  %z = load float, ptr addrspace(1) %in, align 4, !dbg !11
+  %bad = fcmp une float %z, 0.0
+  br i1 %bad, label %flag, label %done
+flag:
+  store float 1.0, ptr addrspace(1) %in, align 4, !dbg !12
+  br label %done
+done:
+  %r64 = shl i32 %row, 6
+  %i = add i32 %r64, %col
+  %idx = zext i32 %i to i64
+  %dst = getelementptr float, ptr addrspace(1) %out, i64 %idx
+  store float 2.0, ptr addrspace(1) %dst, align 4, !dbg !13
+  ret void
+}
+)";
+
+// Every thread branches on its own element: every block reaches the
+// data-dependent branch. `atomic` adds a global atomicAdd (blocks talk).
+std::string branchOnEveryElement(bool atomic) {
+  return std::string(R"(
+define ptx_kernel void @every(ptr addrspace(1) %in, ptr addrspace(1) %out) !dbg !3 {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bd = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %base = mul i32 %bx, %bd
+  %i = add i32 %base, %tx
+  %idx = zext i32 %i to i64
+  %src = getelementptr i32, ptr addrspace(1) %in, i64 %idx
+  %v = load i32, ptr addrspace(1) %src, align 4, !dbg !10
+  %odd = and i32 %v, 1
+  %isOdd = icmp ne i32 %odd, 0
+  br i1 %isOdd, label %flag, label %done
+flag:
+  %dst = getelementptr i32, ptr addrspace(1) %out, i64 %idx
+  store i32 1, ptr addrspace(1) %dst, align 4, !dbg !11
+  br label %done
+done:
+)") +
+         (atomic ? "  %old = atomicrmw add ptr addrspace(1) %out, i32 1 "
+                   "monotonic, align 4, !dbg !12\n"
+                 : "") +
+         "  ret void\n}\n";
+}
+
 class NullCounter : public BlockCounter {
 public:
   EventSink &begin(LaunchResult &, core::Dim3, bool) override { return sink_; }
@@ -152,16 +245,93 @@ TEST(BlockClasses, OutOfBoundsBlockIsSimulated) {
   EXPECT_EQ(r.blocksSimulated, 2u); // block 0, then block 9
 }
 
-TEST(BlockClasses, BranchOnBlockIndexIsNotProvable) {
+TEST(BlockClasses, BranchOnBlockIndexInEveryBlockMakesAClassOfEach) {
+  // Every block executes the branch on blockIdx & 1: none may join another.
   ParsedKernel p = parseKernel(kOddBlocks, "odd");
   ASSERT_TRUE(p.kernel) << p.error;
   DeviceMemory mem;
   uint64_t out = mem.allocate(64 * 4, "out");
   BlockClassReport report = classify(p, launch1d(6, 64), {{out}}, mem);
-  EXPECT_FALSE(report.provable);
-  EXPECT_NE(report.reason.find("branch condition"), std::string::npos)
-      << report.reason;
   EXPECT_EQ(report.classes, 6u);
+
+  DeviceMemory a, b;
+  a.allocate(64 * 4, "out");
+  b.allocate(64 * 4, "out");
+  expectSameCounts(p, launch1d(6, 64), {{out}}, a, b);
+}
+
+TEST(BlockClasses, DataBranchOnlyBlockZeroReachesKeepsTheOthersInClasses) {
+  ParsedKernel p = parseKernel(kCheckInFirstBlock, "guarded");
+  ASSERT_TRUE(p.kernel) << p.error;
+  for (float first : {0.f, 1.f}) { // the check passes, then fails
+    DeviceMemory mem, a, b;
+    uint64_t in = 0, out = 0;
+    for (DeviceMemory *m : {&mem, &a, &b}) {
+      in = m->allocate(4096 * 4, "in");
+      out = m->allocate(4096 * 4, "out");
+      m->store(in, &first, 4, false);
+    }
+    BlockClassReport report = classify(p, launch1d(40, 64), {{in}, {out}}, mem);
+    EXPECT_TRUE(report.provable) << report.reason;
+    EXPECT_EQ(report.classes, 2u); // block 0, and blocks 1-39
+    expectSameCounts(p, launch1d(40, 64), {{in}, {out}}, a, b);
+  }
+}
+
+TEST(BlockClasses, ZeroTestOfAnOrOfTwoBlockIndices) {
+  ParsedKernel p = parseKernel(kCheckInCorner, "corner");
+  ASSERT_TRUE(p.kernel) << p.error;
+  core::LaunchConfig c = launch1d(1, 256);
+  c.grid = {4, 3, 1};
+  c.block = {16, 16, 1};
+  DeviceMemory mem, a, b;
+  uint64_t in = 0, out = 0;
+  float one = 1.f;
+  for (DeviceMemory *m : {&mem, &a, &b}) {
+    in = m->allocate(64, "in");
+    out = m->allocate(64 * 48 * 4, "out");
+    m->store(in, &one, 4, false);
+  }
+  BlockClassReport report = classify(p, c, {{in}, {out}}, mem);
+  EXPECT_TRUE(report.provable) << report.reason;
+  // (0,0) holds the corner; (1,0) never has col == 0, (0,1) never row == 0:
+  // every other block is (1,0) shifted with one side non-zero.
+  EXPECT_EQ(report.classes, 2u);
+  expectSameCounts(p, c, {{in}, {out}}, a, b);
+}
+
+TEST(BlockClasses, DataBranchInEveryBlockRunsTheRestAsEveryBlock) {
+  ParsedKernel p = parseKernel(branchOnEveryElement(false), "every");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem, a, b;
+  uint64_t in = 0, out = 0;
+  for (DeviceMemory *m : {&mem, &a, &b}) {
+    in = m->allocate(100 * 32 * 4, "in");
+    out = m->allocate(100 * 32 * 4, "out");
+    for (int32_t i = 0; i < 100 * 32; i += 3)
+      m->store(in + 4 * uint64_t(i), &i, 4, false);
+  }
+  NullCounter counter;
+  BlockClassReport report;
+  LaunchResult r = runBlockClasses(*p.kernel, launch1d(100, 32), {{in}, {out}},
+                                   mem, {}, {}, counter, &report);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.blocksSimulated, 100u);
+  EXPECT_EQ(report.classes, 100u);
+  EXPECT_NE(report.reason.find("reached by most blocks"), std::string::npos)
+      << report.reason;
+  expectSameCounts(p, launch1d(100, 32), {{in}, {out}}, a, b);
+}
+
+TEST(BlockClasses, DataBranchWhereBlocksTalkIsNotProvable) {
+  ParsedKernel p = parseKernel(branchOnEveryElement(true), "every");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem;
+  uint64_t in = mem.allocate(4 * 32 * 4, "in");
+  uint64_t out = mem.allocate(4 * 32 * 4, "out");
+  BlockClassReport report = classify(p, launch1d(4, 32), {{in}, {out}}, mem);
+  EXPECT_FALSE(report.provable);
+  EXPECT_NE(report.reason.find("atomics"), std::string::npos) << report.reason;
 }
 
 TEST(BlockClasses, SectorAlignmentChangesMakeClasses) {
