@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -63,13 +64,20 @@ struct Slice {
 
 void runSlice(Slice &slice, BlockRunner &runner, BlockCounter &counter,
               const core::Dim3 &grid, std::atomic<uint64_t> &launchSteps,
-              const Limits &limits) {
+              std::atomic<uint64_t> &firstFailure, const Limits &limits) {
   for (uint64_t i = slice.begin; i < slice.end; ++i) {
+    // A block that failed earlier in launch order ends the launch there:
+    // what later blocks would count is dropped, so do not run them.
+    if (i > firstFailure.load(std::memory_order_relaxed))
+      return;
     core::Dim3 b = blockAt(i, grid);
     BlockResult r = runner.runBlock(b, counter.begin(slice.part, b, i == 0));
     slice.part.blocksSimulated++;
     if (!r.ok()) {
       slice.error = failureText(r);
+      uint64_t seen = firstFailure.load();
+      while (i < seen && !firstFailure.compare_exchange_weak(seen, i)) {
+      }
       return;
     }
     // Every slice stops soon after the launch's budget is spent; which
@@ -153,6 +161,7 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
 
   LaunchResult result;
   std::atomic<uint64_t> steps = stepsSoFar;
+  std::atomic<uint64_t> firstFailure = std::numeric_limits<uint64_t>::max();
   for (uint64_t w0 = firstBlock; w0 < total && result.error.empty();
        w0 += kWindowBlocks) {
     if (options.progress)
@@ -168,10 +177,10 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
       for (unsigned t = 1; t < jobs; ++t)
         helpers.emplace_back([&, t] {
           runSlice(slices[t], *runners[t], *counters[t], config.grid, steps,
-                   limits);
+                   firstFailure, limits);
         });
       runSlice(slices[0], *runners[0], *counters[0], config.grid, steps,
-               limits);
+               firstFailure, limits);
     } // joins the helpers
     // Merge in launch order; a failing block ends the launch there, as it
     // would block after block: later slices are dropped.

@@ -184,15 +184,17 @@ void BlockRunner::Impl::addNote(std::string text) {
 
 void BlockRunner::Impl::recordFault(std::string kind, std::string message,
                                     uint32_t pc, const WarpState &w,
-                                    unsigned lane, uint64_t address) {
+                                    unsigned lane, uint64_t address,
+                                    const core::SourceLoc *at) {
   result.status = BlockResult::Status::Faulted;
   result.fault =
-      makeFault(std::move(kind), std::move(message), pc, w, lane, address);
+      makeFault(std::move(kind), std::move(message), pc, w, lane, address, at);
 }
 
 Fault BlockRunner::Impl::makeFault(std::string kind, std::string message,
                                    uint32_t pc, const WarpState &w,
-                                   unsigned lane, uint64_t address) const {
+                                   unsigned lane, uint64_t address,
+                                   const core::SourceLoc *at) const {
   Fault f;
   f.kind = std::move(kind);
   f.thread = threadOf(w, lane);
@@ -200,9 +202,13 @@ Fault BlockRunner::Impl::makeFault(std::string kind, std::string message,
   f.address = address;
   f.instId = pc;
   const auto &chain = kernel.insts()[pc].inlineChain;
-  if (!chain.empty())
+  if (at)
+    f.loc = *at;
+  else if (!chain.empty())
     f.loc = chain.front();
-  f.message = message + "\n    at " + where(pc) + " in " + kernel.name() +
+  std::string place =
+      at ? at->file + ":" + std::to_string(at->line) : where(pc);
+  f.message = message + "\n    at " + place + " in " + kernel.name() +
               "\n    by thread (" + core::toString(f.thread) + ") in block (" +
               core::toString(f.block) + ")";
   return f;
@@ -439,11 +445,14 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
       case Op::Trap:
       case Op::Unreachable: {
         unsigned lane = __builtin_ctz(mask);
-        recordFault(in.op == Op::Trap ? "trap" : "unreachable",
-                    in.op == Op::Trap
-                        ? "Kernel trap (__trap() or a failed assert)"
-                        : "Reached an 'unreachable' instruction",
-                    pc, w, lane, 0);
+        if (in.op == Op::Trap) {
+          const TrapInfo &trap = kernel.traps()[in.aux];
+          recordFault("trap", trap.message, pc, w, lane, 0,
+                      trap.at.valid() ? &trap.at : nullptr);
+        } else {
+          recordFault("unreachable", "Reached an 'unreachable' instruction", pc,
+                      w, lane, 0);
+        }
         return WarpStop::Abort;
       }
       case Op::Ret:

@@ -38,7 +38,7 @@ enum class Op : uint8_t {
   Switch,      // a = value; aux = first SwitchCase, c = count, b = default edge
   Ret,
   Unreachable,
-  Trap,
+  Trap, // aux = DecodedKernel::trapMessages() index
   Sreg, // sub = SregKind
   Barrier,
   WarpSync,

@@ -266,6 +266,31 @@ const GlobalVariable *stringGlobal(const Value *v) {
   return dyn_cast<GlobalVariable>(getUnderlyingObject(v, 16));
 }
 
+/// The C string constant `v` points to, or "" when it is not one.
+std::string constantString(const Value *v) {
+  const GlobalVariable *g = stringGlobal(v);
+  auto *data = g && g->hasInitializer()
+                   ? dyn_cast<ConstantDataSequential>(g->getInitializer())
+                   : nullptr;
+  return data && data->isCString() ? data->getAsCString().str() : "";
+}
+
+/// "Assertion `expr` failed" and the assert's place, from __assertfail's
+/// arguments (message, file, line, function) as far as they are constants.
+TrapInfo assertTrap(const CallBase &call) {
+  TrapInfo t{"A device assert failed", {}};
+  if (call.arg_size() < 3)
+    return t;
+  std::string expr = constantString(call.getArgOperand(0));
+  if (!expr.empty())
+    t.message = "Assertion `" + expr + "` failed";
+  std::string file = constantString(call.getArgOperand(1));
+  if (auto *line = dyn_cast<ConstantInt>(call.getArgOperand(2));
+      line && !file.empty())
+    t.at = {file, unsigned(line->getZExtValue()), 0};
+  return t;
+}
+
 } // namespace
 
 bool executesNatively(StringRef name) {
@@ -356,6 +381,8 @@ Error Decoder::decodeCall(const CallInst &call) {
     case Intrinsic::debugtrap:
     case Intrinsic::ubsantrap:
       in.op = Op::Trap;
+      in.aux = uint32_t(k_.traps_.size());
+      k_.traps_.push_back({"Kernel trap (__trap())", {}});
       emit(in, call, opcode);
       return Error::success();
     default:
@@ -452,8 +479,12 @@ Error Decoder::decodeCall(const CallInst &call) {
     return emitMath(*fn);
 
   if (name == "__assertfail") {
-    // A failed device assert: the kernel stops there, as on the GPU.
+    // A failed device assert: the kernel stops there, as on the GPU, which
+    // prints `file:line: function: ... Assertion `expr` failed.` from the
+    // arguments (message, file, line, function).
     in.op = Op::Trap;
+    in.aux = uint32_t(k_.traps_.size());
+    k_.traps_.push_back(assertTrap(call));
     emit(in, call, opcode);
     return Error::success();
   }

@@ -74,6 +74,14 @@ struct LocalVariable {
   uint64_t bytes;
 };
 
+/// A trap's report: a failed assert's expression, with the place the assert
+/// names (file and line of its macro, as the GPU prints them), or a plain
+/// __trap() (no place: the instruction's own).
+struct TrapInfo {
+  std::string message;
+  core::SourceLoc at;
+};
+
 class DecodedKernel {
 public:
   /// Errors name the unsupported construct and its file:line.
@@ -112,6 +120,8 @@ public:
   const std::vector<bc::PrintfFormat> &printfFormats() const {
     return formats_;
   }
+  /// What each Trap reports (bc::Inst::aux).
+  const std::vector<TrapInfo> &traps() const { return traps_; }
   /// Reconvergence pc of the block holding conditional branch `pc`
   /// (kExitPc when its immediate post-dominator is the virtual exit).
   uint32_t reconvergencePc(uint32_t pc) const { return reconv_[pc]; }
@@ -139,6 +149,7 @@ private:
   std::vector<int32_t> shuffleMasks_;
   std::vector<bc::RepackInfo> repacks_;
   std::vector<bc::PrintfFormat> formats_;
+  std::vector<TrapInfo> traps_;
   std::vector<SharedVariable> sharedVars_;
   std::vector<LocalVariable> localVars_;
   uint64_t staticShared_ = 0;

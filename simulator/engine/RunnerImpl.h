@@ -108,10 +108,13 @@ struct BlockRunner::Impl {
   void execShfl(const bc::Inst &in, WarpState &w, uint32_t mask);
   void execVote(const bc::Inst &in, WarpState &w, uint32_t mask);
 
+  /// `at`: where to say it happened, if not at the instruction's location.
   void recordFault(std::string kind, std::string message, uint32_t pc,
-                   const WarpState &w, unsigned lane, uint64_t address);
+                   const WarpState &w, unsigned lane, uint64_t address,
+                   const core::SourceLoc *at = nullptr);
   Fault makeFault(std::string kind, std::string message, uint32_t pc,
-                  const WarpState &w, unsigned lane, uint64_t address) const;
+                  const WarpState &w, unsigned lane, uint64_t address,
+                  const core::SourceLoc *at = nullptr) const;
   core::Dim3 threadOf(const WarpState &w, unsigned lane) const;
   void noteOnce(uint32_t pc, uint8_t bit, std::string text);
   std::string where(uint32_t pc) const;
