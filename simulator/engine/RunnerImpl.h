@@ -79,6 +79,10 @@ struct BlockRunner::Impl {
   // ran, and per pc whether it has one.
   std::vector<Fault> overruns;
   std::vector<bool> overranAt;
+  /// Lanes of `mask` whose access leaves the object the IR names at `pc`.
+  uint32_t objectBoundsOutside(const bc::Inst &in, uint32_t pc, uint32_t mask,
+                               const MemSpace *spaces,
+                               const uint64_t *addrs) const;
   bool checkObjectBounds(const bc::Inst &in, uint32_t pc, const WarpState &w,
                          uint32_t mask, const MemSpace *spaces,
                          const uint64_t *addrs);
