@@ -2,6 +2,7 @@
 
 #include "simulator/AllBlocks.h"
 #include "simulator/engine/AddressWindows.h"
+#include "simulator/engine/StoreBuffer.h"
 
 #include "llvm/IR/InstrTypes.h"
 
@@ -383,15 +384,21 @@ std::string unsoundUnreached(const DecodedKernel &kernel,
   return "";
 }
 
+/// Appends the notes not already there (two accesses of one line say the
+/// same), as an every-block run merges its threads' notes.
+void appendNotes(LaunchResult &into, const std::vector<std::string> &notes) {
+  for (const std::string &n : notes)
+    if (std::find(into.notes.begin(), into.notes.end(), n) == into.notes.end())
+      into.notes.push_back(n);
+}
+
 /// Appends the result of the blocks after the classes' to `into`: counts,
 /// notes and overruns (the earlier block's first), and the error.
 void appendLaterBlocks(LaunchResult &into, const LaunchResult &later) {
   accumulate(into, later, 1);
   into.blocksSimulated += later.blocksSimulated;
   into.error = later.error;
-  for (const std::string &n : later.notes)
-    if (std::find(into.notes.begin(), into.notes.end(), n) == into.notes.end())
-      into.notes.push_back(n);
+  appendNotes(into, later.notes);
   for (const Fault &f : later.overruns)
     if (std::none_of(into.overruns.begin(), into.overruns.end(),
                      [&](const Fault &g) { return g.instId == f.instId; }))
@@ -435,6 +442,14 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   runnerOptions.printfOut = options.printfOut;
   runnerOptions.overruns = options.overruns;
   BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
+  // Each block's stores go through a buffer committed when it ends (where
+  // blocks do not talk through global memory), as every-block runs do, so a
+  // block's reads of what it wrote itself are not reads of its input: the
+  // launch stays one that RepeatedLaunches may take again.
+  StoreBuffer buffer;
+  const bool buffered = blocksMayRunBuffered(kernel);
+  if (buffered)
+    runner.setStoreBuffer(&buffer);
 
   LaunchResult result;
   std::deque<OpenClass> open;
@@ -474,6 +489,8 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
     ProbeSink probes(counter.begin(cls.part, b, i == 0), driver.checks(),
                      driver.checksAt(), cls.observed);
     BlockResult r = runner.runBlock(b, probes);
+    if (buffered)
+      buffer.commit(memory);
     result.blocksSimulated++;
     rep.classes++;
     if (!r.ok()) {
@@ -496,7 +513,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
         rep.classes += total - (i + 1);
         for (OpenClass &other : open)
           close(other);
-        result.notes = runner.notes();
+        appendNotes(result, runner.notes());
         result.overruns = runner.overruns();
         appendLaterBlocks(result,
                           runAllBlocks(kernel, config, args, memory, limits,
@@ -507,7 +524,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   }
   for (OpenClass &cls : open)
     close(cls);
-  result.notes = runner.notes();
+  appendNotes(result, runner.notes());
   result.overruns = runner.overruns();
   return result;
 }
