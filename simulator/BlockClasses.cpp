@@ -154,7 +154,12 @@ private:
         Int y = interpret(b[lane], c.bits, false);
         widen(o.lo, o.hi, x, first);
         widen(o.bLo, o.bHi, y, first);
-        o.anyTrue |= x == 0 && y == 0;
+        // An or computed from earlier values of its operands (a loop exit
+        // after they moved on) is not what was observed: take it as a zero,
+        // so that only blocks with the same values join.
+        Int orValue =
+            interpret(regs[size_t(c.slotC) * kWarpSize + lane], c.bits, false);
+        o.anyTrue |= (x == 0 && y == 0) || (x | y) != orValue;
         break;
       }
       case Check::Kind::Address: {

@@ -133,11 +133,13 @@ public:
           orOperands_[in.dst + e] = {in.a + e, in.b + e};
   }
 
-  /// The operands of `x | y` when element `e` of ICmp `in` tests it against
-  /// zero (eq/ne) and x, y are Affine or uniform: `row == 0 && col == 0` as
-  /// compiled. The `or` of two Affine values is Dependent, the test is not.
-  std::optional<std::pair<uint32_t, uint32_t>> zeroTestedOr(const Inst &in,
-                                                            unsigned e) const {
+  /// `x | y` that element `e` of ICmp `in` tests against zero (eq/ne), x and
+  /// y Affine or uniform: `row == 0 && col == 0` as compiled. The `or` of two
+  /// Affine values is Dependent, the test is not.
+  struct ZeroTestedOr {
+    uint32_t orSlot, x, y;
+  };
+  std::optional<ZeroTestedOr> zeroTestedOr(const Inst &in, unsigned e) const {
     if (!llvm::CmpInst::isEquality(llvm::CmpInst::Predicate(in.sub)) ||
         in.bits > 64)
       return std::nullopt;
@@ -147,7 +149,8 @@ public:
     };
     if (!isZero(a) && !isZero(b))
       return std::nullopt;
-    auto it = orOperands_.find(isZero(b) ? a : b);
+    uint32_t orSlot = isZero(b) ? a : b;
+    auto it = orOperands_.find(orSlot);
     if (it == orOperands_.end())
       return std::nullopt;
     auto known = [&](uint32_t s) {
@@ -155,7 +158,7 @@ public:
     };
     if (!known(it->second.first) || !known(it->second.second))
       return std::nullopt;
-    return it->second;
+    return ZeroTestedOr{orSlot, it->second.first, it->second.second};
   }
 
   BlockSymmetry run() {
@@ -530,9 +533,9 @@ private:
         const AbsValue &x = get(in.a + e), &y = get(in.b + e);
         if (auto ops = zeroTestedOr(in, e)) {
           SymmetryCheck c = checkAt(SymmetryCheck::Kind::ZeroOr, pc);
-          c.slotA = ops->first, c.slotB = ops->second;
-          c.formA = get(ops->first).formOrZero();
-          c.formB = get(ops->second).formOrZero();
+          c.slotA = ops->x, c.slotB = ops->y, c.slotC = ops->orSlot;
+          c.formA = get(ops->x).formOrZero();
+          c.formB = get(ops->y).formOrZero();
           c.bits = in.bits, c.predicate = in.sub;
           out.checks.push_back(c);
           continue;

@@ -65,6 +65,7 @@ struct SymmetryCheck {
   Kind kind = Kind::NoWrap;
   uint32_t pc = 0;
   uint32_t slotA = 0, slotB = 0;
+  uint32_t slotC = 0; // ZeroOr: the or itself (its operands may have moved on)
   BlockAffine formA, formB; // formB: Guard and ZeroOr only
   unsigned bits = 64;
   bool isSigned = false;
