@@ -5,8 +5,11 @@
 #include <cassert>
 
 __global__ void sumChecked(const float *a, float *out, int steps) {
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    assert(a[0] == 0.f);
+  if (blockIdx.x == 0) {
+    out[threadIdx.x] = 0.f; // a block apart for static runs (2 classes)
+    if (threadIdx.x == 0)
+      assert(a[0] == 0.f);
+  }
   float sum = 0.f;
   for (int i = 0; i < steps; ++i)
     sum += a[(threadIdx.x + i) % 256];
