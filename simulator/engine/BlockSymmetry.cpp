@@ -65,8 +65,8 @@ public:
       return std::nullopt;
     uint32_t orSlot = isZero(b) ? a : b;
     auto it = orOperands_.find(orSlot);
-    if (it == orOperands_.end())
-      return std::nullopt;
+    if (it == orOperands_.end() || !get(orSlot).isDep())
+      return std::nullopt; // an Affine or Free or: a Guard check, as any
     auto known = [&](uint32_t s) {
       return get(s).isAffine() || get(s).isUniform();
     };
