@@ -103,6 +103,11 @@ std::string launchLimitError(const Limits &limits, uint64_t steps,
   return "";
 }
 
+void addNoteOnce(std::vector<std::string> &notes, std::string text) {
+  if (std::find(notes.begin(), notes.end(), text) == notes.end())
+    notes.push_back(std::move(text));
+}
+
 bool blocksMayRunBuffered(const DecodedKernel &kernel) {
   const std::vector<bc::Inst> &code = kernel.code();
   for (size_t pc = 0; pc < code.size(); ++pc) {
@@ -212,9 +217,7 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
       notes.begin(), notes.end(),
       [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &[block, text] : notes)
-    if (std::find(result.notes.begin(), result.notes.end(), text) ==
-        result.notes.end())
-      result.notes.push_back(std::move(text));
+    addNoteOnce(result.notes, std::move(text));
   // Overruns likewise: each instruction's first in launch order.
   auto linear = [&](const core::Dim3 &b) {
     return b.x +

@@ -29,6 +29,10 @@ std::string launchLimitError(const Limits &limits, uint64_t steps,
 /// no volatile or atomic global loads that read other blocks' stores.
 bool blocksMayRunBuffered(const DecodedKernel &kernel);
 
+/// Appends `text` to a launch's notes unless they already say it (accesses
+/// of one line, or blocks on several threads, raise the same note).
+void addNoteOnce(std::vector<std::string> &notes, std::string text);
+
 /// Runs blocks `firstBlock` to the end (launch order), `stepsSoFar` warp
 /// instructions of the launch's budget already spent by earlier ones.
 LaunchResult runAllBlocks(const DecodedKernel &kernel,

@@ -370,9 +370,9 @@ constexpr uint64_t kTrialBlocks = 8;
 /// Why the launch's Unreached checks are not sound ("" if they are): a
 /// data-dependent pc in a kernel whose blocks talk through global memory,
 /// where skipped members' atomics would change what a representative loads.
-std::string unsoundUnreached(const DecodedKernel &kernel,
+std::string unsoundUnreached(bool blocksMayRunBuffered,
                              const BlockSymmetry &symmetry) {
-  if (blocksMayRunBuffered(kernel))
+  if (blocksMayRunBuffered)
     return "";
   for (const Check &c : symmetry.checks)
     if (c.kind == Check::Kind::Unreached && c.onData)
@@ -385,8 +385,7 @@ std::string unsoundUnreached(const DecodedKernel &kernel,
 /// same), as an every-block run merges its threads' notes.
 void appendNotes(LaunchResult &into, const std::vector<std::string> &notes) {
   for (const std::string &n : notes)
-    if (std::find(into.notes.begin(), into.notes.end(), n) == into.notes.end())
-      into.notes.push_back(n);
+    addNoteOnce(into.notes, n);
 }
 
 /// Appends the result of the blocks after the classes' to `into`: counts,
@@ -427,7 +426,8 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
     return runAllBlocks(kernel, config, args, memory, limits, options, counter);
   }
   BlockSymmetry symmetry = analyzeBlockSymmetry(kernel, config, args);
-  if (std::string why = unsoundUnreached(kernel, symmetry); !why.empty()) {
+  const bool buffered = blocksMayRunBuffered(kernel);
+  if (std::string why = unsoundUnreached(buffered, symmetry); !why.empty()) {
     rep.reason = why;
     rep.classes = config.grid.count();
     return runAllBlocks(kernel, config, args, memory, limits, options, counter);
@@ -444,7 +444,6 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   // block's reads of what it wrote itself are not reads of its input: the
   // launch stays one that RepeatedLaunches may take again.
   StoreBuffer buffer;
-  const bool buffered = blocksMayRunBuffered(kernel);
   if (buffered)
     runner.setStoreBuffer(&buffer);
 
@@ -457,6 +456,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   uint64_t total = config.grid.count();
   uint64_t steps = 0; // a joined block costs one, a simulated one its own
   uint64_t joinedBlocks = 0;
+  uint64_t restFrom = total; // blocks from here on run as every block does
   for (uint64_t i = 0; i < total; ++i) {
     if (options.progress && i % 256 == 0)
       options.progress(i, total);
@@ -508,14 +508,8 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
         // for their serial run and probes. The rest run as every block does.
         rep.reason = c->what + " (reached by most blocks)";
         rep.classes += total - (i + 1);
-        for (OpenClass &other : open)
-          close(other);
-        appendNotes(result, runner.notes());
-        result.overruns = runner.overruns();
-        appendLaterBlocks(result,
-                          runAllBlocks(kernel, config, args, memory, limits,
-                                       options, counter, i + 1, steps));
-        return result;
+        restFrom = i + 1;
+        break;
       }
     }
   }
@@ -523,6 +517,9 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
     close(cls);
   appendNotes(result, runner.notes());
   result.overruns = runner.overruns();
+  if (restFrom < total)
+    appendLaterBlocks(result, runAllBlocks(kernel, config, args, memory, limits,
+                                           options, counter, restFrom, steps));
   return result;
 }
 

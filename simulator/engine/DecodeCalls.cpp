@@ -262,16 +262,19 @@ bool ignoredIntrinsic(Intrinsic::ID id) {
   }
 }
 
-const GlobalVariable *stringGlobal(const Value *v) {
-  return dyn_cast<GlobalVariable>(getUnderlyingObject(v, 16));
+/// The constant character array `v` points to (a printf format, an assert's
+/// message), or null when it is not one.
+const ConstantDataSequential *constantChars(const Value *v) {
+  auto *g = dyn_cast<GlobalVariable>(getUnderlyingObject(v, 16));
+  auto *data = g && g->hasInitializer()
+                   ? dyn_cast<ConstantDataSequential>(g->getInitializer())
+                   : nullptr;
+  return data && data->isString() ? data : nullptr;
 }
 
 /// The C string constant `v` points to, or "" when it is not one.
 std::string constantString(const Value *v) {
-  const GlobalVariable *g = stringGlobal(v);
-  auto *data = g && g->hasInitializer()
-                   ? dyn_cast<ConstantDataSequential>(g->getInitializer())
-                   : nullptr;
+  const ConstantDataSequential *data = constantChars(v);
   return data && data->isCString() ? data->getAsCString().str() : "";
 }
 
@@ -489,12 +492,8 @@ Error Decoder::decodeCall(const CallInst &call) {
     return Error::success();
   }
   if (name == "vprintf") {
-    const GlobalVariable *format = stringGlobal(call.getArgOperand(0));
-    auto *data =
-        format && format->hasInitializer()
-            ? dyn_cast<ConstantDataSequential>(format->getInitializer())
-            : nullptr;
-    if (!data || !data->isString())
+    const ConstantDataSequential *data = constantChars(call.getArgOperand(0));
+    if (!data)
       return unsupported(call, "printf with a non-constant format");
     TRY_SLOT(buffer, call.getArgOperand(1));
     in.op = Op::Printf, in.b = buffer;
