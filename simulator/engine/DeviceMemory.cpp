@@ -12,13 +12,42 @@ struct DeviceMemory::Page {
   uint8_t data[kPageBytes] = {};
   uint64_t written[kPageBytes / 64] = {}; // one bit per byte
   uint64_t tainted[kPageBytes / 64] = {};
+  // One of the shared all-zero pages (zeroPage()): read-only, never freed;
+  // a store to it backs a copy first.
+  bool shared = false;
 };
+
+void DeviceMemory::PageDeleter::operator()(Page *p) const {
+  if (!p->shared)
+    delete p;
+}
+
+// A page of zeros, every byte written, input-derived or not: what a launch
+// that writes a buffer with zeros (computed, or from data kcheck did not see)
+// leaves behind. compact() points such pages here.
+const DeviceMemory::Page *DeviceMemory::zeroPage(bool tainted) {
+  static const Page *const pages[2] = {
+      [] {
+        auto *p = new Page;
+        std::fill(std::begin(p->written), std::end(p->written), ~0ull);
+        p->shared = true;
+        return p;
+      }(),
+      [] {
+        auto *p = new Page;
+        std::fill(std::begin(p->written), std::end(p->written), ~0ull);
+        std::fill(std::begin(p->tainted), std::end(p->tainted), ~0ull);
+        p->shared = true;
+        return p;
+      }()};
+  return pages[tainted ? 1 : 0];
+}
 
 // Pages of one allocation in two levels, the second made on first touch:
 // a huge allocation costs nothing until it is used.
 struct DeviceMemory::Backing {
   static constexpr uint64_t kChunkPages = 512;
-  using Chunk = std::array<std::unique_ptr<Page>, kChunkPages>;
+  using Chunk = std::array<PagePtr, kChunkPages>;
   std::vector<std::unique_ptr<Chunk>> chunks;
   // A module variable's pages not yet backed hold its zero initializer
   // (written, not input-derived), so a large zero array costs nothing.
@@ -38,7 +67,7 @@ struct DeviceMemory::Backing {
     const auto &chunk = chunks[page / kChunkPages];
     return chunk ? (*chunk)[page % kChunkPages].get() : nullptr;
   }
-  std::unique_ptr<Page> &slot(uint64_t page) {
+  PagePtr &slot(uint64_t page) {
     auto &chunk = chunks[page / kChunkPages];
     if (!chunk)
       chunk = std::make_unique<Chunk>();
@@ -123,22 +152,56 @@ bool DeviceMemory::withinHeap(uint64_t addr, uint64_t n) const {
 DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr, bool fromHost) {
   int i = indexOf(addr);
   auto &slot = backing_[i]->slot((addr - allocs_[i].base) / kPageBytes);
-  if (!slot) {
-    // Past the limit a kernel's stores land in one spill page (the launch
-    // is stopped by its driver, which checks overLimit()); the host's
-    // copies are the program's own data and always kept.
-    if (!fromHost && backedBytes_ + kPageBytes > limitBytes_) {
-      overLimit_ = true;
-      if (!spill_)
-        spill_ = std::make_unique<Page>();
-      return spill_.get();
-    }
-    slot = std::make_unique<Page>();
-    if (backing_[i]->unbackedIsWrittenZero)
-      std::fill(std::begin(slot->written), std::end(slot->written), ~0ull);
-    backedBytes_ += kPageBytes;
+  if (slot && !slot->shared)
+    return slot.get();
+  // Past the limit, once compact() cannot make room, a kernel's stores land
+  // in one spill page (the launch is stopped by its driver, which checks
+  // overLimit()); the host's copies are the program's own data and always
+  // kept.
+  if (!fromHost && backedBytes_ + kPageBytes > limitBytes_ && !compact()) {
+    overLimit_ = true;
+    if (!spill_)
+      spill_ = std::make_unique<Page>();
+    return spill_.get();
   }
-  return slot.get();
+  Page *page = slot ? new Page(*slot) : new Page;
+  page->shared = false;
+  if (!slot && backing_[i]->unbackedIsWrittenZero)
+    std::fill(std::begin(page->written), std::end(page->written), ~0ull);
+  slot.reset(page);
+  backedBytes_ += kPageBytes;
+  return page;
+}
+
+bool DeviceMemory::compact() {
+  if (compactionFutile_)
+    return false;
+  static Backing::Chunk emptyChunk;
+  auto allZero = [](const uint64_t *w) {
+    return std::all_of(w, w + kPageBytes / 64, [](uint64_t x) { return !x; });
+  };
+  auto allOnes = [](const uint64_t *w) {
+    return std::all_of(w, w + kPageBytes / 64,
+                       [](uint64_t x) { return x == ~0ull; });
+  };
+  for (auto &backing : backing_)
+    for (auto &chunk : backing->chunks)
+      for (PagePtr &page : chunk ? *chunk : emptyChunk) {
+        if (!page || page->shared || !allOnes(page->written) ||
+            std::any_of(std::begin(page->data), std::end(page->data),
+                        [](uint8_t b) { return b != 0; }))
+          continue;
+        bool tainted = allOnes(page->tainted);
+        if (!tainted && !allZero(page->tainted))
+          continue;
+        page.reset(const_cast<Page *>(zeroPage(tainted)));
+        backedBytes_ -= kPageBytes;
+      }
+  // A pass that leaves most of the limit in use would be repeated page after
+  // page: give up on it for good and let the limit stop the launch.
+  if (backedBytes_ > limitBytes_ / 4 * 3)
+    compactionFutile_ = true;
+  return backedBytes_ + kPageBytes <= limitBytes_;
 }
 
 const DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr) const {
@@ -217,9 +280,25 @@ void DeviceMemory::markTainted(uint64_t addr, uint64_t n) {
     for (uint64_t at = lo; at < hi;) {
       uint64_t page = (at - a.base) / kPageBytes;
       uint64_t pageEnd = std::min(hi, a.base + (page + 1) * kPageBytes);
-      if (Page *p = backing_[i]->get(page))
-        for (uint64_t b = at - a.base - page * kPageBytes;
-             b < pageEnd - a.base - page * kPageBytes; ++b)
+      uint64_t from = at - a.base - page * kPageBytes,
+               to = pageEnd - a.base - page * kPageBytes;
+      Page *p = backing_[i]->get(page);
+      if (p && p->shared && p != zeroPage(true)) {
+        // The written-zero page: all of it becomes the input-derived one, a
+        // part of it a page of its own.
+        PagePtr &slot = backing_[i]->slot(page);
+        if (from == 0 && to == kPageBytes) {
+          slot.reset(const_cast<Page *>(zeroPage(true)));
+          p = nullptr;
+        } else {
+          p = new Page(*p);
+          p->shared = false;
+          slot.reset(p);
+          backedBytes_ += kPageBytes;
+        }
+      }
+      if (p && !p->shared)
+        for (uint64_t b = from; b < to; ++b)
           p->tainted[b / 64] |= p->written[b / 64] & (1ull << (b % 64));
       at = pageEnd;
     }

@@ -3,7 +3,10 @@
 // load, read) may run on several threads while nobody mutates it. Bytes never
 // written (by the host through write(), by a module initializer, or by a
 // kernel) read as zero and are reported as input-derived ("tainted"), as are
-// bytes a kernel wrote from tainted values.
+// bytes a kernel wrote from tainted values. When kernel stores would pass the
+// limit, pages holding only zeros are first shared (compact()): a launch that
+// fills a huge buffer with zeros, or with data kcheck did not see (zero
+// fill), is not stopped by the memory it would back.
 #pragma once
 
 #include <atomic>
@@ -88,7 +91,16 @@ public:
 
 private:
   struct Page;
-  struct Backing;                              // pages of one allocation
+  struct PageDeleter {
+    void operator()(Page *p) const;
+  };
+  using PagePtr = std::unique_ptr<Page, PageDeleter>;
+  struct Backing; // pages of one allocation
+  static const Page *zeroPage(bool tainted);
+  /// Points every backed page that holds only zeros, all written, all
+  /// input-derived or none, at the shared zeroPage(), which costs nothing.
+  /// Run when a kernel store would pass the limit; true if there is room now.
+  bool compact();
   Page *pageFor(uint64_t addr, bool fromHost); // creates the page
   void storeBytes(uint64_t addr, const void *src, uint64_t n, bool tainted,
                   bool fromHost);
@@ -102,6 +114,7 @@ private:
   uint64_t backedBytes_ = 0, limitBytes_ = ~0ull;
   uint64_t changeClock_ = 0;
   bool overLimit_ = false;
+  bool compactionFutile_ = false;
   std::unique_ptr<Page> spill_;
   // Cache of indexOf; relaxed atomic so concurrent readers only race on a
   // hint (any value they see is a valid index or -1).
