@@ -268,6 +268,8 @@ private:
     const Expr *callee = e->getArg(0);
     const FunctionDecl *fd = ev.eval(callee).function;
     HostLaunch l = start(ev, e, fd, callee);
+    if (const FunctionDecl *api = e->getDirectCallee())
+      l.cooperative = api->getNameAsString() == "cudaLaunchCooperativeKernel";
     geometry(ev, l, e->getArg(1), e->getArg(2),
              e->getNumArgs() > 4 ? e->getArg(4) : nullptr);
     AbstractValue args = ev.eval(e->getArg(3));

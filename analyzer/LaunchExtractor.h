@@ -134,6 +134,7 @@ struct HostLaunch {
   core::SourceLoc loc;
   std::optional<core::Dim3> grid, block;      // nullopt: unknown
   std::optional<uint64_t> dynamicSharedBytes; // nullopt: unknown
+  bool cooperative = false;                   // cudaLaunchCooperativeKernel
   std::vector<LaunchArg> args;
   // Everything that could not be evaluated for this launch, and the conditions
   // it was found under, in words with file:line.

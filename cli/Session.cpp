@@ -354,6 +354,7 @@ bool resolveConfig(const Options &options, const HostLaunch &hl,
     lr.config.block = *block;
   if (shmem)
     lr.config.dynamicSharedBytes = *shmem;
+  lr.config.cooperative = hl.cooperative;
   auto missing = [&](const char *what, const char *flag) {
     lr.notes.push_back(std::string(what) + " of launch #" +
                        std::to_string(lr.index) + " (" + hl.kernelName +

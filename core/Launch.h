@@ -18,6 +18,9 @@ struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
   uint64_t dynamicSharedBytes = 0;
+  // cudaLaunchCooperativeKernel: every block resident at once, so blocks may
+  // wait for each other (cooperative groups' grid.sync()).
+  bool cooperative = false;
 };
 
 } // namespace kcheck::core

@@ -136,6 +136,8 @@ const char *errorString(cudaError_t e) {
     return "an illegal memory access was encountered";
   case cudaErrorLaunchFailure:
     return "unspecified launch failure";
+  case cudaErrorCooperativeLaunchTooLarge:
+    return "too many blocks in cooperative launch";
   case cudaErrorInvalidDeviceFunction:
     return "invalid device function";
   default:
@@ -165,6 +167,8 @@ const char *errorName(cudaError_t e) {
     return "cudaErrorInvalidResourceHandle";
   case cudaErrorInvalidDeviceFunction:
     return "cudaErrorInvalidDeviceFunction";
+  case cudaErrorCooperativeLaunchTooLarge:
+    return "cudaErrorCooperativeLaunchTooLarge";
   default:
     return "cudaErrorUnknown";
   }
@@ -524,8 +528,8 @@ cudaError_t apiPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
   *stream = c.stream;
   return cudaSuccess;
 }
-cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
-                            void **args, size_t shared, cudaStream_t) {
+cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                         size_t shared, bool cooperative) {
   CudaRuntime &r = rt();
   auto it = r.kernels.find(func);
   if (it == r.kernels.end())
@@ -543,6 +547,21 @@ cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
   if (shared > f.sharedPerBlockOptin)
     return fail(cudaErrorInvalidValue);
   core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
+  if (cooperative) {
+    // Every block must be resident at once: at most the occupancy
+    // calculator's blocks per SM on every SM. Without the compiler's
+    // registers (no toolkit) only the SMs' thread limit is known.
+    std::string why;
+    std::optional<core::KernelResources> k =
+        r.device().resources(it->second, why);
+    uint64_t perSM =
+        k ? uint64_t(
+                core::occupancy(r.arch(), *k, int(threads), shared).blocksPerSM)
+          : uint64_t(f.maxThreadsPerSM) / threads;
+    if (uint64_t(grid.x) * grid.y * grid.z > perSM * uint64_t(f.smCount))
+      return fail(cudaErrorCooperativeLaunchTooLarge);
+    config.cooperative = true;
+  }
   std::string error = r.device().launch(it->second, config, args);
   if (!error.empty()) {
     Stop why;
@@ -551,6 +570,15 @@ cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
     r.stop(std::move(why));
   }
   return cudaSuccess;
+}
+cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
+                            void **args, size_t shared, cudaStream_t) {
+  return launchKernel(func, grid, block, args, shared, false);
+}
+cudaError_t apiLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
+                                       void **args, size_t shared,
+                                       cudaStream_t) {
+  return launchKernel(func, grid, block, args, shared, true);
 }
 
 // ---------------------------------------------------------------------------
@@ -656,7 +684,7 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"__cudaPushCallConfiguration", address(apiPushCallConfiguration)},
       {"__cudaPopCallConfiguration", address(apiPopCallConfiguration)},
       {"cudaLaunchKernel", address(apiLaunchKernel)},
-      {"cudaLaunchCooperativeKernel", address(apiLaunchKernel)},
+      {"cudaLaunchCooperativeKernel", address(apiLaunchCooperativeKernel)},
       {"exit", address(procExit)},
       {"_exit", address(procQuickExit)},
       {"_Exit", address(procQuickExit)},

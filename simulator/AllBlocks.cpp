@@ -13,11 +13,6 @@ namespace kcheck::sim {
 
 namespace {
 
-core::Dim3 blockAt(uint64_t linear, const core::Dim3 &grid) {
-  return {uint32_t(linear % grid.x), uint32_t(linear / grid.x % grid.y),
-          uint32_t(linear / (uint64_t(grid.x) * grid.y))};
-}
-
 std::string failureText(const BlockResult &r) {
   return r.fault ? r.fault->message : r.message;
 }
@@ -207,37 +202,42 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
     if (result.error.empty())
       result.error = launchLimitError(limits, steps, memory);
   }
-  // Notes in the order block-after-block would raise them.
-  std::vector<std::pair<uint64_t, std::string>> notes;
-  for (const auto &runner : runners) {
-    auto mine = runner->notesByBlock();
-    notes.insert(notes.end(), mine.begin(), mine.end());
-  }
+  RunnerReports reports;
+  for (const auto &runner : runners)
+    reports.add(*runner);
+  reports.mergeInto(result, config.grid);
+  return result;
+}
+
+void RunnerReports::add(const BlockRunner &runner) {
+  auto mine = runner.notesByBlock();
+  notes.insert(notes.end(), mine.begin(), mine.end());
+  auto faults = runner.overruns();
+  overruns.insert(overruns.end(), faults.begin(), faults.end());
+}
+
+void RunnerReports::mergeInto(LaunchResult &result, const core::Dim3 &grid) {
   std::stable_sort(
       notes.begin(), notes.end(),
       [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &[block, text] : notes)
     addNoteOnce(result.notes, std::move(text));
-  // Overruns likewise: each instruction's first in launch order.
   auto linear = [&](const core::Dim3 &b) {
-    return b.x +
-           uint64_t(config.grid.x) * (b.y + uint64_t(config.grid.y) * b.z);
+    return b.x + uint64_t(grid.x) * (b.y + uint64_t(grid.y) * b.z);
   };
-  for (const auto &runner : runners)
-    for (const Fault &f : runner->overruns()) {
-      auto same =
-          std::find_if(result.overruns.begin(), result.overruns.end(),
-                       [&](const Fault &g) { return g.instId == f.instId; });
-      if (same == result.overruns.end())
-        result.overruns.push_back(f);
-      else if (linear(f.block) < linear(same->block))
-        *same = f;
-    }
+  for (const Fault &f : overruns) {
+    auto same =
+        std::find_if(result.overruns.begin(), result.overruns.end(),
+                     [&](const Fault &g) { return g.instId == f.instId; });
+    if (same == result.overruns.end())
+      result.overruns.push_back(f);
+    else if (linear(f.block) < linear(same->block))
+      *same = f;
+  }
   std::stable_sort(result.overruns.begin(), result.overruns.end(),
                    [&](const Fault &a, const Fault &b) {
                      return linear(a.block) < linear(b.block);
                    });
-  return result;
 }
 
 } // namespace kcheck::sim

@@ -20,6 +20,12 @@ namespace kcheck::sim {
 
 inline constexpr uint64_t kWindowBlocks = 4096;
 
+/// The block at `linear` in launch order (x fastest).
+inline core::Dim3 blockAt(uint64_t linear, const core::Dim3 &grid) {
+  return {uint32_t(linear % grid.x), uint32_t(linear / grid.x % grid.y),
+          uint32_t(linear / (uint64_t(grid.x) * grid.y))};
+}
+
 /// Non-empty when a launch that has run `steps` (warp instructions, at least
 /// one per block) went past `limits`, or its memory did: the launch's error.
 std::string launchLimitError(const Limits &limits, uint64_t steps,
@@ -32,6 +38,16 @@ bool blocksMayRunBuffered(const DecodedKernel &kernel);
 /// Appends `text` to a launch's notes unless they already say it (accesses
 /// of one line, or blocks on several threads, raise the same note).
 void addNoteOnce(std::vector<std::string> &notes, std::string text);
+
+/// Notes and overruns gathered from several runners, put into a launch's
+/// result in the order running block after block would raise them: each
+/// note once, each instruction's first overrun in launch order.
+struct RunnerReports {
+  std::vector<std::pair<uint64_t, std::string>> notes; // (linear block, note)
+  std::vector<Fault> overruns;
+  void add(const BlockRunner &runner);
+  void mergeInto(LaunchResult &result, const core::Dim3 &grid);
+};
 
 /// Runs blocks `firstBlock` to the end (launch order), `stepsSoFar` warp
 /// instructions of the launch's budget already spent by earlier ones.

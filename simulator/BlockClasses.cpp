@@ -1,6 +1,7 @@
 #include "simulator/BlockClasses.h"
 
 #include "simulator/AllBlocks.h"
+#include "simulator/CoResidentBlocks.h"
 #include "simulator/engine/AddressWindows.h"
 #include "simulator/engine/StoreBuffer.h"
 
@@ -359,11 +360,6 @@ private:
   std::vector<std::vector<uint32_t>> checksAt_;
 };
 
-core::Dim3 blockAt(uint64_t linear, const core::Dim3 &grid) {
-  return {uint32_t(linear % grid.x), uint32_t(linear / grid.x % grid.y),
-          uint32_t(linear / (uint64_t(grid.x) * grid.y))};
-}
-
 /// Blocks simulated before the driver may decide that classes do not pay.
 constexpr uint64_t kTrialBlocks = 8;
 
@@ -420,6 +416,12 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   BlockClassReport localReport;
   BlockClassReport &rep = report ? *report : localReport;
   rep = BlockClassReport();
+  if (config.cooperative) {
+    rep.reason = "a cooperative launch: its blocks wait for each other";
+    rep.classes = config.grid.count();
+    return runCoResidentBlocks(kernel, config, args, memory, limits, options,
+                               counter);
+  }
   if (options.exhaustive) {
     rep.reason = "--exhaustive";
     rep.classes = config.grid.count();

@@ -207,6 +207,19 @@ std::string launchTooLarge(const core::ArchSpec &arch,
            " (the launch fails on the GPU)";
   if (shared > limits.maxMemoryBytes)
     return "launch needs more shared memory than --max-memory allows";
+  // A cooperative launch keeps every block resident (one runner each): past
+  // what the SMs' threads can hold the runtime refuses it.
+  if (uint64_t threads = config.block.count();
+      config.cooperative && arch.smCount && arch.maxThreadsPerSM &&
+      config.grid.count() >
+          uint64_t(arch.smCount) * (arch.maxThreadsPerSM / threads))
+    return "cooperative launch of " + std::to_string(config.grid.count()) +
+           " blocks of " + std::to_string(threads) + " threads: " + arch.name +
+           " holds at most " +
+           std::to_string(uint64_t(arch.smCount) *
+                          (arch.maxThreadsPerSM / threads)) +
+           " at once (the launch fails with "
+           "cudaErrorCooperativeLaunchTooLarge)";
   if (config.grid.count() > limits.maxLaunchSteps)
     return "launch of " + std::to_string(config.grid.count()) +
            " blocks not simulated: each block costs at least one step and "

@@ -33,6 +33,7 @@ bool RepeatedLaunches::sameLaunch(const Entry &e, const DecodedKernel &kernel,
   return e.kernel == &kernel && e.config.grid == config.grid &&
          e.config.block == config.block &&
          e.config.dynamicSharedBytes == config.dynamicSharedBytes &&
+         e.config.cooperative == config.cooperative &&
          sameLimits(e.limits, limits) && sameArgs(e.args, args);
 }
 

@@ -17,6 +17,18 @@ __device__ __forceinline__ unsigned int blockThreadRank() {
 __device__ __forceinline__ unsigned int blockThreadCount() {
   return blockDim.x * blockDim.y * blockDim.z;
 }
+// The driver's grid workspace of a cooperative launch (%envreg1 high and
+// %envreg2 low half; null otherwise), as the toolkit's driver_abi.h reads it.
+struct grid_workspace {
+  unsigned int wsSize;
+  unsigned int barrier;
+};
+__device__ __forceinline__ grid_workspace *gridWorkspace() {
+  unsigned int hi, lo;
+  asm("mov.u32 %0, %%envreg1;" : "=r"(hi));
+  asm("mov.u32 %0, %%envreg2;" : "=r"(lo));
+  return (grid_workspace *)((unsigned long long)hi << 32 | lo);
+}
 } // namespace details
 
 class thread_block {
@@ -64,6 +76,26 @@ public:
   }
   __device__ dim3 block_index() const {
     return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  }
+  __device__ bool is_valid() const { return details::gridWorkspace() != 0; }
+  // The toolkit's grid barrier (details/sync.h, its pre-sm_70 form): block
+  // (0,0,0) adds 0x80000000 - (blocks - 1), every other block 1, so the
+  // last arrival flips the top bit, which each block's first thread polls.
+  __device__ void sync() const {
+    volatile unsigned int *arrived = &details::gridWorkspace()->barrier;
+    __syncthreads();
+    if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {
+      unsigned int expected = gridDim.x * gridDim.y * gridDim.z;
+      unsigned int nb = blockIdx.x + blockIdx.y + blockIdx.z == 0
+                            ? 0x80000000u - (expected - 1)
+                            : 1u;
+      __threadfence();
+      unsigned int old = atomicAdd((unsigned int *)arrived, nb);
+      while (((old ^ *arrived) & 0x80000000u) == 0) {
+      }
+      __threadfence();
+    }
+    __syncthreads();
   }
 };
 

@@ -61,22 +61,21 @@ Value *Lowerer::specialRegister(const std::string &raw, unsigned width) {
     return b_.CreateZExtOrTrunc(b_.CreatePtrToInt(g, b_.getInt32Ty()),
                                 b_.getIntNTy(width));
   }
-  if (name.rfind("envreg", 0) == 0) {
-    // The driver's grid workspace, which cooperative groups' this_grid()
-    // reads for grid.sync(): a barrier that needs every block resident at
-    // once, where kcheck runs a launch's blocks one after another.
+  if (name.rfind("envreg", 0) == 0 && name != "envreg1" && name != "envreg2") {
+    // %envreg1/2 hold the driver's grid workspace (cooperative groups'
+    // this_grid().sync()); what the driver puts in the others is not
+    // documented.
     fail("%" + name +
-         " (cooperative groups' grid workspace: this_grid(), "
-         "grid.sync(); kcheck runs blocks one after another, "
-         "so it cannot synchronize a grid)");
+         " (a driver environment register other than the grid "
+         "workspace, %envreg1/%envreg2)");
     return nullptr;
   }
   static const std::set<std::string> known = {
-      "laneid",     "warpid",      "nwarpid",     "clock",       "tid.x",
-      "tid.y",      "tid.z",       "ntid.x",      "ntid.y",      "ntid.z",
-      "ctaid.x",    "ctaid.y",     "ctaid.z",     "nctaid.x",    "nctaid.y",
-      "nctaid.z",   "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
-      "lanemask_ge"};
+      "laneid",      "warpid",      "nwarpid",     "clock",       "tid.x",
+      "tid.y",       "tid.z",       "ntid.x",      "ntid.y",      "ntid.z",
+      "ctaid.x",     "ctaid.y",     "ctaid.z",     "nctaid.x",    "nctaid.y",
+      "nctaid.z",    "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
+      "lanemask_ge", "envreg1",     "envreg2"};
   static const std::set<std::string> known64 = {"clock64", "globaltimer"};
   bool is64 = known64.count(name);
   if (!is64 && !known.count(name))

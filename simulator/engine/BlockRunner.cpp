@@ -235,12 +235,22 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
     w->controlTainted = false;
     copyByvalArguments(*w);
   }
+  return runWarps(sink);
+}
+
+BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
+  using State = WarpState::State;
+  result.status = BlockResult::Status::Completed;
+  const uint64_t writesAtEntry = memoryWrites;
   // Warps run in order until each reaches a barrier or exits; then every
-  // waiting warp is released together.
+  // waiting warp is released together. (Co-resident blocks: a warp that
+  // spins waits until another warp or block wrote memory.)
   for (;;) {
+    bool progressed = false;
     for (auto &w : warps) {
-      if (w->state != WarpState::State::Ready)
+      if (w->state != State::Ready)
         continue;
+      uint64_t writesBefore = memoryWrites;
       WarpStop stop = runWarp(*w, sink);
       // Other warps run now; they may change what this one will read (a
       // count of barrier rounds kept in registers), so a repeat is judged
@@ -250,15 +260,34 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
         if (result.fault)
           sink.onFault(*result.fault);
         result.warpSteps = steps;
+        result.wroteMemory = memoryWrites != writesAtEntry;
         return result;
       }
-      w->state = stop == WarpStop::Barrier ? WarpState::State::AtBarrier
-                                           : WarpState::State::Done;
+      w->state = stop == WarpStop::Barrier ? State::AtBarrier
+                 : stop == WarpStop::Spin  ? State::Spinning
+                                           : State::Done;
+      // A warp that only spun changed nothing another one could see.
+      progressed |= stop != WarpStop::Spin || memoryWrites != writesBefore;
     }
-    unsigned waiting = 0, done = 0;
+    unsigned waiting = 0, done = 0, spinning = 0;
     for (auto &w : warps) {
-      waiting += w->state == WarpState::State::AtBarrier;
-      done += w->state == WarpState::State::Done;
+      waiting += w->state == State::AtBarrier;
+      done += w->state == State::Done;
+      spinning += w->state == State::Spinning;
+    }
+    if (spinning) {
+      // Spinning warps try again while the block's other warps get on;
+      // when none can, the block waits for the other blocks.
+      if (!progressed) {
+        result.status = BlockResult::Status::Waiting;
+        result.warpSteps = steps;
+        result.wroteMemory = memoryWrites != writesAtEntry;
+        return result;
+      }
+      for (auto &w : warps)
+        if (w->state == State::Spinning)
+          w->state = State::Ready;
+      continue;
     }
     if (waiting == 0)
       break;
@@ -269,11 +298,19 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
               "__syncthreads(); they were released anyway");
     }
     for (auto &w : warps)
-      if (w->state == WarpState::State::AtBarrier)
-        w->state = WarpState::State::Ready;
+      if (w->state == State::AtBarrier)
+        w->state = State::Ready;
   }
   result.warpSteps = steps;
+  result.wroteMemory = memoryWrites != writesAtEntry;
   return result;
+}
+
+BlockResult BlockRunner::resumeBlock(EventSink &sink) {
+  for (auto &w : impl_->warps)
+    if (w->state == WarpState::State::Spinning)
+      w->state = WarpState::State::Ready;
+  return impl_->runWarps(sink);
 }
 
 void BlockRunner::Impl::settle(WarpState &w) {
@@ -346,7 +383,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
     const uint32_t mask = top.mask & w.live;
     uint32_t pc = top.pc;
     if ((steps >= nextRepeatCheck || repeatWatch.armed) && warpRepeats(w, pc))
-      return WarpStop::Abort;
+      return options.coResident ? WarpStop::Spin : WarpStop::Abort;
     // controlTainted changes only at a branch, which ends the inner loop.
     const uint64_t stepLimit =
         w.controlTainted
@@ -392,6 +429,13 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
                        "not exact");
         if (!execMemory(in, pc, w, mask, sink))
           return WarpStop::Abort;
+        // Co-resident blocks: a strong load may be a poll of what another
+        // block writes (grid.sync()'s barrier word): check for a repeat from
+        // the next basic block on, so that a warp waiting for a block that
+        // has not arrived hands over after two polls, not hundreds.
+        if (options.coResident && !repeatWatch.armed && in.op == Op::Load &&
+            kernel.insts()[pc].isVolatile && in.sub != bc::kSharedAS)
+          nextRepeatCheck = std::min(nextRepeatCheck, steps);
         ++pc;
         continue;
       case Op::MemCpy:

@@ -88,14 +88,26 @@ struct RunnerOptions {
   GlobalOverrun overruns = GlobalOverrun::Fault;
   bool instructionEvents = false; // call EventSink::onInstruction
   std::vector<uint32_t> probePcs; // call EventSink::onProbe before these pcs
+  // A cooperative launch: the device address of its grid workspace (what
+  // %envreg1/%envreg2 give cooperative groups' grid.sync()), and blocks run
+  // alongside each other: a warp that spins waiting for memory another
+  // block writes makes its block return BlockResult::Status::Waiting, to be
+  // resumed (resumeBlock) after other blocks ran.
+  uint64_t gridWorkspace = 0;
+  bool coResident = false;
 };
 
 struct BlockResult {
-  enum class Status { Completed, Faulted, StepLimit, Error };
+  // Waiting: co-resident blocks only (RunnerOptions::coResident); every
+  // warp left spins, waiting for memory another block writes: resumeBlock().
+  enum class Status { Completed, Faulted, StepLimit, Error, Waiting };
   Status status = Status::Completed;
   std::optional<Fault> fault; // when Faulted
-  std::string message;        // StepLimit / Error: what and where
-  uint64_t warpSteps = 0;
+  std::string message;        // StepLimit / Error / Waiting: what and where
+  uint64_t warpSteps = 0;     // of the block so far (resumes included)
+  // Since runBlock or resumeBlock was called: the block stored to memory
+  // (another block waiting on it may go on).
+  bool wroteMemory = false;
   bool ok() const { return status == Status::Completed; }
 };
 
@@ -110,6 +122,10 @@ public:
 
   /// Runs one whole block (all its warps, barriers included).
   BlockResult runBlock(core::Dim3 blockIdx, EventSink &sink);
+  /// Goes on with a block that returned Status::Waiting (co-resident blocks:
+  /// one runner per block, as a cooperative launch keeps every block
+  /// resident).
+  BlockResult resumeBlock(EventSink &sink);
 
   /// Things worth telling the user, each once (tainted branches, barrier
   /// divergence), in the order first seen.

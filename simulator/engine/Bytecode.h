@@ -120,7 +120,12 @@ enum class SregKind : uint8_t {
   LaneMaskLe,
   LaneMaskGt,
   LaneMaskGe,
-  Clock
+  Clock,
+  // %envreg1 / %envreg2: the high and low halves of the driver's grid
+  // workspace address (cooperative groups' grid.sync() barrier), 0 outside
+  // a cooperative launch.
+  GridWorkspaceHi,
+  GridWorkspaceLo
 };
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteKind : uint8_t { Ballot, Any, All, Uni };

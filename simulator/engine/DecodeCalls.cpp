@@ -49,6 +49,8 @@ std::optional<bc::SregKind> sregOf(StringRef reg) {
                  .Case("lanemask.gt", int(S::LaneMaskGt))
                  .Case("lanemask.ge", int(S::LaneMaskGe))
                  .Cases({"clock", "clock64", "globaltimer"}, int(S::Clock))
+                 .Case("envreg1", int(S::GridWorkspaceHi))
+                 .Case("envreg2", int(S::GridWorkspaceLo))
                  .Default(-1);
   if (kind < 0)
     return std::nullopt;

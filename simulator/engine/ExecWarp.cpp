@@ -85,6 +85,12 @@ void BlockRunner::Impl::execSreg(const Inst &in, WarpState &w, uint32_t mask) {
     case S::Clock:
       v = steps;
       break; // deterministic stand-in
+    case S::GridWorkspaceHi:
+      v = options.gridWorkspace >> 32;
+      break;
+    case S::GridWorkspaceLo:
+      v = options.gridWorkspace & 0xffffffffu;
+      break;
     }
     d[lane] = in.bits >= 64 ? v : v & ((1ull << in.bits) - 1);
   }

@@ -9,21 +9,25 @@
 // that do make progress (a grid-stride loop run by one thread is 268 M warp
 // instructions). Memory is compared by counting writes, not by content: a
 // loop that writes is never called a repeat (it may still never end, and the
-// step budget then stops it).
+// step budget then stops it). In a cooperative launch, whose blocks run
+// alongside, such a warp waits instead: its block hands over to the others
+// (BlockResult::Status::Waiting) and is resumed after they ran.
 #include "simulator/engine/RunnerImpl.h"
 
 namespace kcheck::sim {
 
 void BlockRunner::Impl::resetRepeatWatch() {
   repeatWatch.armed = false;
-  nextRepeatCheck = kRepeatCheckSteps;
+  repeatCheckSteps =
+      options.coResident ? kCoResidentRepeatCheckSteps : kRepeatCheckSteps;
+  nextRepeatCheck = repeatCheckSteps;
   memoryWrites = 0;
 }
 
 bool BlockRunner::Impl::warpRepeats(const WarpState &w, uint32_t pc) {
   RepeatWatch &r = repeatWatch;
   if (steps >= nextRepeatCheck) {
-    nextRepeatCheck = steps + kRepeatCheckSteps;
+    nextRepeatCheck = steps + repeatCheckSteps;
     r.armed = true;
     r.warp = w.index, r.pc = pc, r.live = w.live, r.writes = memoryWrites;
     r.regs = w.regs;
@@ -36,6 +40,13 @@ bool BlockRunner::Impl::warpRepeats(const WarpState &w, uint32_t pc) {
   if (r.writes != memoryWrites || r.live != w.live || r.stack != w.stack ||
       r.regs != w.regs)
     return false;
+  if (options.coResident) { // a spin-wait: runWarp hands over (WarpStop::Spin)
+    result.message = "block (" + core::toString(blockIdx) + ") of " +
+                     kernel.name() + " waits at " + where(pc) + " (warp " +
+                     std::to_string(w.index) +
+                     " comes back there with nothing changed)";
+    return true;
+  }
   result.status = BlockResult::Status::StepLimit;
   result.message =
       "block (" + core::toString(blockIdx) + ") of " + kernel.name() +

@@ -18,7 +18,7 @@ struct WarpState {
     uint32_t mask;
     bool operator==(const Entry &) const = default;
   };
-  enum class State : uint8_t { Ready, AtBarrier, Done };
+  enum class State : uint8_t { Ready, AtBarrier, Done, Spinning };
 
   std::vector<uint64_t> regs; // slot-major: slot * 32 + lane
   std::vector<uint8_t> taint; // per slot, warp-wide
@@ -40,7 +40,10 @@ struct WarpState {
 };
 
 /// How runWarp stopped.
-enum class WarpStop : uint8_t { Barrier, Done, Abort };
+/// How runWarp stopped. Spin: in a cooperative launch, the warp came back to
+/// a loop head in the same state with no memory written (warpRepeats): it
+/// waits for another block or warp.
+enum class WarpStop : uint8_t { Barrier, Done, Abort, Spin };
 
 struct BlockRunner::Impl {
   Impl(const DecodedKernel &kernel, const core::LaunchConfig &launch,
@@ -48,6 +51,9 @@ struct BlockRunner::Impl {
        RunnerOptions options);
 
   BlockResult runBlock(core::Dim3 blockIdx, EventSink &sink);
+  /// Runs the block's ready warps, releasing barriers, until it completes,
+  /// stops, or (co-resident only) every warp left waits (Status::Waiting).
+  BlockResult runWarps(EventSink &sink);
   WarpStop runWarp(WarpState &w, EventSink &sink);
 
   // Control flow (BlockRunner.cpp).
@@ -169,11 +175,16 @@ struct BlockRunner::Impl {
     std::vector<uint64_t> regs;
     std::vector<WarpState::Entry> stack;
   } repeatWatch;
+  // Co-resident blocks check far more often: a spinning warp hands over to
+  // the other blocks after a few hundred instructions, not a million.
+  static constexpr uint64_t kCoResidentRepeatCheckSteps = 256;
+  uint64_t repeatCheckSteps = kRepeatCheckSteps;
   uint64_t nextRepeatCheck = kRepeatCheckSteps;
   uint64_t memoryWrites = 0; // stores, atomics, memcpy/memset of the block
   void resetRepeatWatch();
   /// At the start of a basic block: arms the watch, or checks it; true when
-  /// the warp repeats (result.status/message are then set).
+  /// the warp repeats (result.status/message are then set, unless the
+  /// blocks are co-resident: the warp then waits for another one).
   bool warpRepeats(const WarpState &w, uint32_t pc);
 };
 
