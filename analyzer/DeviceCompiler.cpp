@@ -12,6 +12,7 @@
 #include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/Support/FileSystem.h"
@@ -229,6 +230,44 @@ bool runClangAction(const std::vector<std::string> &args,
   compiler.setVerboseOutputStream(diagnostics);
   return compiler.ExecuteAction(action) &&
          !compiler.getDiagnostics().hasErrorOccurred();
+}
+
+namespace {
+class HostParseAction : public clang::ASTFrontendAction {
+public:
+  explicit HostParseAction(const ConsumerFactory &factory)
+      : factory_(factory) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &compiler,
+                    llvm::StringRef) override {
+    return factory_(compiler);
+  }
+
+private:
+  const ConsumerFactory &factory_;
+};
+} // namespace
+
+bool parseHostSide(const std::string &path, const CompileOptions &options,
+                   const ConsumerFactory &factory, std::string &diagnostics) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      makeFileSystemWithCudaStubs();
+  if (options.mainFileText)
+    fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
+  std::vector<std::string> args;
+  for (const std::string &arg : deviceCompileArguments(path, options)) {
+    if (arg == "--cuda-device-only")
+      args.push_back("--cuda-host-only");
+    else if (arg == "-emit-llvm")
+      args.push_back("-fsyntax-only");
+    else if (arg != "-c")
+      args.push_back(arg);
+  }
+  llvm::raw_string_ostream stream(diagnostics);
+  HostParseAction action(factory);
+  return runClangAction(args, fileSystem, stream, action);
 }
 
 CompiledModule

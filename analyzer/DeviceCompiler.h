@@ -67,6 +67,15 @@ CompiledModule
 compileDevice(const std::string &path, const CompileOptions &options,
               const std::vector<ConsumerFactory> &extraConsumers = {});
 
+// Parses the host side of the same file (`--cuda-host-only`, nothing
+// generated) and hands the translation unit to the consumer `factory` makes:
+// host code as nvcc's host pass sees it, where code that tests the target
+// (NV_IF_TARGET, __CUDA_ARCH__) takes its host branch, as CUB's and Thrust's
+// kernel launches do. False (with Clang's diagnostics in `diagnostics`) when
+// the parse fails.
+bool parseHostSide(const std::string &path, const CompileOptions &options,
+                   const ConsumerFactory &factory, std::string &diagnostics);
+
 // The arguments that choose the CUDA headers: the toolkit's (through Clang's
 // CUDA support, with CCCL and nvcc's version macros) or the bundled stubs.
 // The host compile of --run-host uses the same.

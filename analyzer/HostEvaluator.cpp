@@ -65,9 +65,12 @@ std::string kernelMangledName(MangleContext &mangler, const FunctionDecl *fd) {
     return fd->getNameAsString();
   std::string s;
   llvm::raw_string_ostream os(s);
-  // GlobalDecl of a __global__ function in a device compile names the kernel
-  // itself (not the host-side stub), as CodeGen does.
-  mangler.mangleName(GlobalDecl(fd), os);
+  // The kernel itself, as the device-side IR names it; in a host-side parse
+  // GlobalDecl would default to the host stub (__device_stub__...).
+  if (fd->hasAttr<CUDAGlobalAttr>())
+    mangler.mangleName(GlobalDecl(fd, KernelReferenceKind::Kernel), os);
+  else
+    mangler.mangleName(GlobalDecl(fd), os);
   return s;
 }
 
@@ -378,15 +381,22 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
     return AbstractValue::of(HostValue::integer(0));
   case CK_IntegralToPointer: {
     HostValue v = eval(sub).scalar;
-    if (v.kind == HostValue::Kind::Int && v.i == 0)
+    if ((v.kind == HostValue::Kind::Int && v.i == 0) ||
+        v.kind == HostValue::Kind::DevicePtr) // back from uintptr_t
       return AbstractValue::of(v);
     return AbstractValue::unknown("integer used as a pointer at " +
                                   where(e->getExprLoc()));
   }
-  case CK_PointerToIntegral:
-    eval(sub);
+  case CK_PointerToIntegral: {
+    // A device address as a 64-bit integer keeps its allocation and offset
+    // (deviceAddressArith), to be cast back.
+    HostValue v = eval(sub).scalar;
+    if (v.kind == HostValue::Kind::DevicePtr &&
+        ctx_.getIntWidth(to.getCanonicalType()) == 64)
+      return AbstractValue::of(v);
     return AbstractValue::unknown("pointer used as an integer at " +
                                   where(e->getExprLoc()));
+  }
   case CK_ArrayToPointerDecay: {
     if (isa<StringLiteral>(sub->IgnoreParens()))
       return eval(sub); // a host pointer that knows its characters
@@ -402,6 +412,23 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
   case CK_ToVoid:
     eval(sub);
     return AbstractValue::unknown("void");
+  case CK_BaseToDerived: {      // CRTP: `static_cast<Derived *>(this)`
+    if (!to->isPointerType()) { // `static_cast<Derived &>(*this)`
+      if (LValue lv = lvalueOf(e); validSlot(lv.slot))
+        return load(lv);
+      return eval(sub);
+    }
+    AbstractValue p = eval(sub);
+    QualType derived = to->getPointeeType();
+    std::optional<uint64_t> k = baseLeafOffset(to, e);
+    std::optional<uint64_t> n = objectLeaves(derived);
+    if (!validSlot(p.slotRef) || !k || !n || p.slotRef < int(*k))
+      return AbstractValue::unknown("a cast to a derived class at " +
+                                    where(e->getExprLoc()));
+    p.slotRef -= int(*k);
+    p.slotCount = int(*n);
+    return p;
+  }
   case CK_LValueBitCast: // the same bits as another type (lvalueOf says when)
     if (LValue lv = lvalueOf(e); validSlot(lv.slot))
       return load(lv);
@@ -484,6 +511,11 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
       fd && base.leaves && !e->isArrow()) { // a field of an object value
     uint64_t k = fieldLeaf(fd), n = leafCount(fd->getType()).value_or(0);
     if (k + n <= base.leaves->size()) {
+      if (aliasingReference(fd->getType())) {
+        const AbstractValue &ref = (*base.leaves)[k];
+        return validSlot(ref.slotRef) ? load(LValue{ref.slotRef})
+                                      : AbstractValue::unknown(ref.why());
+      }
       if (!objectLeaves(fd->getType().getNonReferenceType()))
         return (*base.leaves)[k];
       return AbstractValue::object(std::vector<AbstractValue>(

@@ -140,6 +140,11 @@ public:
 
   std::string text(const clang::Stmt *s) const;     // source text, short
   std::string where(clang::SourceLocation l) const; // "file.cu:12"
+  // A system header the evaluation does not enter: every one, except the
+  // CCCL libraries when ExtractorOptions::followLibraries is on.
+  bool inUnfollowedSystemHeader(clang::SourceLocation l) const;
+  // Whether `l` is in the toolkit's CCCL headers (CUB, Thrust, libcu++).
+  bool inCccl(clang::SourceLocation l) const;
   // "`text` at file.cu:12"
   std::string describe(const clang::Stmt *s, clang::SourceLocation l) const;
   core::SourceLoc sourceLoc(clang::SourceLocation l) const;
@@ -216,6 +221,9 @@ private:
   HostValue convert(const HostValue &v, clang::QualType from,
                     clang::QualType to) const;
   HostValue normalizeInt(int64_t v, clang::QualType t) const;
+  std::optional<HostValue> deviceAddressArith(clang::BinaryOperatorKind op,
+                                              const HostValue &l,
+                                              const HostValue &r) const;
   std::optional<bool> truth(const HostValue &v) const;
   uint64_t pointeeSize(clang::QualType ptr) const;
   AbstractValue addToPointer(const AbstractValue &p, int64_t k,
@@ -233,6 +241,9 @@ private:
   std::optional<AbstractValue> evalHalfConversion(const clang::CallExpr *e,
                                                   llvm::StringRef name);
   std::optional<AbstractValue> evalStdOptional(const clang::CallExpr *e);
+  // CUB's queries of the device it runs on (HostEvaluatorCccl.cpp).
+  std::optional<AbstractValue>
+  evalCubDeviceQuery(const clang::CallExpr *e, const clang::FunctionDecl *fd);
   AbstractValue optionalFrom(const clang::Expr *from, clang::QualType value);
   std::optional<AbstractValue>
   constructStdOptional(const clang::CXXConstructExpr *e);
@@ -248,6 +259,8 @@ private:
 
   // Storage (HostEvaluator.cpp).
   LValue lvalueOf(const clang::Expr *e);
+  std::optional<uint64_t> baseLeafOffset(clang::QualType derived,
+                                         const clang::CastExpr *cast);
   int lookup(const clang::VarDecl *vd);
   // The slot a variable is bound to (frames, then globals), without
   // initialising a global reached the first time; -1 if none.
@@ -270,6 +283,10 @@ public:
   std::optional<uint64_t> objectLeaves(clang::QualType t) const;
   std::optional<clang::QualType> singleLeafType(clang::QualType t) const;
   bool snapshotReference(clang::QualType t) const;
+  // A reference member that aliases its referent (not a snapshot): its leaf
+  // holds the referent's address (addressOf).
+  bool aliasingReference(clang::QualType t) const;
+  AbstractValue addressOf(const clang::Expr *e);
   // The byte layout of those leaves, for a struct passed to a kernel by
   // value: one entry per leaf (dim3: three), in leaf order.
   void leafLayout(clang::QualType t, uint64_t offset, const std::string &path,
@@ -380,6 +397,16 @@ private:
   int speculative_ = 0;
   bool pathDropped_ = false;
   unsigned walkingOnce_ = 0; // inside the single walk of an unfollowed loop
+  // The innermost statement a `break` leaves is a `do { ... } while (0)`:
+  // there `if (error) break;` is an error exit, like an early return (CUB's
+  // and many CUDA_CHECK macros' idiom).
+  bool breakLeavesOnceLoop_ = false;
+  struct BreakTarget { // sets breakLeavesOnceLoop_ for a statement's body
+    bool &flag;
+    bool saved;
+    BreakTarget(bool &f, bool onceLoop) : flag(f), saved(f) { f = onceLoop; }
+    ~BreakTarget() { flag = saved; }
+  };
 };
 
 } // namespace kcheck::analyzer

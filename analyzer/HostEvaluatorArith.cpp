@@ -113,6 +113,42 @@ AbstractValue HostEvaluator::addToPointer(const AbstractValue &p, int64_t k,
   return AbstractValue::of(v);
 }
 
+// A device pointer held as an integer (`reinterpret_cast<uintptr_t>(p)`):
+// adding or subtracting an integer moves it, and masking off low bits below
+// cudaMalloc's 256-byte alignment rounds its offset, because the base is a
+// multiple of 256 (CUB's temporary storage: `(p + 255) & ~255`).
+std::optional<HostValue>
+HostEvaluator::deviceAddressArith(BinaryOperatorKind op, const HostValue &l,
+                                  const HostValue &r) const {
+  constexpr uint64_t kAllocationAlignment = 256;
+  bool lp = l.kind == HostValue::Kind::DevicePtr,
+       rp = r.kind == HostValue::Kind::DevicePtr;
+  if (lp == rp)
+    return std::nullopt;
+  const HostValue &p = lp ? l : r, &n = lp ? r : l;
+  if (n.kind != HostValue::Kind::Int)
+    return std::nullopt;
+  HostValue out = p;
+  uint64_t k = uint64_t(n.i);
+  switch (op) {
+  case BO_Add:
+    out.offset += int64_t(k);
+    return out;
+  case BO_Sub:
+    if (!lp)
+      return std::nullopt;
+    out.offset -= int64_t(k);
+    return out;
+  case BO_And:
+    if ((k | (kAllocationAlignment - 1)) != ~0ull)
+      return std::nullopt;
+    out.offset = int64_t(uint64_t(out.offset) & k);
+    return out;
+  default:
+    return std::nullopt;
+  }
+}
+
 HostValue HostEvaluator::arith(BinaryOperatorKind op, const HostValue &l,
                                const HostValue &r, QualType operandType,
                                QualType resultType, SourceLocation loc) {
@@ -156,6 +192,8 @@ HostValue HostEvaluator::arith(BinaryOperatorKind op, const HostValue &l,
     }
     return convert(HostValue::floating(res), resultType, resultType);
   }
+  if (std::optional<HostValue> v = deviceAddressArith(op, l, r))
+    return *v;
   if (l.kind != HostValue::Kind::Int || r.kind != HostValue::Kind::Int)
     return HostValue::unknown("pointer arithmetic not modelled at " +
                               where(loc));

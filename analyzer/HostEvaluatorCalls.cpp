@@ -52,8 +52,16 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
     return *v;
   const FunctionDecl *def = nullptr;
   bool hasBody = fd->hasBody(def);
-  bool system =
-      hasBody && ctx_.getSourceManager().isInSystemHeader(def->getLocation());
+  bool system = hasBody && inUnfollowedSystemHeader(def->getLocation());
+  if (system && program_.libraryCall.empty() && inCccl(def->getLocation())) {
+    std::string q = fd->getQualifiedNameAsString();
+    if (llvm::StringRef(q).starts_with("cub::") ||
+        llvm::StringRef(q).starts_with("thrust::"))
+      program_.libraryCall = "`" + q + "` at " + where(e->getExprLoc());
+  }
+  if (options_.followLibraries)
+    if (std::optional<AbstractValue> v = evalCubDeviceQuery(e, fd))
+      return *v;
   // Library functions by name; a user's own `max` with a body is entered.
   if (!hasBody || system || fd->isInStdNamespace()) {
     if (std::optional<AbstractValue> v = evalArgumentConversion(e, name))
@@ -160,7 +168,7 @@ bool HostEvaluator::returnsTrackedReference(const CallExpr *e) const {
     return false;
   const FunctionDecl *fd = e->getDirectCallee(), *def = nullptr;
   return fd && fd->hasBody(def) && !fd->isInStdNamespace() &&
-         !ctx_.getSourceManager().isInSystemHeader(def->getLocation());
+         !inUnfollowedSystemHeader(def->getLocation());
 }
 
 // Evaluates `e` (once); what the reference it returns refers to, if known.

@@ -141,7 +141,7 @@ bool HostEvaluator::containsLaunch(const Stmt *s) {
         found = true;
       const FunctionDecl *def = nullptr;
       if (!found && fd->hasBody(def) &&
-          !ctx_.getSourceManager().isInSystemHeader(def->getLocation()))
+          !inUnfollowedSystemHeader(def->getLocation()))
         found = containsLaunch(def->getBody());
     }
   }

@@ -41,7 +41,7 @@ bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
   // host code fills field by field and passes to kernels, and the toolkit's
   // 16-bit floats (one `unsigned short` each), which the half conversions
   // make (evalHalfConversion) and kernels take as scalar arguments.
-  if (ctx_.getSourceManager().isInSystemHeader(rd->getLocation())) {
+  if (inUnfollowedSystemHeader(rd->getLocation())) {
     static const char *const transparent[] = {"__half",
                                               "__half2",
                                               "__half_raw",
@@ -63,8 +63,7 @@ bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
     if (cxx->isLambda() || cxx->isPolymorphic() || cxx->getNumVBases())
       return true;
   for (const FieldDecl *f : rd->fields())
-    if (f->isBitField() ||
-        (f->getType()->isReferenceType() && !snapshotReference(f->getType())))
+    if (f->isBitField())
       return true;
   return false;
 }
@@ -86,10 +85,14 @@ bool HostEvaluator::snapshotReference(QualType t) const {
   return rd && rd->hasDefinition() && (rd->isLambda() || rd->isEmpty());
 }
 
-// Leaves of any type: scalars, dim3 and opaque records count one.
+// Leaves of any type: scalars, dim3 and opaque records count one, and so
+// does a reference member that is not a snapshot (an alias: its leaf holds
+// the referent's address, as a pointer would).
 std::optional<uint64_t> HostEvaluator::leafCount(QualType t) const {
   if (snapshotReference(t)) // a member the object keeps a copy of
     t = t.getNonReferenceType();
+  else if (t->isReferenceType())
+    return 1;
   t = t.getCanonicalType();
   if (t->isIncompleteType() || t->isDependentType())
     return std::nullopt;
@@ -425,7 +428,9 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
     const Expr *in = ci->getInit();
     if (FieldDecl *fd = ci->getMember()) {
       std::vector<AbstractValue> v =
-          initObject(fd->getType(), in, false, fd->getNameAsString());
+          aliasingReference(fd->getType())
+              ? std::vector<AbstractValue>{addressOf(in)}
+              : initObject(fd->getType(), in, false, fd->getNameAsString());
       v.resize(leafCount(fd->getType()).value_or(1));
       int at = self + int(fieldLeaf(fd));
       for (size_t k = 0; k < v.size(); ++k)
@@ -453,6 +458,27 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
   std::copy(store_.begin() + self, store_.begin() + self + leaves.size(),
             leaves.begin());
   store_.resize(mark);
+}
+
+bool HostEvaluator::aliasingReference(QualType t) const {
+  return t->isReferenceType() && !snapshotReference(t);
+}
+
+// What a reference member bound to `e` holds: the address of its referent
+// (Unknown when that is not in tracked slots).
+AbstractValue HostEvaluator::addressOf(const Expr *e) {
+  LValue lv = lvalueOf(e);
+  if (!validSlot(lv.slot) || lv.field >= 0) {
+    eval(e);
+    return AbstractValue::unknown("`" + text(e) + "` at " +
+                                  where(e->getExprLoc()) +
+                                  ": a reference member to an object not "
+                                  "tracked");
+  }
+  AbstractValue p;
+  p.slotRef = lv.slot;
+  p.slotCount = lv.leaves ? lv.leaves : lv.count;
+  return p;
 }
 
 int HostEvaluator::newObject(QualType t, const AbstractValue &v) {

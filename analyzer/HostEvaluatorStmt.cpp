@@ -88,7 +88,10 @@ void HostEvaluator::restore(Snapshot &&s) {
 // Joins the two sides of an `if` whose condition is unknown.
 Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
                                   State &&b, Flow fb, const std::string &why) {
-  auto ends = [](Flow f) { return f == Flow::Return || f == Flow::Exit; };
+  auto ends = [this](Flow f) {
+    return f == Flow::Return || f == Flow::Exit ||
+           (f == Flow::Break && breakLeavesOnceLoop_);
+  };
   auto take = [&](State &&s, Flow f, State &&other, Flow dropped) {
     pathDropped_ = true;
     std::shared_ptr<const State> earlier = base.top.droppedReturn;
@@ -314,6 +317,7 @@ Flow HostEvaluator::execIf(const IfStmt *s) {
 }
 
 Flow HostEvaluator::execSwitch(const SwitchStmt *s) {
+  BreakTarget target(breakLeavesOnceLoop_, false);
   exec(s->getInit());
   if (const VarDecl *cv = s->getConditionVariable())
     declare(cv);
@@ -423,8 +427,10 @@ std::optional<uint64_t> HostEvaluator::staticTripCount(const ForStmt *fs) {
 Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
                              const Expr *inc, const Stmt *body, bool doWhile) {
   // do { ... } while (0): the macro idiom, run once without a snapshot.
-  if (doWhile && cond && cond->isIntegerConstantExpr(ctx_) &&
-      cond->EvaluateKnownConstInt(ctx_) == 0) {
+  bool once = doWhile && cond && cond->isIntegerConstantExpr(ctx_) &&
+              cond->EvaluateKnownConstInt(ctx_) == 0;
+  BreakTarget target(breakLeavesOnceLoop_, once);
+  if (once) {
     Flow f = exec(body);
     return f == Flow::Break || f == Flow::Continue ? Flow::Normal : f;
   }
@@ -543,6 +549,7 @@ void HostEvaluator::loopFailed(const Stmt *loop, const Stmt *body,
 }
 
 Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
+  BreakTarget target(breakLeavesOnceLoop_, false);
   const VarDecl *var = s->getLoopVariable();
   const Expr *range = s->getRangeInit()->IgnoreImplicit();
   if (auto *il = dyn_cast<CXXStdInitializerListExpr>(range))

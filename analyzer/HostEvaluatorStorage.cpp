@@ -164,6 +164,30 @@ void HostEvaluator::nameAllocation(const AbstractValue &v, const VarDecl *vd,
   program_.allocations[id].loc = sourceLoc(loc);
 }
 
+// Leaves before the base subobject that `cast`'s path reaches from
+// `derived` (a derived-to-base or base-to-derived cast).
+std::optional<uint64_t> HostEvaluator::baseLeafOffset(QualType derived,
+                                                      const CastExpr *cast) {
+  uint64_t offset = 0;
+  derived = derived->isPointerType() ? derived->getPointeeType() : derived;
+  for (const CXXBaseSpecifier *b : cast->path()) {
+    const CXXRecordDecl *rd = derived->getAsCXXRecordDecl();
+    if (!rd || !rd->hasDefinition())
+      return std::nullopt;
+    for (const CXXBaseSpecifier &other : rd->bases()) {
+      if (&other == b ||
+          other.getType().getCanonicalType() == b->getType().getCanonicalType())
+        break;
+      std::optional<uint64_t> k = leafCount(other.getType());
+      if (!k)
+        return std::nullopt;
+      offset += *k;
+    }
+    derived = b->getType();
+  }
+  return offset;
+}
+
 LValue HostEvaluator::lvalueOf(const Expr *e) {
   e = e->IgnoreParens();
   // Implicit, or written: `static_cast<S &&>(s)`, `static_cast<Base &>(d)`.
@@ -175,23 +199,25 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
         ic->getCastKind() == CK_DerivedToBase) { // a base's part of the object
       LValue lv = lvalueOf(ic->getSubExpr());
       QualType derived = ic->getSubExpr()->getType();
-      if (lv.leaves <= 0 || !objectLeaves(derived))
+      std::optional<uint64_t> k = baseLeafOffset(derived, ic);
+      std::optional<uint64_t> n = objectLeaves(ic->getType());
+      if (lv.leaves <= 0 || !objectLeaves(derived) || !k || !n)
         return {};
-      for (const CXXBaseSpecifier *b : ic->path()) {
-        const CXXRecordDecl *rd = derived->getAsCXXRecordDecl();
-        uint64_t k = 0;
-        for (const CXXBaseSpecifier &other : rd->bases()) {
-          if (&other == b || other.getType().getCanonicalType() ==
-                                 b->getType().getCanonicalType())
-            break;
-          k += leafCount(other.getType()).value_or(0);
-        }
-        lv.slot += int(k);
-        derived = b->getType();
-      }
-      std::optional<uint64_t> n = objectLeaves(derived);
-      if (!n)
+      lv.slot += int(*k);
+      lv.count = lv.leaves = int(*n);
+      return lv;
+    }
+    if (ic->getCastKind() == CK_BaseToDerived) { // CRTP: `static_cast<D &>`
+      LValue lv = lvalueOf(ic->getSubExpr());
+      // `*this` of an empty base (no leaves of its own): where it points.
+      if (auto *uo = dyn_cast<UnaryOperator>(ic->getSubExpr()->IgnoreParens());
+          !validSlot(lv.slot) && uo && uo->getOpcode() == UO_Deref)
+        lv.slot = eval(uo->getSubExpr()).slotRef;
+      std::optional<uint64_t> k = baseLeafOffset(ic->getType(), ic);
+      std::optional<uint64_t> n = objectLeaves(ic->getType());
+      if (!validSlot(lv.slot) || lv.field >= 0 || !k || !n || lv.slot < int(*k))
         return {};
+      lv.slot -= int(*k);
       lv.count = lv.leaves = int(*n);
       return lv;
     }
@@ -253,6 +279,16 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
         return {};
       LValue lv;
       lv.slot = base.slot + int(k);
+      if (aliasingReference(fd->getType())) { // the referent
+        const AbstractValue &ref = at(lv.slot);
+        if (!validSlot(ref.slotRef))
+          return {};
+        lv.slot = ref.slotRef;
+        if (std::optional<uint64_t> m =
+                objectLeaves(fd->getType().getNonReferenceType()))
+          lv.count = lv.leaves = int(*m);
+        return lv;
+      }
       if (objectLeaves(fd->getType().getNonReferenceType()))
         lv.count = lv.leaves = int(*n);
       return lv;

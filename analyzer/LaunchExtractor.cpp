@@ -28,6 +28,10 @@ public:
     // Nsight (cu++filt) spelling: "float4 *", not "struct float4 *".
     policy_.SuppressTagKeyword = true;
     policy_.Bool = true;
+    // Inline namespaces too, as Nsight's names have them
+    // (`cub::CUB_300001_SM_900::detail::...`).
+    policy_.SuppressInlineNamespace =
+        llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::None);
   }
 
   void run() {
@@ -123,7 +127,9 @@ private:
 
   // "reduce_v5<256>": qualified name plus template arguments.
   std::string kernelName(const FunctionDecl *fd) const {
-    std::string name = fd->getQualifiedNameAsString();
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    fd->printQualifiedName(os, policy_);
     if (const TemplateArgumentList *args =
             fd->getTemplateSpecializationArgs()) {
       std::string list;

@@ -150,6 +150,12 @@ struct HostProgram {
   // "`assert(false && \"Not implemented\")` fails at sgemm.cu:322"; empty
   // when it returns from main or when the stop depends on unknown values.
   std::string stoppedBy;
+  // The first call of host code into CUB or Thrust that the evaluation did
+  // not follow (a device-side parse, ExtractorOptions::followLibraries off),
+  // "`cub::DeviceScan::ExclusiveScan` at main.cu:118"; empty if none. Their
+  // launches are made on the host side of NV_IF_TARGET, which only a
+  // host-side parse sees.
+  std::string libraryCall;
   // Mangled names of kernels defined (and instantiated) but never launched.
   std::vector<std::string> kernelsWithoutLaunch;
 };
@@ -175,6 +181,10 @@ struct ExtractorOptions {
   // kernel (by mangled name; nullopt with `why` when unknown): without
   // both, occupancy queries and cudaFuncGetAttributes are Unknown.
   std::optional<core::ArchSpec> arch;
+  // Enter the toolkit's C++ libraries (CUB, Thrust, libcu++: the CCCL
+  // headers) as if they were the program's code, with CUB's device queries
+  // (PtxVersion, SmVersion) answered for `arch`. Meant for a host-side parse.
+  bool followLibraries = false;
   std::function<std::optional<core::KernelResources>(const std::string &,
                                                      std::string &why)>
       kernelResources;

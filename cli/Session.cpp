@@ -4,6 +4,7 @@
 #include "analyzer/KernelResourceUsage.h"
 #include "analyzer/LaunchExtractor.h"
 #include "cli/Divergence.h"
+#include "cli/LibraryLaunches.h"
 #include "cli/Progress.h"
 #include "cli/Sanitize.h"
 #include "core/ArchSpec.h"
@@ -245,7 +246,6 @@ private:
       return false;
     }
     std::vector<uint8_t> &bytes = out.back().bytes;
-    bool ok = true;
     for (const analyzer::ArgField &f : *given->fields) {
       const HostValue &v = f.value;
       uint64_t bits = 0;
@@ -258,9 +258,14 @@ private:
                              notes);
           break;
         }
+        // As for a scalar argument: zero, and the whole struct marked as
+        // input kcheck did not see, so what depends on it is noted.
         notes.push_back("argument " + name + ": `" + f.path +
-                        "` could not be evaluated: " + v.why);
-        ok = false;
+                        "` could not be evaluated: " + v.why +
+                        "; simulated as 0, an input kcheck did not see "
+                        "(exact unless a note says a branch or address "
+                        "depends on it)");
+        out.back().unseen = true;
         continue;
       case HostValue::Kind::DevicePtr:
         bits = allocationBase(v.allocation, notes) + uint64_t(v.offset);
@@ -287,7 +292,7 @@ private:
       if (f.offset + f.bytes <= bytes.size() && f.bytes <= 8)
         std::memcpy(bytes.data() + f.offset, &bits, f.bytes); // little-endian
     }
-    return ok;
+    return true;
   }
 
   const Options &options_;
@@ -400,29 +405,38 @@ Session analyzeFile(const Options &options,
   // the program queries occupancy or a kernel's attributes.
   analyzer::KernelResourceUsage resources(copts.toolkit, options.file,
                                           copts.arch, options.clangArgs);
+  // As if run with the program's arguments: none (argc 1) unless
+  // --program-args gives them, on the GPU --arch names.
+  auto extractLaunches = [&options, &arch, &resources](HostProgram &into,
+                                                       bool followLibraries) {
+    return [&into, &options, &arch, &resources,
+            followLibraries](clang::CompilerInstance &) {
+      analyzer::ExtractorOptions extractor;
+      extractor.programArgs = options.programArgs;
+      extractor.deviceQuery = [arch](const std::string &name) {
+        return core::deviceFact(arch, name);
+      };
+      extractor.arch = arch;
+      extractor.kernelResources = [&resources](const std::string &kernel,
+                                               std::string &why) {
+        return resources.of(kernel, why);
+      };
+      extractor.followLibraries = followLibraries;
+      return analyzer::makeLaunchExtractor(into, extractor);
+    };
+  };
   analyzer::CompiledModule cm = analyzer::compileDevice(
       options.file, copts,
-      {[&host, &options, &arch, &resources](clang::CompilerInstance &) {
-         // As if run with the program's arguments: none (argc 1) unless
-         // --program-args gives them, on the GPU --arch names.
-         analyzer::ExtractorOptions extractor;
-         extractor.programArgs = options.programArgs;
-         extractor.deviceQuery = [arch](const std::string &name) {
-           return core::deviceFact(arch, name);
-         };
-         extractor.arch = arch;
-         extractor.kernelResources = [&resources](const std::string &kernel,
-                                                  std::string &why) {
-           return resources.of(kernel, why);
-         };
-         return analyzer::makeLaunchExtractor(host, extractor);
-       },
-       [&s](clang::CompilerInstance &) {
+      {extractLaunches(host, false), [&s](clang::CompilerInstance &) {
          return analyzer::makeFixCandidatesConsumer(s.fixCandidates);
        }});
   s.clangDiagnostics = cm.diagnostics;
   if (!cm.ok || !cm.module)
     return s;
+  // Only where the program's own code launches nothing (yet): following the
+  // libraries is new and covers CUB's dispatch, not all of Thrust.
+  if (!host.libraryCall.empty() && host.launches.empty())
+    followLibraryLaunches(options.file, copts, extractLaunches, host);
   s.compiled = true;
   s.subscripts = std::move(cm.subscripts);
   s.report.notes = host.notes;

@@ -126,5 +126,113 @@ int main() {
   EXPECT_EQ(p.launches[0].grid, d3(1)) << joined(p.launches[0].notes);
 }
 
+// What following CUB's dispatch needs of the evaluator (LibraryLaunches.h),
+// written here without the library.
+
+TEST(HostTemplates, AReferenceMemberAliasesItsReferent) {
+  // CUB's Dispatch objects keep `size_t &temp_storage_bytes` and write it.
+  HostProgram p = extract(R"cuda(
+__global__ void k(int *p) {}
+struct Dispatch {
+  size_t &bytes;
+  int n;
+  Dispatch(size_t &b, int n) : bytes(b), n(n) {}
+  void run() { bytes = size_t(n) * 4; }
+};
+int main() {
+  size_t bytes = 0;
+  Dispatch d(bytes, 100);
+  d.run();
+  int *p;
+  cudaMalloc(&p, bytes);
+  k<<<int(bytes) / 16, int(d.bytes) / 4>>>(p);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 1u);
+  EXPECT_EQ(p.launches[0].grid, d3(25)) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[0].block, d3(100)) << joined(p.launches[0].notes);
+  ASSERT_EQ(p.allocations.size(), 1u);
+  EXPECT_EQ(p.allocations[0].bytes, 400u);
+}
+
+TEST(HostTemplates, ACrtpDowncastReachesTheDerivedObject) {
+  // Thrust's iterator_facade: `static_cast<Derived *>(this)`.
+  HostProgram p = extract(R"cuda(
+__global__ void k(float *p) {}
+template <class D> struct Facade {
+  int distance(const D &other) const {
+    return other.pos - static_cast<const D *>(this)->pos;
+  }
+  D &self() { return static_cast<D &>(*this); }
+};
+struct Iter : Facade<Iter> {
+  int pos;
+  explicit Iter(int p) : pos(p) {}
+};
+int main() {
+  Iter a(3), b(67);
+  float *d;
+  cudaMalloc(&d, 64);
+  k<<<a.distance(b), b.self().pos>>>(d);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 1u);
+  EXPECT_EQ(p.launches[0].grid, d3(64)) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[0].block, d3(67)) << joined(p.launches[0].notes);
+}
+
+TEST(HostTemplates, ADevicePointerRoundedUpThroughAnIntegerStaysInItsBuffer) {
+  // CUB's AliasTemporaries: `(uintptr_t(p) + 255) & ~255`, then back.
+  HostProgram p = extract(R"cuda(
+#include <cstdint>
+__global__ void k(float *p) {}
+int main() {
+  char *temp;
+  cudaMalloc(&temp, 4096);
+  char *q = temp + 10;
+  float *aligned = reinterpret_cast<float *>(
+      (reinterpret_cast<uintptr_t>(q) + 255) & ~uintptr_t(255));
+  k<<<1, 32>>>(aligned);
+  k<<<1, 32>>>(reinterpret_cast<float *>(reinterpret_cast<uintptr_t>(q) | 1));
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  const HostValue &v = p.launches[0].args[0].value;
+  EXPECT_EQ(v.kind, HostValue::Kind::DevicePtr) << v.why;
+  EXPECT_EQ(v.allocation, 0);
+  EXPECT_EQ(v.offset, 256);
+  // An `or` is not a rounding kcheck can follow: unknown, not a guess.
+  EXPECT_EQ(p.launches[1].args[0].value.kind, HostValue::Kind::Unknown);
+}
+
+TEST(HostTemplates, ABreakOutOfDoWhileZeroIsAnErrorExit) {
+  // CUB: `do { error = f(); if (error) break; ...launch... } while (0)`:
+  // with `error` unknown the side that breaks is dropped, as an early return
+  // is; in a real loop such a break still ends what is known.
+  HostProgram p = extract(R"cuda(
+__global__ void k(int *p) {}
+int unknownStatus() { return rand(); }
+int main() {
+  int *d;
+  cudaMalloc(&d, 64);
+  do {
+    if (unknownStatus() != 0)
+      break;
+    k<<<2, 32>>>(d);
+  } while (0);
+  int n = 0;
+  for (int i = 0; i < 10; ++i) {
+    if (unknownStatus() == 3)
+      break;
+    ++n;
+  }
+  k<<<n, 32>>>(d);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 2u);
+  EXPECT_EQ(p.launches[0].grid, d3(2)) << joined(p.launches[0].notes);
+  EXPECT_FALSE(p.launches[1].grid) << "a loop's unknown break decides n";
+}
+
 } // namespace
 } // namespace kcheck::analyzer
