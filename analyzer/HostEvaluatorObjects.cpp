@@ -282,6 +282,10 @@ std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
     std::vector<AbstractValue> out;
     out.reserve(n);
     auto part = [&](QualType pt, const Expr *e) {
+      if (aliasingReference(pt)) { // `{x, n}` of a struct with `T &r`
+        out.push_back(e ? addressOf(e) : AbstractValue::unknown(name));
+        return;
+      }
       std::vector<AbstractValue> p = initObject(pt, e, true, name);
       p.resize(leafCount(pt).value_or(1), // an empty member has no leaves
                AbstractValue::of(HostValue::integer(0)));

@@ -155,6 +155,28 @@ int main() {
   EXPECT_EQ(p.allocations[0].bytes, 400u);
 }
 
+TEST(HostTemplates, AnAggregateWithAReferenceMemberWritesThroughIt) {
+  HostProgram p = extract(R"cuda(
+__global__ void k(int *p) {}
+struct Out {
+  int &count;
+  int step;
+};
+void add(Out o) { o.count += o.step; }
+int main() {
+  int n = 3;
+  Out o{n, 4};
+  add(o);
+  add(o);
+  int *d;
+  cudaMalloc(&d, 64);
+  k<<<n, 32>>>(d);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 1u);
+  EXPECT_EQ(p.launches[0].grid, d3(11)) << joined(p.launches[0].notes);
+}
+
 TEST(HostTemplates, ACrtpDowncastReachesTheDerivedObject) {
   // Thrust's iterator_facade: `static_cast<Derived *>(this)`.
   HostProgram p = extract(R"cuda(
