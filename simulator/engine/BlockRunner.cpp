@@ -432,7 +432,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         // Co-resident blocks: a strong load may be a poll of what another
         // block writes (grid.sync()'s barrier word): check for a repeat from
         // the next basic block on, so that a warp waiting for a block that
-        // has not arrived hands over after two polls, not hundreds.
+        // has not arrived hands over after a few polls, not hundreds.
         if (options.coResident && !repeatWatch.armed && in.op == Op::Load &&
             kernel.insts()[pc].isVolatile && in.sub != bc::kSharedAS)
           nextRepeatCheck = std::min(nextRepeatCheck, steps);
