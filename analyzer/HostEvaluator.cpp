@@ -419,14 +419,12 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
       return eval(sub);
     }
     AbstractValue p = eval(sub);
-    QualType derived = to->getPointeeType();
-    std::optional<uint64_t> k = baseLeafOffset(to, e);
-    std::optional<uint64_t> n = objectLeaves(derived);
-    if (!validSlot(p.slotRef) || !k || !n || p.slotRef < int(*k))
+    LValue lv = derivedObject(p.slotRef, e);
+    if (!validSlot(lv.slot))
       return AbstractValue::unknown("a cast to a derived class at " +
                                     where(e->getExprLoc()));
-    p.slotRef -= int(*k);
-    p.slotCount = int(*n);
+    p.slotRef = lv.slot;
+    p.slotCount = lv.count;
     return p;
   }
   case CK_LValueBitCast: // the same bits as another type (lvalueOf says when)
@@ -513,8 +511,9 @@ AbstractValue HostEvaluator::evalMember(const MemberExpr *e) {
     if (k + n <= base.leaves->size()) {
       if (aliasingReference(fd->getType())) {
         const AbstractValue &ref = (*base.leaves)[k];
-        return validSlot(ref.slotRef) ? load(LValue{ref.slotRef})
-                                      : AbstractValue::unknown(ref.why());
+        LValue lv = referentOf(ref, fd->getType());
+        return validSlot(lv.slot) ? load(lv)
+                                  : AbstractValue::unknown(ref.why());
       }
       if (!objectLeaves(fd->getType().getNonReferenceType()))
         return (*base.leaves)[k];

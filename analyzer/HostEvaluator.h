@@ -261,6 +261,7 @@ private:
   LValue lvalueOf(const clang::Expr *e);
   std::optional<uint64_t> baseLeafOffset(clang::QualType derived,
                                          const clang::CastExpr *cast);
+  LValue derivedObject(int baseSlot, const clang::CastExpr *cast);
   int lookup(const clang::VarDecl *vd);
   // The slot a variable is bound to (frames, then globals), without
   // initialising a global reached the first time; -1 if none.
@@ -287,6 +288,7 @@ public:
   // holds the referent's address (addressOf).
   bool aliasingReference(clang::QualType t) const;
   AbstractValue addressOf(const clang::Expr *e);
+  LValue referentOf(const AbstractValue &ref, clang::QualType refType);
   // The byte layout of those leaves, for a struct passed to a kernel by
   // value: one entry per leaf (dim3: three), in leaf order.
   void leafLayout(clang::QualType t, uint64_t offset, const std::string &path,

@@ -36,7 +36,9 @@ bool HostEvaluator::inUnfollowedSystemHeader(SourceLocation l) const {
 // behind atomics, which the evaluator does not model.)
 std::optional<AbstractValue>
 HostEvaluator::evalCubDeviceQuery(const CallExpr *e, const FunctionDecl *fd) {
-  if (!options_.arch || e->getNumArgs() < 1)
+  // Most calls are neither: their short name rules them out cheaply.
+  if (!options_.arch || e->getNumArgs() < 1 || !fd->getIdentifier() ||
+      (fd->getName() != "PtxVersion" && fd->getName() != "SmVersion"))
     return std::nullopt;
   std::string name = fd->getQualifiedNameAsString();
   if (name != "cub::PtxVersion" && name != "cub::SmVersion")

@@ -485,6 +485,17 @@ AbstractValue HostEvaluator::addressOf(const Expr *e) {
   return p;
 }
 
+// What a reference member's leaf `ref` (its address) refers to.
+LValue HostEvaluator::referentOf(const AbstractValue &ref, QualType refType) {
+  if (!validSlot(ref.slotRef))
+    return {};
+  LValue lv;
+  lv.slot = ref.slotRef;
+  if (std::optional<uint64_t> n = objectLeaves(refType.getNonReferenceType()))
+    lv.count = lv.leaves = int(*n);
+  return lv;
+}
+
 int HostEvaluator::newObject(QualType t, const AbstractValue &v) {
   // A reference parameter bound to a temporary holds the object itself.
   std::optional<uint64_t> n = objectLeaves(t.getNonReferenceType());

@@ -169,7 +169,6 @@ void HostEvaluator::nameAllocation(const AbstractValue &v, const VarDecl *vd,
 std::optional<uint64_t> HostEvaluator::baseLeafOffset(QualType derived,
                                                       const CastExpr *cast) {
   uint64_t offset = 0;
-  derived = derived->isPointerType() ? derived->getPointeeType() : derived;
   for (const CXXBaseSpecifier *b : cast->path()) {
     const CXXRecordDecl *rd = derived->getAsCXXRecordDecl();
     if (!rd || !rd->hasDefinition())
@@ -186,6 +185,22 @@ std::optional<uint64_t> HostEvaluator::baseLeafOffset(QualType derived,
     derived = b->getType();
   }
   return offset;
+}
+
+// The object a base-to-derived cast reaches from the base subobject at
+// `baseSlot` (invalid when its layout or the slots are not known).
+LValue HostEvaluator::derivedObject(int baseSlot, const CastExpr *cast) {
+  QualType derived = cast->getType();
+  if (derived->isPointerType())
+    derived = derived->getPointeeType();
+  std::optional<uint64_t> k = baseLeafOffset(derived, cast);
+  std::optional<uint64_t> n = objectLeaves(derived);
+  if (!validSlot(baseSlot) || !k || !n || baseSlot < int(*k))
+    return {};
+  LValue lv;
+  lv.slot = baseSlot - int(*k);
+  lv.count = lv.leaves = int(*n);
+  return lv;
 }
 
 LValue HostEvaluator::lvalueOf(const Expr *e) {
@@ -213,13 +228,9 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
       if (auto *uo = dyn_cast<UnaryOperator>(ic->getSubExpr()->IgnoreParens());
           !validSlot(lv.slot) && uo && uo->getOpcode() == UO_Deref)
         lv.slot = eval(uo->getSubExpr()).slotRef;
-      std::optional<uint64_t> k = baseLeafOffset(ic->getType(), ic);
-      std::optional<uint64_t> n = objectLeaves(ic->getType());
-      if (!validSlot(lv.slot) || lv.field >= 0 || !k || !n || lv.slot < int(*k))
+      if (lv.field >= 0)
         return {};
-      lv.slot -= int(*k);
-      lv.count = lv.leaves = int(*n);
-      return lv;
+      return derivedObject(lv.slot, ic);
     }
   }
   // `reinterpret_cast<uint16_t const &>(h)` of a __half, or back: one leaf
@@ -279,16 +290,8 @@ LValue HostEvaluator::lvalueOf(const Expr *e) {
         return {};
       LValue lv;
       lv.slot = base.slot + int(k);
-      if (aliasingReference(fd->getType())) { // the referent
-        const AbstractValue &ref = at(lv.slot);
-        if (!validSlot(ref.slotRef))
-          return {};
-        lv.slot = ref.slotRef;
-        if (std::optional<uint64_t> m =
-                objectLeaves(fd->getType().getNonReferenceType()))
-          lv.count = lv.leaves = int(*m);
-        return lv;
-      }
+      if (aliasingReference(fd->getType()))
+        return referentOf(at(lv.slot), fd->getType());
       if (objectLeaves(fd->getType().getNonReferenceType()))
         lv.count = lv.leaves = int(*n);
       return lv;

@@ -196,4 +196,17 @@ PotentialBlockSize maxPotentialBlockSize(const ArchSpec &arch,
   return best;
 }
 
+uint64_t maxCoResidentBlocks(const ArchSpec &arch,
+                             const KernelResources *kernel, int blockThreads,
+                             uint64_t dynamicSharedBytes) {
+  if (blockThreads <= 0)
+    return 0;
+  uint64_t perSM =
+      kernel
+          ? uint64_t(occupancy(arch, *kernel, blockThreads, dynamicSharedBytes)
+                         .blocksPerSM)
+          : uint64_t(arch.maxThreadsPerSM) / uint64_t(blockThreads);
+  return perSM * arch.smCount;
+}
+
 } // namespace kcheck::core

@@ -54,6 +54,15 @@ struct Occupancy {
 Occupancy occupancy(const ArchSpec &arch, const KernelResources &kernel,
                     int blockThreads, uint64_t dynamicSharedBytes);
 
+/// The most blocks of `blockThreads` threads `arch` holds at once, the limit
+/// of a cooperative launch (cudaErrorCooperativeLaunchTooLarge past it): the
+/// occupancy calculator's blocks per SM on every SM when the kernel's
+/// resources are known, else only what the SMs' threads allow (an upper
+/// bound). 0 when the SM count is unknown.
+uint64_t maxCoResidentBlocks(const ArchSpec &arch,
+                             const KernelResources *kernel, int blockThreads,
+                             uint64_t dynamicSharedBytes);
+
 /// cudaFuncGetAttributes's maxThreadsPerBlock: the largest block the kernel
 /// can be launched with (its launch bounds, and the registers it needs).
 int maxThreadsPerBlock(const ArchSpec &arch, const KernelResources &kernel);

@@ -554,11 +554,9 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
     std::string why;
     std::optional<core::KernelResources> k =
         r.device().resources(it->second, why);
-    uint64_t perSM =
-        k ? uint64_t(
-                core::occupancy(r.arch(), *k, int(threads), shared).blocksPerSM)
-          : uint64_t(f.maxThreadsPerSM) / threads;
-    if (uint64_t(grid.x) * grid.y * grid.z > perSM * uint64_t(f.smCount))
+    if (uint64_t resident = core::maxCoResidentBlocks(
+            r.arch(), k ? &*k : nullptr, int(threads), shared);
+        resident && uint64_t(grid.x) * grid.y * grid.z > resident)
       return fail(cudaErrorCooperativeLaunchTooLarge);
     config.cooperative = true;
   }

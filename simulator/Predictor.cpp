@@ -1,5 +1,6 @@
 #include "simulator/Predictor.h"
 
+#include "core/Occupancy.h"
 #include "simulator/BlockClasses.h"
 #include "simulator/RepeatedLaunches.h"
 #include "simulator/models/GlobalSectorModel.h"
@@ -209,15 +210,13 @@ std::string launchTooLarge(const core::ArchSpec &arch,
     return "launch needs more shared memory than --max-memory allows";
   // A cooperative launch keeps every block resident (one runner each): past
   // what the SMs' threads can hold the runtime refuses it.
-  if (uint64_t threads = config.block.count();
-      config.cooperative && arch.smCount && arch.maxThreadsPerSM &&
-      config.grid.count() >
-          uint64_t(arch.smCount) * (arch.maxThreadsPerSM / threads))
+  if (uint64_t resident = core::maxCoResidentBlocks(
+          arch, nullptr, int(config.block.count()), 0);
+      config.cooperative && resident && config.grid.count() > resident)
     return "cooperative launch of " + std::to_string(config.grid.count()) +
-           " blocks of " + std::to_string(threads) + " threads: " + arch.name +
-           " holds at most " +
-           std::to_string(uint64_t(arch.smCount) *
-                          (arch.maxThreadsPerSM / threads)) +
+           " blocks of " + std::to_string(config.block.count()) +
+           " threads: " + arch.name + " holds at most " +
+           std::to_string(resident) +
            " at once (the launch fails with "
            "cudaErrorCooperativeLaunchTooLarge)";
   if (config.grid.count() > limits.maxLaunchSteps)

@@ -25,22 +25,24 @@ void DeviceMemory::PageDeleter::operator()(Page *p) const {
 // A page of zeros, every byte written, input-derived or not: what a launch
 // that writes a buffer with zeros (computed, or from data kcheck did not see)
 // leaves behind. compact() points such pages here.
-const DeviceMemory::Page *DeviceMemory::zeroPage(bool tainted) {
-  static const Page *const pages[2] = {
-      [] {
-        auto *p = new Page;
-        std::fill(std::begin(p->written), std::end(p->written), ~0ull);
-        p->shared = true;
-        return p;
-      }(),
-      [] {
-        auto *p = new Page;
-        std::fill(std::begin(p->written), std::end(p->written), ~0ull);
-        std::fill(std::begin(p->tainted), std::end(p->tainted), ~0ull);
-        p->shared = true;
-        return p;
-      }()};
+DeviceMemory::Page *DeviceMemory::zeroPage(bool tainted) {
+  auto make = [](bool t) {
+    auto *p = new Page;
+    std::fill(std::begin(p->written), std::end(p->written), ~0ull);
+    std::fill(std::begin(p->tainted), std::end(p->tainted), t ? ~0ull : 0);
+    p->shared = true;
+    return p;
+  };
+  static Page *const pages[2] = {make(false), make(true)};
   return pages[tainted ? 1 : 0];
+}
+
+DeviceMemory::Page *DeviceMemory::ownCopy(PagePtr &slot) {
+  auto *page = new Page(*slot);
+  page->shared = false;
+  slot.reset(page);
+  backedBytes_ += kPageBytes;
+  return page;
 }
 
 // Pages of one allocation in two levels, the second made on first touch:
@@ -164,19 +166,18 @@ DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr, bool fromHost) {
       spill_ = std::make_unique<Page>();
     return spill_.get();
   }
-  Page *page = slot ? new Page(*slot) : new Page;
-  page->shared = false;
-  if (!slot && backing_[i]->unbackedIsWrittenZero)
-    std::fill(std::begin(page->written), std::end(page->written), ~0ull);
-  slot.reset(page);
+  if (slot)
+    return ownCopy(slot);
+  slot.reset(new Page);
+  if (backing_[i]->unbackedIsWrittenZero)
+    std::fill(std::begin(slot->written), std::end(slot->written), ~0ull);
   backedBytes_ += kPageBytes;
-  return page;
+  return slot.get();
 }
 
 bool DeviceMemory::compact() {
   if (compactionFutile_)
     return false;
-  static Backing::Chunk emptyChunk;
   auto allZero = [](const uint64_t *w) {
     return std::all_of(w, w + kPageBytes / 64, [](uint64_t x) { return !x; });
   };
@@ -185,8 +186,10 @@ bool DeviceMemory::compact() {
                        [](uint64_t x) { return x == ~0ull; });
   };
   for (auto &backing : backing_)
-    for (auto &chunk : backing->chunks)
-      for (PagePtr &page : chunk ? *chunk : emptyChunk) {
+    for (auto &chunk : backing->chunks) {
+      if (!chunk)
+        continue;
+      for (PagePtr &page : *chunk) {
         if (!page || page->shared || !allOnes(page->written) ||
             std::any_of(std::begin(page->data), std::end(page->data),
                         [](uint8_t b) { return b != 0; }))
@@ -194,9 +197,10 @@ bool DeviceMemory::compact() {
         bool tainted = allOnes(page->tainted);
         if (!tainted && !allZero(page->tainted))
           continue;
-        page.reset(const_cast<Page *>(zeroPage(tainted)));
+        page.reset(zeroPage(tainted));
         backedBytes_ -= kPageBytes;
       }
+    }
   // A pass that leaves most of the limit in use would be repeated page after
   // page: give up on it for good and let the limit stop the launch.
   if (backedBytes_ > limitBytes_ / 4 * 3)
@@ -288,13 +292,10 @@ void DeviceMemory::markTainted(uint64_t addr, uint64_t n) {
         // part of it a page of its own.
         PagePtr &slot = backing_[i]->slot(page);
         if (from == 0 && to == kPageBytes) {
-          slot.reset(const_cast<Page *>(zeroPage(true)));
+          slot.reset(zeroPage(true));
           p = nullptr;
         } else {
-          p = new Page(*p);
-          p->shared = false;
-          slot.reset(p);
-          backedBytes_ += kPageBytes;
+          p = ownCopy(slot);
         }
       }
       if (p && !p->shared)

@@ -96,7 +96,10 @@ private:
   };
   using PagePtr = std::unique_ptr<Page, PageDeleter>;
   struct Backing; // pages of one allocation
-  static const Page *zeroPage(bool tainted);
+  // Shared pages are never written: every store goes through ownCopy().
+  static Page *zeroPage(bool tainted);
+  /// Replaces a shared page in `slot` by a backed copy of it.
+  Page *ownCopy(PagePtr &slot);
   /// Points every backed page that holds only zeros, all written, all
   /// input-derived or none, at the shared zeroPage(), which costs nothing.
   /// Run when a kernel store would pass the limit; true if there is room now.

@@ -106,8 +106,6 @@ struct BlockRunner::Impl {
   std::pair<uint64_t, uint64_t> objectBounds(const InstInfo &info) const;
   std::string nearestAllocation(MemSpace space, uint64_t addr, uint32_t bytes,
                                 uint32_t pc) const;
-  uint8_t *hostPointer(MemSpace space, uint64_t addr, WarpState &w,
-                       unsigned lane);
   bool readBytes(MemSpace space, uint64_t addr, void *dst, uint64_t n,
                  WarpState &w, unsigned lane);
   void writeBytes(MemSpace space, uint64_t addr, const void *src, uint64_t n,

@@ -43,6 +43,19 @@ TEST(Occupancy, H100Examples) {
   EXPECT_EQ(p.minGridSize, 2 * 132);
 }
 
+TEST(Occupancy, CoResidentBlocksOfACooperativeLaunch) {
+  ArchSpec h100 = *findArch("sm_90");
+  // Without the kernel's resources: only the 2048 threads per SM bound it.
+  EXPECT_EQ(maxCoResidentBlocks(h100, nullptr, 256, 0), 8u * 132);
+  EXPECT_EQ(maxCoResidentBlocks(h100, nullptr, 96, 0), 21u * 132);
+  // With them: the calculator's blocks per SM (255 registers: 2 of 128).
+  KernelResources k;
+  k.registers = 255;
+  EXPECT_EQ(maxCoResidentBlocks(h100, &k, 128, 0), 2u * 132);
+  h100.smCount = 0; // unknown
+  EXPECT_EQ(maxCoResidentBlocks(h100, &k, 128, 0), 0u);
+}
+
 #ifdef KCHECK_HAVE_CUDA_OCCUPANCY_H
 TEST(Occupancy, AgreesWithTheToolkitsCalculator) {
   std::mt19937 rng(17);
