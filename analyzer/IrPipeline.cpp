@@ -1,5 +1,6 @@
 #include "IrPipeline.h"
 #include "IrPipelineAlign.h"
+#include "IrPipelineAtomics.h"
 #include "analyzer/ptx/PtxLowering.h"
 
 #include "IrPipelineLoopLoads.h"
@@ -480,6 +481,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // ptxas, which sees the lowered assembly's instructions.
     backend.addPass(ForwardSharedReloadsLikePtxas());
     backend.addPass(ShapeSharedLoadsLikePtxas());
+    backend.addPass(ExpandSharedFloatAtomicsLikePtxas());
     backend.addPass(SplitUnderalignedAccessesLikeNvptx());
     ModulePassManager last;
     last.addPass(createModuleToFunctionPassAdaptor(std::move(backend)));

@@ -6,6 +6,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/NVPTXAddrSpace.h"
 
+#include <optional>
+
 namespace kcheck::analyzer {
 
 using namespace llvm;
@@ -128,17 +130,28 @@ bool usedAsInteger(const LoadInst &load) {
   });
 }
 
-bool keptApart(const Instruction &i) {
-  if (const auto *load = dyn_cast<LoadInst>(&i))
-    return load->isSimple() &&
-           load->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED &&
-           (load->getType()->isIntegerTy(8) ||
-            (load->getType()->isIntegerTy(16) && usedAsInteger(*load)));
+// The widest alignment the vectorizer may see on `i` (it merges no chain
+// wider than its alignment), or none when `i` is left as it is: a byte
+// access or a 16-bit integer load stays one access; other 16-bit loads merge
+// into at most 64 bits.
+std::optional<Align> alignmentCap(const Instruction &i) {
+  if (const auto *load = dyn_cast<LoadInst>(&i)) {
+    if (!load->isSimple() ||
+        load->getPointerAddressSpace() != NVPTXAS::ADDRESS_SPACE_SHARED)
+      return std::nullopt;
+    Type *type = load->getType();
+    if (type->isIntegerTy(8) || (type->isIntegerTy(16) && usedAsInteger(*load)))
+      return Align(type->getPrimitiveSizeInBits() / 8);
+    if (type->getPrimitiveSizeInBits() == 16 && !type->isVectorTy())
+      return Align(8);
+    return std::nullopt;
+  }
   if (const auto *store = dyn_cast<StoreInst>(&i))
-    return store->isSimple() &&
-           store->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED &&
-           store->getValueOperand()->getType()->isIntegerTy(8);
-  return false;
+    if (store->isSimple() &&
+        store->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED &&
+        store->getValueOperand()->getType()->isIntegerTy(8))
+      return Align(1);
+  return std::nullopt;
 }
 
 } // namespace
@@ -146,19 +159,16 @@ bool keptApart(const Instruction &i) {
 PreservedAnalyses
 KeepSubwordSharedAccessesApartLikePtxas::run(Function &function,
                                              FunctionAnalysisManager &) {
-  const DataLayout &dl = function.getDataLayout();
   bool changed = false;
   for (Instruction &i : instructions(function)) {
-    if (!keptApart(i))
+    std::optional<Align> cap = alignmentCap(i);
+    if (!cap || getLoadStoreAlignment(&i) <= *cap)
       continue;
-    Align natural(dl.getTypeStoreSize(getLoadStoreType(&i)));
-    if (getLoadStoreAlignment(&i) > natural) {
-      if (auto *load = dyn_cast<LoadInst>(&i))
-        load->setAlignment(natural);
-      else
-        cast<StoreInst>(&i)->setAlignment(natural);
-      changed = true;
-    }
+    if (auto *load = dyn_cast<LoadInst>(&i))
+      load->setAlignment(*cap);
+    else
+      cast<StoreInst>(&i)->setAlignment(*cap);
+    changed = true;
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

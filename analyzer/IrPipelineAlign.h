@@ -17,16 +17,20 @@ struct SplitUnderalignedAccessesLikeNvptx
   static bool isRequired() { return true; }
 };
 
-// Sub-word shared accesses that ptxas leaves one per element, kept from the
-// vectorizer (which would merge them at the alignment AlignSharedGlobals-
-// LikePtxas proves): measured on the H100 (HeCBench scan, nvcc 13.0 SASS),
-// ptxas merges no byte access to shared memory (`temp[2t]`, `temp[2t+1]` of
-// a `char` array: two STS.U8, two LDS.U8, at any alignment), and no pair of
+// Sub-word shared accesses as ptxas merges them, kept from the vectorizer
+// merging more (it merges no chain wider than its alignment, which
+// AlignSharedGlobalsLikePtxas raises): measured on the H100 (HeCBench scan,
+// nvcc 13.0 SASS), ptxas merges no byte access to shared memory (`temp[2t]`,
+// `temp[2t+1]` of a `char` array: two STS.U8, two LDS.U8, at any alignment;
+// sixteen bytes of a 16-byte aligned row: sixteen LDS.U8), and no pair of
 // 16-bit loads whose values are integers (`short`: two LDS.U16), while it
-// does merge 16-bit stores (one STS for the `short` pair) and the 16-bit
-// loads of halves that half arithmetic takes packed (HeCBench fma: eight
-// `__half` loads, two LDS.64). Runs between InferAlignment and the
-// vectorizer: each such access keeps only its natural alignment.
+// does merge 16-bit stores (one STS for the `short` pair; eight `__half`
+// stores, one STS.128) and the 16-bit loads of halves, into at most 64 bits
+// (HeCBench fma and kernels/toolkit/subword_shared.cu: eight `__half`
+// loads of a 16-byte aligned row are two LDS.64, four are one LDS.64).
+// Runs between InferAlignment and the vectorizer: a byte access and a
+// 16-bit integer load keep only their natural alignment, other 16-bit loads
+// at most 8.
 struct KeepSubwordSharedAccessesApartLikePtxas
     : llvm::PassInfoMixin<KeepSubwordSharedAccessesApartLikePtxas> {
   llvm::PreservedAnalyses run(llvm::Function &function,

@@ -130,8 +130,12 @@ chunkRead(LoadInst &load, const DataLayout &layout,
   if (!isPlainSharedLoad(load))
     return std::nullopt;
   const uint64_t bytes = layout.getTypeStoreSize(load.getType());
+  // Loads of 16-bit elements merge into no more than 64 bits
+  // (KeepSubwordSharedAccessesApartLikePtxas): HeCBench nlll's eight
+  // `__half` reads of a static array at constant offsets are two LDS.64.
   if (bytes % 4 != 0 || bytes > kChunkBytes ||
-      load.getType()->isPtrOrPtrVectorTy())
+      load.getType()->isPtrOrPtrVectorTy() ||
+      load.getType()->getScalarSizeInBits() < 32)
     return std::nullopt;
   APInt offset(layout.getIndexTypeSizeInBits(load.getPointerOperandType()), 0);
   auto *variable = dyn_cast<GlobalVariable>(

@@ -71,7 +71,9 @@ struct ForwardSharedReloadsLikePtxas
 //    for global memory): topk's `ld.shared.v4.u32` of lanes 0 and 3 is two
 //    LDS.
 // Assumptions: only whole 4-byte words of static variables, chunks inside
-// the variable; sub-word loads and other address forms are left as they are.
+// the variable; sub-word loads, loads of 16-bit elements (two LDS.64 of
+// `__half` stay two: HeCBench nlll) and other address forms are left as
+// they are.
 struct ShapeSharedLoadsLikePtxas
     : llvm::PassInfoMixin<ShapeSharedLoadsLikePtxas> {
   llvm::PreservedAnalyses run(llvm::Function &function,

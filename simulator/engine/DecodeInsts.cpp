@@ -81,16 +81,18 @@ Error Decoder::decodeMemory(const Instruction &inst) {
   const Value *ptr = getLoadStorePointerOperand(&inst);
   Type *valueType = nullptr;
   AccessKind kind = AccessKind::Load;
-  bool isVolatile = false;
+  bool isVolatile = false, isAtomic = false;
   if (auto *load = dyn_cast<LoadInst>(&inst)) {
     in.op = Op::Load;
     valueType = load->getType();
     in.dst = resultSlot(inst);
     // An atomic load reads other threads' stores as a volatile one does.
     isVolatile = load->isVolatile() || load->isAtomic();
+    isAtomic = load->isAtomic();
   } else if (auto *store = dyn_cast<StoreInst>(&inst)) {
     in.op = Op::Store;
     isVolatile = store->isVolatile();
+    isAtomic = store->isAtomic();
     valueType = store->getValueOperand()->getType();
     TRY_SLOT(value, store->getValueOperand());
     in.b = value;
@@ -196,6 +198,7 @@ Error Decoder::decodeMemory(const Instruction &inst) {
   info.kind = kind;
   info.bytesPerLane = uint32_t(in.imm);
   info.isVolatile = isVolatile;
+  info.isAtomic = isAtomic;
   if (const MDNode *tag = inst.getMetadata(core::kPtxInstructionMetadata))
     if (tag->getNumOperands() == 1)
       if (auto *text = dyn_cast<MDString>(tag->getOperand(0)))
