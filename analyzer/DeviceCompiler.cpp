@@ -1,6 +1,7 @@
 #include "DeviceCompiler.h"
 
 #include "CudaStubHeaders.h"
+#include "DeviceConstLikeNvcc.h"
 #include "IrPipeline.h"
 #include "Libdevice.h"
 #include "NvccCompatRewrite.h"
@@ -72,6 +73,8 @@ protected:
         consumers.push_back(
             std::make_unique<UnlessErrors>(std::move(consumer), diagnostics));
     consumers.push_back(makeNvccCompatFinder(compiler, compatEdits));
+    // Before code generation, which places each variable it is handed.
+    consumers.push_back(makeDeviceConstInGlobalMemoryLikeNvcc());
     consumers.push_back(
         std::move(codegen)); // last: it consumes the AST it is handed
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
