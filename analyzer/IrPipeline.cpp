@@ -7,6 +7,7 @@
 #include "IrPipelineMemory.h"
 #include "IrPipelineNarrow.h"
 #include "IrPipelineShared.h"
+#include "IrPipelineSink.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -481,6 +482,8 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // ptxas, which sees the lowered assembly's instructions.
     backend.addPass(ForwardSharedReloadsLikePtxas());
     backend.addPass(ShapeSharedLoadsLikePtxas());
+    backend.addPass(MergeSharedStoresAcrossVariablesLikePtxas());
+    backend.addPass(SinkLoadsIntoTheirBranchLikePtxas());
     backend.addPass(ExpandSharedFloatAtomicsLikePtxas());
     backend.addPass(SplitUnderalignedAccessesLikeNvptx());
     ModulePassManager last;

@@ -114,19 +114,23 @@ namespace {
 constexpr uint64_t kChunkBytes = 16;
 
 // A plain shared load of whole 4-byte words from a static __shared__
-// variable at a constant offset, and which words of which chunk it reads.
+// variable at a constant offset, and which words of which 16-byte chunk of
+// the window it reads. ptxas lays the variables out itself, so a chunk may
+// hold words of several variables (kernels/toolkit/shared_scalars.cu: three
+// `__shared__ int` scalars read by one LDS.128).
 struct ChunkRead {
   LoadInst *load = nullptr;
   GlobalVariable *variable = nullptr;
-  uint64_t chunk = 0;     // byte offset of the chunk in the variable (its
-                          // window offset is a multiple of 16)
-  unsigned firstWord = 0; // in the chunk
+  uint64_t variableOffset = 0; // of the variable, in the window
+  uint64_t chunk = 0;          // of the chunk, in the window (a multiple of 16)
+  unsigned firstWord = 0;      // in the chunk
   unsigned words = 0;
 };
 
 std::optional<ChunkRead>
 chunkRead(LoadInst &load, const DataLayout &layout,
-          const MapVector<GlobalVariable *, uint64_t> &offsets) {
+          const MapVector<GlobalVariable *, uint64_t> &offsets,
+          uint64_t windowBytes) {
   if (!isPlainSharedLoad(load))
     return std::nullopt;
   const uint64_t bytes = layout.getTypeStoreSize(load.getType());
@@ -144,18 +148,18 @@ chunkRead(LoadInst &load, const DataLayout &layout,
   auto at = variable ? offsets.find(variable) : offsets.end();
   if (at == offsets.end() || offset.isNegative())
     return std::nullopt;
-  const uint64_t start = offset.getZExtValue();
-  const uint64_t size = layout.getTypeAllocSize(variable->getValueType());
-  // The chunk in the window, as an offset in the variable (which may start
-  // inside a chunk: then its first chunk is partly another variable's).
-  const uint64_t phase = at->second % kChunkBytes;
-  if (start + phase < kChunkBytes && phase != 0)
-    return std::nullopt;
-  const uint64_t chunk = (start + phase) / kChunkBytes * kChunkBytes - phase;
+  const uint64_t start = at->second + offset.getZExtValue();
+  const uint64_t chunk = start / kChunkBytes * kChunkBytes;
+  // The window's allocation is whole chunks: three 4-byte scalars are read
+  // with one LDS.128.
   if (start % 4 != 0 || start + bytes > chunk + kChunkBytes ||
-      chunk + kChunkBytes > size)
+      chunk + kChunkBytes > alignTo(windowBytes, kChunkBytes))
     return std::nullopt;
-  return ChunkRead{&load, variable, chunk, unsigned((start - chunk) / 4),
+  return ChunkRead{&load,
+                   variable,
+                   at->second,
+                   chunk,
+                   unsigned((start - chunk) / 4),
                    unsigned(bytes / 4)};
 }
 
@@ -202,6 +206,7 @@ bool isBitCastableFromWords(const ChunkRead &read) {
 // the two words of one aligned half (HeCBench channelSum: CUB TempStorage at
 // window offset 44 reads words at 56 and 60 as one LDS.64).
 bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
+                const MapVector<GlobalVariable *, uint64_t> &offsets,
                 DenseSet<LoadInst *> &done, const DominatorTree &dominators,
                 const LoopInfo &loops, MemorySSA &memorySsa) {
   SmallVector<const ChunkRead *, 4> group = {&first};
@@ -210,6 +215,11 @@ bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
     if (read.load == first.load || done.count(read.load) ||
         !isNearby(*first.load, *read.load, dominators, loops) ||
         !unwrittenSince(memorySsa, *read.load, *first.load))
+      continue;
+    // Another variable's words join only in the same block (HeCBench adamw:
+    // two scalars read before and after a loop stay two LDS).
+    if (read.variable != first.variable &&
+        read.load->getParent() != first.load->getParent())
       continue;
     group.push_back(&read);
     covered |= ((1u << read.words) - 1) << read.firstWord;
@@ -225,10 +235,15 @@ bool widenChunk(const ChunkRead &first, ArrayRef<ChunkRead> reads,
     return false;
   IRBuilder<> builder(first.load);
   Type *i32 = builder.getInt32Ty();
-  Value *address = builder.CreateConstInBoundsGEP1_64(
-      builder.getInt8Ty(), first.variable, first.chunk + 4 * base);
+  const uint64_t begin = first.chunk + 4 * base, end = begin + 4 * n;
+  // From the first read's variable, which the chunk may start before or
+  // end after (not inbounds).
+  Value *address = builder.CreateGEP(
+      builder.getInt8Ty(), first.variable,
+      builder.getInt64(int64_t(begin) - int64_t(first.variableOffset)));
   LoadInst *chunk = builder.CreateAlignedLoad(FixedVectorType::get(i32, n),
                                               address, Align(4 * n));
+  markSharedSpan(*chunk, begin, end, offsets);
   // ptxas widens a 16-byte load that reads the whole chunk, if there is
   // one, and keeps its line (nvcc_parity.cu's shared_chunks); else the
   // first load.
@@ -279,15 +294,16 @@ ShapeSharedLoadsLikePtxas::run(Function &function,
   for (LoadInst *load : vectors) // at most two words used: narrowed
     changed |= narrowToUsedLanes(*load, layout);
 
-  // Reads by (variable, chunk), in program order.
+  // Reads by chunk of the window, in program order.
   const MapVector<GlobalVariable *, uint64_t> offsets =
       sharedOffsetsLikePtxas(function);
-  MapVector<std::pair<GlobalVariable *, uint64_t>, SmallVector<ChunkRead, 4>>
-      byChunk;
+  const uint64_t windowBytes = staticSharedBytes(offsets, layout);
+  MapVector<uint64_t, SmallVector<ChunkRead, 4>> byChunk;
   for (Instruction &instruction : instructions(function))
     if (auto *load = dyn_cast<LoadInst>(&instruction))
-      if (std::optional<ChunkRead> read = chunkRead(*load, layout, offsets))
-        byChunk[{read->variable, read->chunk}].push_back(*read);
+      if (std::optional<ChunkRead> read =
+              chunkRead(*load, layout, offsets, windowBytes))
+        byChunk[read->chunk].push_back(*read);
   bool anyCandidate = false;
   for (auto &entry : byChunk)
     anyCandidate |= entry.second.size() > 1;
@@ -301,8 +317,8 @@ ShapeSharedLoadsLikePtxas::run(Function &function,
     for (auto &entry : byChunk)
       for (const ChunkRead &read : entry.second)
         if (!done.count(read.load))
-          changed |= widenChunk(read, entry.second, done, dominators, loops,
-                                memorySsa);
+          changed |= widenChunk(read, entry.second, offsets, done, dominators,
+                                loops, memorySsa);
   }
   return cfgPreservedUnless(changed);
 }
@@ -349,6 +365,35 @@ MapVector<GlobalVariable *, uint64_t> sharedOffsetsLikePtxas(Function &kernel) {
   for (size_t i = 0; i < variables.size(); ++i)
     offsets[variables[i]] = placed.offsets[i];
   return offsets;
+}
+
+uint64_t staticSharedBytes(const MapVector<GlobalVariable *, uint64_t> &offsets,
+                           const DataLayout &layout) {
+  uint64_t end = 0;
+  for (auto [variable, offset] : offsets)
+    end = std::max(end,
+                   offset + layout.getTypeAllocSize(variable->getValueType()));
+  return end;
+}
+
+void markSharedSpan(Instruction &access, uint64_t begin, uint64_t end,
+                    const MapVector<GlobalVariable *, uint64_t> &offsets) {
+  const DataLayout &layout = access.getDataLayout();
+  std::string names;
+  unsigned covered = 0;
+  bool insideOne = false;
+  for (auto [variable, offset] : offsets) {
+    uint64_t bytes = layout.getTypeAllocSize(variable->getValueType());
+    if (offset >= end || offset + bytes <= begin)
+      continue;
+    insideOne |= offset <= begin && end <= offset + bytes;
+    names += (covered++ ? "," : "") + variable->getName().str();
+  }
+  if (insideOne)
+    return;
+  LLVMContext &context = access.getContext();
+  access.setMetadata(core::kSharedSpanMetadata,
+                     MDNode::get(context, MDString::get(context, names)));
 }
 
 PreservedAnalyses AlignSharedGlobalsLikePtxas::run(Module &module,

@@ -7,8 +7,10 @@
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
+class DataLayout;
 class GlobalVariable;
-}
+class Instruction;
+} // namespace llvm
 
 namespace kcheck::analyzer {
 
@@ -17,6 +19,17 @@ namespace kcheck::analyzer {
 /// alignment as it is now. The engine's decoder lays out the same way.
 llvm::MapVector<llvm::GlobalVariable *, uint64_t>
 sharedOffsetsLikePtxas(llvm::Function &kernel);
+
+/// The bytes of the static window those variables fill.
+uint64_t
+staticSharedBytes(const llvm::MapVector<llvm::GlobalVariable *, uint64_t> &,
+                  const llvm::DataLayout &layout);
+
+/// Tags `access`, which covers window bytes [begin, end) through a pointer
+/// based on one variable, with the variables it covers
+/// (core::kSharedSpanMetadata) when that is more than its base variable.
+void markSharedSpan(llvm::Instruction &access, uint64_t begin, uint64_t end,
+                    const llvm::MapVector<llvm::GlobalVariable *, uint64_t> &);
 
 // ptxas knows where each static __shared__ variable sits (it lays them out,
 // packed: core/SharedLayout.h), so it proves an address's alignment from the
@@ -70,12 +83,36 @@ struct ForwardSharedReloadsLikePtxas
 //    the used words (ptxas's narrowing, as NarrowVectorLoadsLikePtxas does
 //    for global memory): topk's `ld.shared.v4.u32` of lanes 0 and 3 is two
 //    LDS.
-// Assumptions: only whole 4-byte words of static variables, chunks inside
-// the variable; sub-word loads, loads of 16-bit elements (two LDS.64 of
-// `__half` stay two: HeCBench nlll) and other address forms are left as
-// they are.
+// Chunks are the window's (ptxas lays the variables out side by side):
+// words of several variables merge too, in one basic block
+// (kernels/toolkit/shared_scalars.cu: two `__shared__` scalars every lane
+// reads, one LDS.64; three, one LDS.128; HeCBench adamw: two read before and
+// after a loop, two LDS); the merged load names them all
+// (core::kSharedSpanMetadata).
+// Assumptions: only whole 4-byte words of static variables at constant
+// offsets, chunks inside the window; sub-word loads, loads of 16-bit
+// elements (two LDS.64 of `__half` stay two: HeCBench nlll) and other
+// address forms are left as they are.
 struct ShapeSharedLoadsLikePtxas
     : llvm::PassInfoMixin<ShapeSharedLoadsLikePtxas> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
+// ptxas merges 4-byte stores to static __shared__ variables it laid out
+// side by side, as it merges an array's: two words of an 8-byte aligned pair
+// are one STS.64, four of a 16-byte chunk one STS.128, when nothing between
+// the stores touches shared memory (measured on the H100,
+// kernels/toolkit/shared_scalars.cu: `__shared__ float s_pred; __shared__ int
+// s_label;` written by thread 0, one STS.64, as in HeCBench accuracy; four
+// `int` scalars, one STS.128; three, STS.64 + STS). The merged store stands
+// where the last of them did. Loads of such words are merged by
+// ShapeSharedLoadsLikePtxas. Assumptions: 32-bit int and float stores at
+// constant offsets in one basic block; groups within one variable are left
+// to the vectorizer.
+struct MergeSharedStoresAcrossVariablesLikePtxas
+    : llvm::PassInfoMixin<MergeSharedStoresAcrossVariablesLikePtxas> {
   llvm::PreservedAnalyses run(llvm::Function &function,
                               llvm::FunctionAnalysisManager &analyses);
   static bool isRequired() { return true; }

@@ -20,4 +20,11 @@ inline constexpr const char *kUnloweredAsmMetadata = "kcheck.asm";
 // access, as the hardware does.
 inline constexpr const char *kReadBytesMetadata = "kcheck.read-bytes";
 
+// Metadata on a shared load or store that ptxas merged across static
+// __shared__ variables it laid out side by side (analyzer/IrPipelineShared.h):
+// one string, the IR names of the variables its bytes cover, comma-separated.
+// Its pointer is based on the first; the engine checks it against the shared
+// window, not against that variable.
+inline constexpr const char *kSharedSpanMetadata = "kcheck.shared-span";
+
 } // namespace kcheck::core

@@ -207,6 +207,19 @@ Error Decoder::decodeMemory(const Instruction &inst) {
     if (tag->getNumOperands() == 1)
       if (auto *mask = mdconst::dyn_extract<ConstantInt>(tag->getOperand(0)))
         info.readBytesMask = uint32_t(mask->getZExtValue());
+  if (const MDNode *tag = inst.getMetadata(core::kSharedSpanMetadata))
+    if (tag->getNumOperands() == 1)
+      if (auto *names = dyn_cast<MDString>(tag->getOperand(0))) {
+        // Several variables, side by side: named together, bounded by the
+        // shared window.
+        info.sharedVariable = -1;
+        SmallVector<StringRef, 4> parts;
+        names->getString().split(parts, ',');
+        info.objectName.clear();
+        for (StringRef part : parts)
+          info.objectName +=
+              (info.objectName.empty() ? "" : ", ") + sourceNameOf(part);
+      }
   return Error::success();
 }
 

@@ -209,7 +209,23 @@ SharedCost SharedBankModel::cost(const WarpAddresses &access) const {
   if (access.bytesPerLane > 2 * bankBytes_)
     return perPhase(access, kWarpLanes / 2,
                     &SharedBankModel::quadSharingHalfWarpCost);
+  if (!access.store && lanesInEqualPairs(access))
+    return wordsCost(access, 0, kWarpLanes);
   return perPhase(access, kWarpLanes / 2, &SharedBankModel::halfWarpWordsCost);
+}
+
+// Every active lane n reads what lane n ^ 1 reads, or every one what lane
+// n ^ 2 reads (its partner active too).
+bool SharedBankModel::lanesInEqualPairs(const WarpAddresses &access) {
+  auto pairedWith = [&](unsigned bit) {
+    for (unsigned lane = 0; lane < kWarpLanes; ++lane)
+      if (access.active(lane) &&
+          (!access.active(lane ^ bit) ||
+           access.addrs[lane] != access.addrs[lane ^ bit]))
+        return false;
+    return true;
+  };
+  return access.activeMask != 0 && (pairedWith(1) || pairedWith(2));
 }
 
 std::array<uint32_t, kWarpLanes>

@@ -65,6 +65,11 @@
 // - 64-bit accesses are served one half-warp (lanes 0-15, 16-31) at a time;
 //   within a half-warp the same bank rule applies to every word each lane
 //   touches (as cc2.x documents). Measured: a full warp costs 2.
+// - A 64-bit load whose active lanes come in equal pairs (every lane n reads
+//   lane n ^ 1's address, or every lane lane n ^ 2's) is one 32-lane phase:
+//   all lanes at one address 1, `8 * (lane / 2)` 1, `16 * (lane / 2)` 2
+//   (../shared/docs/research/sm90-shared-rules.md, rule 3; HeCBench
+//   accuracy's LDS.64 of two scalars every lane reads: 1). Stores never.
 // - 128-bit accesses are also served per half-warp, but lanes share a
 //   16-byte chunk only within their quad (lanes 4k..4k+3): a half-warp needs
 //   ceil(sum over its quads of 16 x distinct chunks / 128) wavefronts, or the
@@ -119,6 +124,7 @@ public:
   std::array<uint32_t, kWarpLanes> lanesPerBank(const WarpAddresses &a) const;
 
 private:
+  static bool lanesInEqualPairs(const WarpAddresses &access);
   SharedCost wordsCost(const WarpAddresses &access, unsigned firstLane,
                        unsigned lanes) const;
   SharedCost quadSharingHalfWarpCost(const WarpAddresses &access,
