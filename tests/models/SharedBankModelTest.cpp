@@ -63,8 +63,21 @@ SharedCost reference(const Warp &w) {
   if (w.bytes <= 4) {
     phase(0, 32);
   } else if (w.bytes == 8) {
-    phase(0, 16);
-    phase(16, 16);
+    // Loads whose active lanes pair up (n with n ^ 1, or n with n ^ 2, both
+    // active, one address) are one 32-lane phase.
+    auto pairs = [&](unsigned bit) {
+      for (unsigned l = 0; l < 32; ++l)
+        if ((w.mask >> l & 1u) &&
+            (!(w.mask >> (l ^ bit) & 1u) || w.addrs[l] != w.addrs[l ^ bit]))
+          return false;
+      return w.mask != 0;
+    };
+    if (pairs(1) || pairs(2)) {
+      phase(0, 32);
+    } else {
+      phase(0, 16);
+      phase(16, 16);
+    }
   } else {
     for (unsigned half = 0; half < 32; half += 16) {
       SharedCost before = total;
@@ -176,6 +189,30 @@ TEST(SharedBankModelTest, WideAccessesUseHalfWarpPhases) {
       m.cost(make([](unsigned l) { return 32 * (l % 16); }, 16).view());
   EXPECT_EQ(vec.wavefronts, 8u);
   EXPECT_EQ(vec.ideal, 4u);
+}
+
+// ../shared/docs/research/sm90-shared-rules.md rule 3 (measured on the
+// H100): a 64-bit load whose lanes pair up is one 32-lane phase; stores
+// never.
+TEST(SharedBankModelTest, PairedLanesOfA64BitLoadAreOnePhase) {
+  SharedBankModel m;
+  EXPECT_EQ(m.cost(make([](unsigned) { return 64; }, 8).view()).wavefronts, 1u);
+  EXPECT_EQ(
+      m.cost(make([](unsigned l) { return 8 * (l / 2); }, 8).view()).wavefronts,
+      1u);
+  EXPECT_EQ(m.cost(make([](unsigned l) { return 16 * (l / 2); }, 8).view())
+                .wavefronts,
+            2u);
+  // Even lanes on line 0, odd lanes on line 1: no pairs, 4.
+  EXPECT_EQ(
+      m.cost(make([](unsigned l) { return 128 * (l % 2) + 8 * (l / 2); }, 8)
+                 .view())
+          .wavefronts,
+      4u);
+  Warp store = make([](unsigned) { return 64; }, 8);
+  WarpAddresses view = store.view();
+  view.store = true;
+  EXPECT_EQ(m.cost(view).wavefronts, 2u);
 }
 
 TEST(SharedBankModelTest, InactiveWarpCostsNothing) {
