@@ -304,21 +304,7 @@ compileDevice(const std::string &path, const CompileOptions &options,
   if (!module && !edits.empty()) {
     // Constructs nvcc accepts and Clang rejects: again, on a copy of the
     // files that writes them as nvcc reads them (NvccCompatRewrite.h).
-    auto rewritten = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    if (auto cwd = fileSystem->getCurrentWorkingDirectory())
-      rewritten->setCurrentWorkingDirectory(*cwd);
-    for (const auto &[file, fileEdits] : edits) {
-      auto text = fileSystem->getBufferForFile(file);
-      if (!text)
-        continue;
-      rewritten->addFile(
-          file, 0,
-          llvm::MemoryBuffer::getMemBufferCopy(
-              applyEdits((*text)->getBuffer().str(), fileEdits), file));
-    }
-    auto overlay =
-        llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
-    overlay->pushOverlay(rewritten);
+    auto overlay = rewrittenFileSystem(fileSystem, edits);
     edits.clear();
     result.subscripts.clear();
     module = compile(overlay, diagnosticStream);

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 namespace kcheck::analyzer {
 
@@ -157,6 +158,27 @@ private:
 std::unique_ptr<ASTConsumer> makeNvccCompatFinder(CompilerInstance &,
                                                   NvccCompatEdits &out) {
   return std::make_unique<FinderConsumer>(out);
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+rewrittenFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+                    const NvccCompatEdits &edits) {
+  auto rewritten = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  if (auto cwd = fileSystem->getCurrentWorkingDirectory())
+    rewritten->setCurrentWorkingDirectory(*cwd);
+  for (const auto &[file, fileEdits] : edits) {
+    auto text = fileSystem->getBufferForFile(file);
+    if (!text)
+      continue;
+    rewritten->addFile(
+        file, 0,
+        llvm::MemoryBuffer::getMemBufferCopy(
+            applyEdits((*text)->getBuffer().str(), fileEdits), file));
+  }
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
+  overlay->pushOverlay(rewritten);
+  return overlay;
 }
 
 } // namespace kcheck::analyzer

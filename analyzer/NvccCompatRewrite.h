@@ -18,7 +18,9 @@
 
 #include "analyzer/TextEdits.h"
 
+#include "llvm/ADT/IntrusiveRefCntPtr.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <memory>
 #include <string>
@@ -37,5 +39,11 @@ using NvccCompatEdits = llvm::StringMap<std::vector<TextEdit>>;
 
 std::unique_ptr<clang::ASTConsumer>
 makeNvccCompatFinder(clang::CompilerInstance &compiler, NvccCompatEdits &out);
+
+// `fileSystem` with each file of `edits` read as rewritten (the files on
+// disk stay as they are). The device and the host compiles both retry on it.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+rewrittenFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+                    const NvccCompatEdits &edits);
 
 } // namespace kcheck::analyzer

@@ -2,6 +2,7 @@
 
 #include "analyzer/CudaStubHeaders.h"
 #include "analyzer/DeviceCompiler.h"
+#include "analyzer/NvccCompatRewrite.h"
 #include "host/HostGlue.h"
 
 #include "clang/Basic/DiagnosticOptions.h"
@@ -9,6 +10,7 @@
 #include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -49,6 +51,32 @@ makeHostFileSystem(const std::string &glue) {
     overlay->setCurrentWorkingDirectory(*cwd);
   return overlay;
 }
+
+// Clang's code generation, with the finder of constructs nvcc accepts and
+// Clang rejects on the same parse.
+class HostCompileAction : public clang::EmitLLVMOnlyAction {
+public:
+  HostCompileAction(llvm::LLVMContext &context,
+                    analyzer::NvccCompatEdits &edits)
+      : clang::EmitLLVMOnlyAction(&context), edits_(edits) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &compiler,
+                    llvm::StringRef inFile) override {
+    std::unique_ptr<clang::ASTConsumer> codegen =
+        clang::EmitLLVMOnlyAction::CreateASTConsumer(compiler, inFile);
+    if (!codegen)
+      return nullptr;
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(analyzer::makeNvccCompatFinder(compiler, edits_));
+    consumers.push_back(std::move(codegen));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  analyzer::NvccCompatEdits &edits_;
+};
 
 } // namespace
 
@@ -104,12 +132,29 @@ HostModule compileHost(const std::string &path,
       makeHostFileSystem(options.glueSource);
 
   result.context = std::make_unique<llvm::LLVMContext>();
-  clang::EmitLLVMOnlyAction action(result.context.get());
-  bool compiled =
-      analyzer::runClangAction(hostCompileArguments(path, options), fileSystem,
-                               diagnosticStream, action);
-  result.module = action.takeModule();
-  if (!compiled || !result.module) {
+  analyzer::NvccCompatEdits edits;
+  auto compile = [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+                     llvm::raw_ostream &diagnostics) {
+    HostCompileAction action(*result.context, edits);
+    bool compiled = analyzer::runClangAction(
+        hostCompileArguments(path, options), fs, diagnostics, action);
+    std::unique_ptr<llvm::Module> module = action.takeModule();
+    return compiled ? std::move(module) : nullptr;
+  };
+  std::string firstDiagnostics;
+  llvm::raw_string_ostream firstStream(firstDiagnostics);
+  result.module = compile(fileSystem, firstStream);
+  if (!result.module && !edits.empty()) {
+    // What nvcc accepts and Clang rejects, as the device compile retries it
+    // (analyzer/NvccCompatRewrite.h): `h2 = {};` in a __host__ __device__
+    // function (HeCBench quant3MatMul) fails the host side too.
+    auto rewritten = analyzer::rewrittenFileSystem(fileSystem, edits);
+    edits.clear();
+    result.module = compile(rewritten, diagnosticStream);
+  } else {
+    diagnosticStream << firstDiagnostics;
+  }
+  if (!result.module) {
     result.module.reset();
     return result;
   }
