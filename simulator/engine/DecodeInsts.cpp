@@ -36,46 +36,6 @@ static unsigned scalarBits(Type *t, const DataLayout &dl) {
   return unsigned(t->getPrimitiveSizeInBits().getFixedValue());
 }
 
-static MemSpace spaceOf(unsigned as) {
-  switch (as) {
-  case bc::kSharedAS:
-    return MemSpace::Shared;
-  case bc::kLocalAS:
-    return MemSpace::Local;
-  case bc::kConstAS:
-    return MemSpace::Constant;
-  case bc::kParamAS:
-    return MemSpace::Param;
-  default:
-    return MemSpace::Global;
-  }
-}
-
-void Decoder::fillMemoryInfo(InstInfo &info, const Value *ptr) const {
-  info.isMemory = true;
-  unsigned as = ptr->getType()->getPointerAddressSpace();
-  info.space = spaceOf(as);
-  info.isGenericAddress = as == bc::kGeneric;
-  const Value *object = getUnderlyingObject(ptr, 32);
-  if (auto *gv = dyn_cast<GlobalVariable>(object)) {
-    info.objectName = sourceNameOf(gv->getName());
-    if (info.isGenericAddress)
-      info.space = spaceOf(gv->getAddressSpace());
-    for (size_t i = 0; i < k_.sharedVars_.size(); ++i)
-      if (gv->getAddressSpace() == bc::kSharedAS &&
-          k_.sharedVars_[i].irName == gv->getName())
-        info.sharedVariable = int32_t(i);
-  } else if (isa<AllocaInst>(object)) {
-    info.objectName = object->getName().str();
-    if (auto it = localIndex_.find(object); it != localIndex_.end())
-      info.localVariable = it->second;
-    if (info.isGenericAddress)
-      info.space = MemSpace::Local;
-  } else if (object->hasName()) {
-    info.objectName = object->getName().str();
-  }
-}
-
 Error Decoder::decodeMemory(const Instruction &inst) {
   Inst in;
   const Value *ptr = getLoadStorePointerOperand(&inst);
@@ -207,19 +167,7 @@ Error Decoder::decodeMemory(const Instruction &inst) {
     if (tag->getNumOperands() == 1)
       if (auto *mask = mdconst::dyn_extract<ConstantInt>(tag->getOperand(0)))
         info.readBytesMask = uint32_t(mask->getZExtValue());
-  if (const MDNode *tag = inst.getMetadata(core::kSharedSpanMetadata))
-    if (tag->getNumOperands() == 1)
-      if (auto *names = dyn_cast<MDString>(tag->getOperand(0))) {
-        // Several variables, side by side: named together, bounded by the
-        // shared window.
-        info.sharedVariable = -1;
-        SmallVector<StringRef, 4> parts;
-        names->getString().split(parts, ',');
-        info.objectName.clear();
-        for (StringRef part : parts)
-          info.objectName +=
-              (info.objectName.empty() ? "" : ", ") + sourceNameOf(part);
-      }
+  nameSharedSpan(info, inst);
   return Error::success();
 }
 

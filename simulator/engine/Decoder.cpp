@@ -1,5 +1,6 @@
 #include "simulator/engine/Decoder.h"
 
+#include "core/PtxTags.h"
 #include "core/SharedLayout.h"
 
 #include "simulator/engine/AddressWindows.h"
@@ -514,6 +515,64 @@ std::string InstInfo::where() const {
     return "<unknown location>";
   return inlineChain.front().file + ":" +
          std::to_string(inlineChain.front().line);
+}
+
+static MemSpace spaceOf(unsigned as) {
+  switch (as) {
+  case bc::kSharedAS:
+    return MemSpace::Shared;
+  case bc::kLocalAS:
+    return MemSpace::Local;
+  case bc::kConstAS:
+    return MemSpace::Constant;
+  case bc::kParamAS:
+    return MemSpace::Param;
+  default:
+    return MemSpace::Global;
+  }
+}
+
+void Decoder::fillMemoryInfo(InstInfo &info, const Value *ptr) const {
+  info.isMemory = true;
+  unsigned as = ptr->getType()->getPointerAddressSpace();
+  info.space = spaceOf(as);
+  info.isGenericAddress = as == bc::kGeneric;
+  const Value *object = getUnderlyingObject(ptr, 32);
+  if (auto *gv = dyn_cast<GlobalVariable>(object)) {
+    info.objectName = sourceNameOf(gv->getName());
+    if (info.isGenericAddress)
+      info.space = spaceOf(gv->getAddressSpace());
+    for (size_t i = 0; i < k_.sharedVars_.size(); ++i)
+      if (gv->getAddressSpace() == bc::kSharedAS &&
+          k_.sharedVars_[i].irName == gv->getName())
+        info.sharedVariable = int32_t(i);
+  } else if (isa<AllocaInst>(object)) {
+    info.objectName = object->getName().str();
+    if (auto it = localIndex_.find(object); it != localIndex_.end())
+      info.localVariable = it->second;
+    if (info.isGenericAddress)
+      info.space = MemSpace::Local;
+  } else if (object->hasName()) {
+    info.objectName = object->getName().str();
+  }
+}
+
+// Several variables side by side that one merged access covers
+// (core::kSharedSpanMetadata): named together, bounded by the shared window.
+void Decoder::nameSharedSpan(InstInfo &info, const Instruction &inst) const {
+  const MDNode *tag = inst.getMetadata(core::kSharedSpanMetadata);
+  if (!tag || tag->getNumOperands() != 1)
+    return;
+  auto *names = dyn_cast<MDString>(tag->getOperand(0));
+  if (!names)
+    return;
+  info.sharedVariable = -1;
+  SmallVector<StringRef, 4> parts;
+  names->getString().split(parts, ',');
+  info.objectName.clear();
+  for (StringRef part : parts)
+    info.objectName +=
+        (info.objectName.empty() ? "" : ", ") + sourceNameOf(part);
 }
 
 } // namespace kcheck::sim

@@ -64,6 +64,7 @@ private:
   llvm::Error checkFloatArithmetic(llvm::Type *type,
                                    const llvm::Instruction &at) const;
   void fillMemoryInfo(InstInfo &info, const llvm::Value *ptr) const;
+  void nameSharedSpan(InstInfo &info, const llvm::Instruction &inst) const;
 
   const llvm::Function &fn_;
   DecodedKernel &k_;
