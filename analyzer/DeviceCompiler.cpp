@@ -288,29 +288,21 @@ compileDevice(const std::string &path, const CompileOptions &options,
     fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
 
   result.context = std::make_unique<llvm::LLVMContext>();
-  NvccCompatEdits edits;
-  auto compile = [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-                     llvm::raw_ostream &diagnostics) {
-    DeviceCompileAction action(*result.context, result.subscripts,
-                               extraConsumers, edits);
-    bool compiled = runClangAction(deviceCompileArguments(path, options), fs,
-                                   diagnostics, action);
-    std::unique_ptr<llvm::Module> module = action.takeModule();
-    return compiled ? std::move(module) : nullptr;
-  };
-  std::string firstDiagnostics;
-  llvm::raw_string_ostream firstStream(firstDiagnostics);
-  std::unique_ptr<llvm::Module> module = compile(fileSystem, firstStream);
-  if (!module && !edits.empty()) {
-    // Constructs nvcc accepts and Clang rejects: again, on a copy of the
-    // files that writes them as nvcc reads them (NvccCompatRewrite.h).
-    auto overlay = rewrittenFileSystem(fileSystem, edits);
-    edits.clear();
-    result.subscripts.clear();
-    module = compile(overlay, diagnosticStream);
-  } else {
-    diagnosticStream << firstDiagnostics;
-  }
+  // Constructs nvcc accepts and Clang rejects: again, on a copy of the files
+  // that writes them as nvcc reads them (NvccCompatRewrite.h).
+  std::unique_ptr<llvm::Module> module = compileRewritingForNvcc(
+      fileSystem,
+      [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+          NvccCompatEdits &edits, llvm::raw_ostream &diagnostics) {
+        result.subscripts.clear(); // only the successful parse's
+        DeviceCompileAction action(*result.context, result.subscripts,
+                                   extraConsumers, edits);
+        bool compiled = runClangAction(deviceCompileArguments(path, options),
+                                       fs, diagnostics, action);
+        std::unique_ptr<llvm::Module> compiledModule = action.takeModule();
+        return compiled ? std::move(compiledModule) : nullptr;
+      },
+      diagnosticStream);
   if (!module)
     return result;
 

@@ -47,19 +47,18 @@ Value *apply(IRBuilder<> &b, AtomicRMWInst::BinOp op, Value *old, Value *v) {
   }
 }
 
-// Replaces `rmw` (on a shared pointer `sharedPtr`) by the CAS loop, the
-// code from `rmw` on moving to a new block; returns the old value.
-Value *emitCasLoop(AtomicRMWInst &rmw, Value *sharedPtr) {
-  BasicBlock *before = rmw.getParent();
-  BasicBlock *after = SplitBlock(before, &rmw);
-  LLVMContext &context = rmw.getContext();
-  Function *function = before->getParent();
-  BasicBlock *loop = BasicBlock::Create(context, "atomic.cas", function, after);
+// Inserts, before `at`, the CAS loop performing `rmw`'s operation on the
+// shared pointer `sharedPtr` (`at` and what follows move to a new block,
+// which the loop exits to); returns the value the successful pass read.
+Value *emitCasLoop(AtomicRMWInst &rmw, Value *sharedPtr, Instruction &at) {
+  BasicBlock *before = at.getParent();
+  BasicBlock *after = SplitBlock(before, &at);
+  BasicBlock *loop = BasicBlock::Create(rmw.getContext(), "atomic.cas",
+                                        before->getParent(), after);
   before->getTerminator()->setSuccessor(0, loop);
 
-  const DebugLoc &where = rmw.getDebugLoc();
   IRBuilder<> b(loop);
-  b.SetCurrentDebugLocation(where);
+  b.SetCurrentDebugLocation(rmw.getDebugLoc());
   Type *valueType = rmw.getValOperand()->getType();
   Type *word = b.getIntNTy(valueType->getPrimitiveSizeInBits());
   Align align = rmw.getAlign();
@@ -76,34 +75,27 @@ Value *emitCasLoop(AtomicRMWInst &rmw, Value *sharedPtr) {
 
 void expand(AtomicRMWInst &rmw) {
   Value *ptr = rmw.getPointerOperand();
-  IRBuilder<> b(&rmw);
-  b.SetCurrentDebugLocation(rmw.getDebugLoc());
   Value *old;
   if (rmw.getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED) {
-    old = emitCasLoop(rmw, ptr);
+    old = emitCasLoop(rmw, ptr, rmw);
   } else {
     // A generic pointer: the loop where it points into shared memory, the
     // native atomic elsewhere (as ptxas's space test).
+    IRBuilder<> b(&rmw);
+    b.SetCurrentDebugLocation(rmw.getDebugLoc());
     Value *isShared = b.CreateIntrinsic(Intrinsic::nvvm_isspacep_shared, {ptr});
     Instruction *thenTerm = nullptr, *elseTerm = nullptr;
     SplitBlockAndInsertIfThenElse(isShared, &rmw, &thenTerm, &elseTerm);
-    BasicBlock *join = rmw.getParent();
     b.SetInsertPoint(thenTerm);
     Value *sharedPtr = b.CreateAddrSpaceCast(
         ptr, PointerType::get(rmw.getContext(), NVPTXAS::ADDRESS_SPACE_SHARED));
-    // emitCasLoop splits the block at the atomic it replaces: a copy of
-    // `rmw` on the shared pointer marks the place, then goes.
-    auto *inShared = cast<AtomicRMWInst>(rmw.clone());
-    inShared->insertBefore(thenTerm->getIterator());
-    inShared->setOperand(AtomicRMWInst::getPointerOperandIndex(), sharedPtr);
-    Value *sharedOld = emitCasLoop(*inShared, sharedPtr);
-    BasicBlock *sharedEnd = inShared->getParent();
-    inShared->eraseFromParent();
+    Value *sharedOld = emitCasLoop(rmw, sharedPtr, *thenTerm);
     auto *native = cast<AtomicRMWInst>(rmw.clone());
     native->insertBefore(elseTerm->getIterator());
+    BasicBlock *join = rmw.getParent();
     b.SetInsertPoint(join, join->getFirstInsertionPt());
     PHINode *phi = b.CreatePHI(rmw.getType(), 2);
-    phi->addIncoming(sharedOld, sharedEnd);
+    phi->addIncoming(sharedOld, thenTerm->getParent());
     phi->addIncoming(native, native->getParent());
     old = phi;
   }

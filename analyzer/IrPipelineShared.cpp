@@ -141,14 +141,11 @@ chunkRead(LoadInst &load, const DataLayout &layout,
       load.getType()->isPtrOrPtrVectorTy() ||
       load.getType()->getScalarSizeInBits() < 32)
     return std::nullopt;
-  APInt offset(layout.getIndexTypeSizeInBits(load.getPointerOperandType()), 0);
-  auto *variable = dyn_cast<GlobalVariable>(
-      load.getPointerOperand()->stripAndAccumulateConstantOffsets(
-          layout, offset, /*AllowNonInbounds=*/true));
-  auto at = variable ? offsets.find(variable) : offsets.end();
-  if (at == offsets.end() || offset.isNegative())
+  std::optional<WindowAddress> at =
+      windowAddressOf(load.getPointerOperand(), layout, offsets);
+  if (!at)
     return std::nullopt;
-  const uint64_t start = at->second + offset.getZExtValue();
+  const uint64_t start = at->offset;
   const uint64_t chunk = start / kChunkBytes * kChunkBytes;
   // The window's allocation is whole chunks: three 4-byte scalars are read
   // with one LDS.128.
@@ -156,8 +153,8 @@ chunkRead(LoadInst &load, const DataLayout &layout,
       chunk + kChunkBytes > alignTo(windowBytes, kChunkBytes))
     return std::nullopt;
   return ChunkRead{&load,
-                   variable,
-                   at->second,
+                   at->variable,
+                   at->variableOffset,
                    chunk,
                    unsigned((start - chunk) / 4),
                    unsigned(bytes / 4)};
@@ -365,6 +362,20 @@ MapVector<GlobalVariable *, uint64_t> sharedOffsetsLikePtxas(Function &kernel) {
   for (size_t i = 0; i < variables.size(); ++i)
     offsets[variables[i]] = placed.offsets[i];
   return offsets;
+}
+
+std::optional<WindowAddress>
+windowAddressOf(Value *pointer, const DataLayout &layout,
+                const MapVector<GlobalVariable *, uint64_t> &offsets) {
+  APInt offset(layout.getIndexTypeSizeInBits(pointer->getType()), 0);
+  auto *variable =
+      dyn_cast<GlobalVariable>(pointer->stripAndAccumulateConstantOffsets(
+          layout, offset, /*AllowNonInbounds=*/true));
+  auto at = variable ? offsets.find(variable) : offsets.end();
+  if (at == offsets.end() || offset.isNegative())
+    return std::nullopt;
+  return WindowAddress{variable, at->second,
+                       at->second + offset.getZExtValue()};
 }
 
 uint64_t staticSharedBytes(const MapVector<GlobalVariable *, uint64_t> &offsets,

@@ -6,10 +6,13 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/PassManager.h"
 
+#include <optional>
+
 namespace llvm {
 class DataLayout;
 class GlobalVariable;
 class Instruction;
+class Value;
 } // namespace llvm
 
 namespace kcheck::analyzer {
@@ -19,6 +22,17 @@ namespace kcheck::analyzer {
 /// alignment as it is now. The engine's decoder lays out the same way.
 llvm::MapVector<llvm::GlobalVariable *, uint64_t>
 sharedOffsetsLikePtxas(llvm::Function &kernel);
+
+/// Where a pointer to a static __shared__ variable at a constant offset
+/// points in the window laid out by sharedOffsetsLikePtxas.
+struct WindowAddress {
+  llvm::GlobalVariable *variable = nullptr;
+  uint64_t variableOffset = 0; // of the variable, in the window
+  uint64_t offset = 0;         // of the address, in the window
+};
+std::optional<WindowAddress> windowAddressOf(
+    llvm::Value *pointer, const llvm::DataLayout &layout,
+    const llvm::MapVector<llvm::GlobalVariable *, uint64_t> &offsets);
 
 /// The bytes of the static window those variables fill.
 uint64_t

@@ -19,8 +19,7 @@ namespace {
 // A 4-byte store to a static __shared__ variable at a constant offset.
 struct WordStore {
   StoreInst *store = nullptr;
-  GlobalVariable *variable = nullptr;
-  uint64_t windowOffset = 0;
+  WindowAddress at;
 };
 
 std::optional<WordStore>
@@ -35,18 +34,11 @@ wordStore(Instruction &instruction,
   const DataLayout &layout = store->getDataLayout();
   if (!(type->isIntegerTy(32) || type->isFloatTy()))
     return std::nullopt;
-  APInt offset(layout.getIndexTypeSizeInBits(store->getPointerOperandType()),
-               0);
-  auto *variable = dyn_cast<GlobalVariable>(
-      store->getPointerOperand()->stripAndAccumulateConstantOffsets(
-          layout, offset, /*AllowNonInbounds=*/true));
-  auto at = variable ? offsets.find(variable) : offsets.end();
-  if (at == offsets.end() || offset.isNegative())
+  std::optional<WindowAddress> at =
+      windowAddressOf(store->getPointerOperand(), layout, offsets);
+  if (!at || at->offset % 4 != 0)
     return std::nullopt;
-  uint64_t window = at->second + offset.getZExtValue();
-  if (window % 4 != 0)
-    return std::nullopt;
-  return WordStore{store, variable, window};
+  return WordStore{store, *at};
 }
 
 // Whether `instruction` may touch shared memory (other than a word store of
@@ -83,12 +75,11 @@ void mergeWords(ArrayRef<WordStore> words,
     vector = builder.CreateInsertElement(
         vector, builder.CreateBitCast(words[k].store->getValueOperand(), i32),
         k);
-  const uint64_t begin = words.front().windowOffset;
+  const uint64_t begin = words.front().at.offset;
   const WordStore &base = words.front();
   Value *address = builder.CreateGEP(
-      builder.getInt8Ty(), base.variable,
-      builder.getInt64(int64_t(begin) -
-                       int64_t(offsets.lookup(base.variable))));
+      builder.getInt8Ty(), base.at.variable,
+      builder.getInt64(int64_t(begin) - int64_t(base.at.variableOffset)));
   StoreInst *merged =
       builder.CreateAlignedStore(vector, address, Align(4 * words.size()));
   merged->setDebugLoc(last->getDebugLoc());
@@ -106,8 +97,8 @@ bool mergeRun(ArrayRef<WordStore> run,
   std::map<uint64_t, WordStore> byOffset;
   DenseSet<uint64_t> storedTwice;
   for (const WordStore &w : run)
-    if (!byOffset.try_emplace(w.windowOffset, w).second)
-      storedTwice.insert(w.windowOffset);
+    if (!byOffset.try_emplace(w.at.offset, w).second)
+      storedTwice.insert(w.at.offset);
   for (uint64_t offset : storedTwice)
     byOffset.erase(offset);
   // The words [begin, begin + 4n) if all are stored, by more than one
@@ -121,24 +112,28 @@ bool mergeRun(ArrayRef<WordStore> run,
       words.push_back(it->second);
     }
     if (llvm::all_of(words, [&](const WordStore &w) {
-          return w.variable == words.front().variable;
+          return w.at.variable == words.front().at.variable;
         }))
       return SmallVector<WordStore, 4>();
     return words;
   };
   bool changed = false;
-  for (unsigned n : {4u, 2u})
-    for (uint64_t begin = 0;
-         !byOffset.empty() && begin <= byOffset.rbegin()->first;
-         begin += 4 * n) {
+  for (unsigned n : {4u, 2u}) {
+    // A group starts at a stored word aligned to the group's size.
+    SmallVector<uint64_t, 8> starts;
+    for (const auto &[offset, w] : byOffset)
+      if (offset % (4 * n) == 0)
+        starts.push_back(offset);
+    for (uint64_t begin : starts) {
       SmallVector<WordStore, 4> words = group(begin, n);
       if (words.empty())
         continue;
       for (const WordStore &w : words)
-        byOffset.erase(w.windowOffset);
+        byOffset.erase(w.at.offset);
       mergeWords(words, offsets);
       changed = true;
     }
+  }
   return changed;
 }
 

@@ -62,17 +62,16 @@ bool testsWithChain(const BasicBlock &successor, const BranchInst &branch,
         return llvm::is_contained(branch.successors(), target);
       }))
     return false;
-  SmallVector<const Value *, 8> work = {next->getCondition()};
-  SmallPtrSet<const Value *, 16> seen;
+  SmallVector<Value *, 8> work = {next->getCondition()};
+  SmallPtrSet<Value *, 16> seen;
   while (!work.empty()) {
-    const auto *value = dyn_cast<Instruction>(work.pop_back_val());
+    auto *value = dyn_cast<Instruction>(work.pop_back_val());
     if (!value || !seen.insert(value).second)
       continue;
-    if (chain.contains(const_cast<Instruction *>(value)))
+    if (chain.contains(value))
       return true;
     if (value->getParent() == &successor)
-      for (const Value *operand : value->operands())
-        work.push_back(operand);
+      llvm::append_range(work, value->operands());
   }
   return false;
 }

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace kcheck::analyzer {
@@ -160,6 +161,8 @@ std::unique_ptr<ASTConsumer> makeNvccCompatFinder(CompilerInstance &,
   return std::make_unique<FinderConsumer>(out);
 }
 
+namespace {
+
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
 rewrittenFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
                     const NvccCompatEdits &edits) {
@@ -179,6 +182,25 @@ rewrittenFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(fileSystem);
   overlay->pushOverlay(rewritten);
   return overlay;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::Module> compileRewritingForNvcc(
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+    CompileOnce compile, llvm::raw_ostream &diagnostics) {
+  NvccCompatEdits edits;
+  std::string firstDiagnostics;
+  llvm::raw_string_ostream firstStream(firstDiagnostics);
+  std::unique_ptr<llvm::Module> module =
+      compile(fileSystem, edits, firstStream);
+  if (module || edits.empty()) {
+    diagnostics << firstDiagnostics;
+    return module;
+  }
+  auto rewritten = rewrittenFileSystem(fileSystem, edits);
+  NvccCompatEdits again;
+  return compile(rewritten, again, diagnostics);
 }
 
 } // namespace kcheck::analyzer

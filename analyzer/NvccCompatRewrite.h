@@ -19,12 +19,18 @@
 #include "analyzer/TextEdits.h"
 
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/VirtualFileSystem.h"
 
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class Module;
+class raw_ostream;
+} // namespace llvm
 
 namespace clang {
 class ASTConsumer;
@@ -40,10 +46,18 @@ using NvccCompatEdits = llvm::StringMap<std::vector<TextEdit>>;
 std::unique_ptr<clang::ASTConsumer>
 makeNvccCompatFinder(clang::CompilerInstance &compiler, NvccCompatEdits &out);
 
-// `fileSystem` with each file of `edits` read as rewritten (the files on
-// disk stay as they are). The device and the host compiles both retry on it.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
-rewrittenFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
-                    const NvccCompatEdits &edits);
+// One compile of the files `fileSystem` holds, its finder filling `edits`;
+// a null module when it fails.
+using CompileOnce = llvm::function_ref<std::unique_ptr<llvm::Module>(
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>, NvccCompatEdits &,
+    llvm::raw_ostream &)>;
+
+// Runs `compile`; when it fails and found constructs to rewrite, runs it
+// again on a copy of the files with them rewritten (the files on disk stay
+// as they are). The diagnostics of the run that counts go to
+// `diagnostics`. The device and the host compiles both go through it.
+std::unique_ptr<llvm::Module> compileRewritingForNvcc(
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+    CompileOnce compile, llvm::raw_ostream &diagnostics);
 
 } // namespace kcheck::analyzer

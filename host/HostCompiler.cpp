@@ -132,32 +132,22 @@ HostModule compileHost(const std::string &path,
       makeHostFileSystem(options.glueSource);
 
   result.context = std::make_unique<llvm::LLVMContext>();
-  analyzer::NvccCompatEdits edits;
-  auto compile = [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-                     llvm::raw_ostream &diagnostics) {
-    HostCompileAction action(*result.context, edits);
-    bool compiled = analyzer::runClangAction(
-        hostCompileArguments(path, options), fs, diagnostics, action);
-    std::unique_ptr<llvm::Module> module = action.takeModule();
-    return compiled ? std::move(module) : nullptr;
-  };
-  std::string firstDiagnostics;
-  llvm::raw_string_ostream firstStream(firstDiagnostics);
-  result.module = compile(fileSystem, firstStream);
-  if (!result.module && !edits.empty()) {
-    // What nvcc accepts and Clang rejects, as the device compile retries it
-    // (analyzer/NvccCompatRewrite.h): `h2 = {};` in a __host__ __device__
-    // function (HeCBench quant3MatMul) fails the host side too.
-    auto rewritten = analyzer::rewrittenFileSystem(fileSystem, edits);
-    edits.clear();
-    result.module = compile(rewritten, diagnosticStream);
-  } else {
-    diagnosticStream << firstDiagnostics;
-  }
-  if (!result.module) {
-    result.module.reset();
+  // What nvcc accepts and Clang rejects, retried as the device compile
+  // retries it: `h2 = {};` in a kernel fails the host parse too (HeCBench
+  // quant3MatMul).
+  result.module = analyzer::compileRewritingForNvcc(
+      fileSystem,
+      [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+          analyzer::NvccCompatEdits &edits, llvm::raw_ostream &diagnostics) {
+        HostCompileAction action(*result.context, edits);
+        bool compiled = analyzer::runClangAction(
+            hostCompileArguments(path, options), fs, diagnostics, action);
+        std::unique_ptr<llvm::Module> module = action.takeModule();
+        return compiled ? std::move(module) : nullptr;
+      },
+      diagnosticStream);
+  if (!result.module)
     return result;
-  }
   result.ok = true;
   return result;
 }

@@ -158,7 +158,7 @@ Error Decoder::decodeMemory(const Instruction &inst) {
   info.kind = kind;
   info.bytesPerLane = uint32_t(in.imm);
   info.isVolatile = isVolatile;
-  info.isAtomic = isAtomic;
+  info.isAtomic = isAtomic || kind == AccessKind::Atomic;
   if (const MDNode *tag = inst.getMetadata(core::kPtxInstructionMetadata))
     if (tag->getNumOperands() == 1)
       if (auto *text = dyn_cast<MDString>(tag->getOperand(0)))

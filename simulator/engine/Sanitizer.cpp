@@ -183,7 +183,7 @@ void Sanitizer::checkShared(const WarpAccess &a) {
   s.sync = warpSyncs_[w];
   s.seq = ++accesses_[w];
   s.isVolatile = info.isVolatile;
-  s.atomic = a.kind == AccessKind::Atomic || info.isAtomic;
+  s.atomic = info.isAtomic;
   for (uint32_t m = a.activeMask; m; m &= m - 1) {
     unsigned lane = unsigned(std::countr_zero(m));
     s.thread = w * kWarpSize + lane;
