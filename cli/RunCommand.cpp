@@ -162,19 +162,19 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
     return failed;
   }
   Session s = sessionOf(o, *run, arch, headers);
-  // A launch that faulted under memcheck is its finding (the program's run
-  // stopped there, as its CUDA calls would fail on a GPU), not an error.
+  // A launch that faulted under memcheck or synccheck is its finding (the
+  // program's run stopped there, as its CUDA calls would fail on a GPU), not an
+  // error.
   for (const std::string &e : run->errors)
     if (std::none_of(s.launches.begin(), s.launches.end(),
                      [&](const SimulatedLaunch &l) {
-                       return faultReportedByMemcheck(l.result) &&
+                       return faultReportedBy(l.result) &&
                               e.find(l.result.error) != std::string::npos;
                      }))
       s.errors.push_back(e);
   for (size_t i = 0; i < s.launches.size(); ++i)
-    if (faultReportedByMemcheck(s.launches[i].result))
-      s.report.launches[i].notes = {"the kernel faulted (see the memcheck "
-                                    "error): its counters are not reported"};
+    if (faultReportedBy(s.launches[i].result))
+      s.report.launches[i].notes = {faultedLaunchNote(s.launches[i].result)};
   s.report.notes.push_back(fmt::format(
       "launches from running the host code (--run-host): exit status {}; {} "
       "launch{} simulated in {:.2f} s, host code {:.2f} s",

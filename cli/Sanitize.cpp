@@ -28,6 +28,8 @@ const char *checkId(Check c) {
     return "initcheck";
   case Check::Racecheck:
     return "racecheck";
+  case Check::Synccheck: // compute-sanitizer's synccheck, one id
+    return "barrier-divergence";
   }
   return "?";
 }
@@ -75,6 +77,17 @@ std::string messageOf(const SanitizerFinding &f, const sim::DecodedKernel &k,
                        "before any thread of its block wrote it",
                        threadText(f.thread), block,
                        sharedByteText(k, config.dynamicSharedBytes, f.address));
+  case Check::Synccheck: {
+    unsigned linear =
+        f.thread.x +
+        config.block.x * (f.thread.y + config.block.y * f.thread.z);
+    return fmt::format(
+        "invalid warp-synchronous call by {} in {} of {}: its member mask "
+        "{:#010x} leaves out the calling thread (lane {}), which stops the "
+        "kernel on the GPU (an illegal instruction; compute-sanitizer's "
+        "synccheck: \"Barrier error detected. Invalid arguments.\")",
+        threadText(f.thread), block, k.name(), f.address, linear % 32);
+  }
   case Check::Racecheck:
     break;
   }
@@ -158,6 +171,7 @@ sim::SanitizerOptions sanitizerOptionsFor(const Options &o) {
   s.memcheck = all || o.command == Command::Memcheck;
   s.initcheck = all || o.command == Command::Initcheck;
   s.racecheck = all || o.command == Command::Racecheck;
+  s.synccheck = all || o.command == Command::Synccheck;
   return s;
 }
 
@@ -175,8 +189,18 @@ std::vector<std::string> sanitizerCheckIds(Command c) {
   return ids;
 }
 
-bool faultReportedByMemcheck(const sim::LaunchResult &r) {
-  return r.sanitizer && r.sanitizer->faulted();
+const char *faultReportedBy(const sim::LaunchResult &r) {
+  if (r.sanitizer)
+    for (const SanitizerFinding &f : r.sanitizer->findings)
+      if (f.fault)
+        return checkId(f.check);
+  return nullptr;
+}
+
+std::string faultedLaunchNote(const sim::LaunchResult &r) {
+  return fmt::format("the kernel faulted (see the {} error): its counters are "
+                     "not reported",
+                     faultReportedBy(r));
 }
 
 std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &s) {
@@ -213,9 +237,8 @@ std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &s) {
         out.push_back(std::move(d));
       }
       std::string what =
-          f.check == Check::Memcheck
-              ? "the kernel faults here and stops, as on a GPU (later CUDA "
-                "calls of the program fail); its counters are not reported"
+          f.fault ? "the kernel faults here and stops, as on a GPU (later CUDA "
+                    "calls of the program fail); its counters are not reported"
           : f.check == Check::Initcheck
               ? fmt::format("{} thread read(s) of unwritten shared bytes here",
                             f.count)
@@ -288,7 +311,7 @@ int runSanitize(const Options &o, std::ostream &out, std::ostream &err) {
   bool anySimulated = false;
   for (size_t li = 0; li < s.launches.size(); ++li)
     anySimulated |= s.report.launches[li].simulated ||
-                    faultReportedByMemcheck(s.launches[li].result);
+                    faultReportedBy(s.launches[li].result);
   if (!anySimulated && s.errors.empty() && !s.makesNoLaunch)
     s.errors.push_back("no launch could be simulated (see the notes above)");
 

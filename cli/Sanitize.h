@@ -33,9 +33,13 @@ std::vector<core::Diagnostic> sanitizerDiagnostics(const Session &session);
 /// program has the bug whichever question was asked.
 std::vector<core::Diagnostic> overrunDiagnostics(const Session &session);
 
-/// Whether launch `launch` stopped on a fault that memcheck reports (so the
-/// fault is a finding, not an analysis error).
-bool faultReportedByMemcheck(const sim::LaunchResult &launch);
+/// The check whose finding is the fault launch `launch` stopped on (memcheck,
+/// or synccheck's barrier-divergence), so that the fault is a finding, not an
+/// analysis error; nullptr when there is none.
+const char *faultReportedBy(const sim::LaunchResult &launch);
+
+/// "the kernel faulted (see the memcheck error): ..." for such a launch.
+std::string faultedLaunchNote(const sim::LaunchResult &launch);
 
 int runSanitize(const Options &options, std::ostream &out, std::ostream &err);
 

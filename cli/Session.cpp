@@ -548,10 +548,9 @@ Session analyzeFile(const Options &options,
       lr.simulated = sl.result.error.empty();
       for (const std::string &n : sl.result.notes)
         lr.notes.push_back(n);
-      if (faultReportedByMemcheck(sl.result)) {
-        // A finding of `kcheck memcheck`, not an analysis error.
-        lr.notes.push_back("the kernel faulted (see the memcheck error): "
-                           "its counters are not reported");
+      if (faultReportedBy(sl.result)) {
+        // A finding of `kcheck memcheck`/`synccheck`, not an analysis error.
+        lr.notes.push_back(faultedLaunchNote(sl.result));
       } else if (!sl.result.error.empty()) {
         lr.notes.push_back(sl.result.error);
         s.errors.push_back(sl.result.error);

@@ -182,13 +182,15 @@ void BlockRunner::Impl::addNote(std::string text) {
   notes.push_back(std::move(text));
 }
 
-void BlockRunner::Impl::recordFault(std::string kind, std::string message,
-                                    uint32_t pc, const WarpState &w,
-                                    unsigned lane, uint64_t address,
+void BlockRunner::Impl::recordFault(FaultCause cause, std::string kind,
+                                    std::string message, uint32_t pc,
+                                    const WarpState &w, unsigned lane,
+                                    uint64_t address,
                                     const core::SourceLoc *at) {
   result.status = BlockResult::Status::Faulted;
   result.fault =
       makeFault(std::move(kind), std::move(message), pc, w, lane, address, at);
+  result.fault->cause = cause;
 }
 
 Fault BlockRunner::Impl::makeFault(std::string kind, std::string message,
@@ -208,6 +210,15 @@ Fault BlockRunner::Impl::makeFault(std::string kind, std::string message,
     f.loc = chain.front();
   std::string place =
       at ? at->file + ":" + std::to_string(at->line) : where(pc);
+  // The frames the instruction was inlined into, as compute-sanitizer lists
+  // device frames: a fault inside a toolkit wrapper (__ballot_sync) names
+  // the user's line too.
+  if (!at)
+    for (size_t i = 1; i < chain.size(); ++i)
+      if (chain[i].valid() && (chain[i].file != chain[i - 1].file ||
+                               chain[i].line != chain[i - 1].line))
+        place += ", inlined at " + chain[i].file + ":" +
+                 std::to_string(chain[i].line);
   f.message = message + "\n    at " + place + " in " + kernel.name() +
               "\n    by thread (" + core::toString(f.thread) + ") in block (" +
               core::toString(f.block) + ")";
@@ -455,10 +466,14 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         ++pc;
         continue;
       case Op::Shfl:
+        if (!checkMemberMask(in, pc, w, mask))
+          return WarpStop::Abort;
         execShfl(in, w, mask);
         ++pc;
         continue;
       case Op::Vote:
+        if (!checkMemberMask(in, pc, w, mask))
+          return WarpStop::Abort;
         execVote(in, w, mask);
         ++pc;
         continue;
@@ -471,6 +486,8 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         continue;
       }
       case Op::WarpSync:
+        if (!checkMemberMask(in, pc, w, mask))
+          return WarpStop::Abort;
         sink.onBarrier({pc, w.index, mask, w.live, /*warpLevel=*/true});
         ++pc;
         continue;
@@ -491,11 +508,11 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         unsigned lane = __builtin_ctz(mask);
         if (in.op == Op::Trap) {
           const TrapInfo &trap = kernel.traps()[in.aux];
-          recordFault("trap", trap.message, pc, w, lane, 0,
+          recordFault(FaultCause::Trap, "trap", trap.message, pc, w, lane, 0,
                       trap.at.valid() ? &trap.at : nullptr);
         } else {
-          recordFault("unreachable", "Reached an 'unreachable' instruction", pc,
-                      w, lane, 0);
+          recordFault(FaultCause::Unreachable, "unreachable",
+                      "Reached an 'unreachable' instruction", pc, w, lane, 0);
         }
         return WarpStop::Abort;
       }

@@ -53,8 +53,18 @@ struct Limits {
 
 class StoreBuffer;
 
+/// What stopped a kernel on the GPU.
+enum class FaultCause : uint8_t {
+  Memory,         // an access out of bounds or misaligned (memcheck)
+  Trap,           // a failed device assert, __trap()
+  Unreachable,    // an `unreachable` reached (undefined behaviour)
+  WarpMemberMask, // a warp-synchronous call whose member mask leaves out
+                  // the calling thread (synccheck: "Invalid arguments")
+};
+
 /// A memory error, reported like compute-sanitizer does.
 struct Fault {
+  FaultCause cause = FaultCause::Memory;
   std::string kind; // "out-of-bounds shared write", "misaligned global read"...
   std::string message;
   // The same, in parts: "__shared__ write of size 4 bytes" and "address 0x80
@@ -62,7 +72,7 @@ struct Fault {
   std::string access, problem;
   core::SourceLoc loc;
   core::Dim3 thread, block;
-  uint64_t address = 0;
+  uint64_t address = 0; // WarpMemberMask: the member mask
   uint32_t instId = 0;
 };
 

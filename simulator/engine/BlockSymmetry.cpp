@@ -442,6 +442,14 @@ private:
       return;
     case Op::Printf:
       return unreached(pc, false, "device printf", out);
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::WarpSync:
+      // Whether the call faults depends on its member mask.
+      if ((in.flags & bc::kMemberMaskSlot) && !uniform(in.aux))
+        return unreached(pc, get(in.aux).isDep(),
+                         "warp member mask depends on blockIdx or data", out);
+      return;
     case Op::ICmp:
       for (unsigned e = 0; e < in.n; ++e) {
         const AbsValue &x = get(in.a + e), &y = get(in.b + e);

@@ -41,9 +41,10 @@ enum class Op : uint8_t {
   Trap, // aux = DecodedKernel::trapMessages() index
   Sreg, // sub = SregKind
   Barrier,
-  WarpSync,
-  Shfl, // sub = ShflMode; a = value, b = lane/delta, c = clamp slot
-  Vote, // sub = VoteKind; a = predicate
+  WarpSync, // flags & kMemberMaskSlot: aux = member mask
+  Shfl,     // sub = ShflMode; a = value, b = lane/delta, c = clamp slot;
+            // flags & kMemberMaskSlot: aux = member mask
+  Vote, // sub = VoteKind; a = predicate; flags & kMemberMaskSlot: aux = mask
   ActiveMask,
   IntFn,   // sub = IntFnKind, bits = width; a, b, c
   FloatFn, // sub = FloatFnKind, bits = 32/64; a, b, c
@@ -128,6 +129,10 @@ enum class SregKind : uint8_t {
   GridWorkspaceLo
 };
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+/// Inst::flags bit of WarpSync, Shfl and Vote: the member mask is a runtime
+/// value, in slot `aux`. A constant mask leaves the bit clear (see
+/// BlockRunner::Impl::checkMemberMask for why only runtime masks are checked).
+constexpr uint16_t kMemberMaskSlot = 2;
 enum class VoteKind : uint8_t { Ballot, Any, All, Uni };
 enum class IntFnKind : uint8_t {
   UMin,

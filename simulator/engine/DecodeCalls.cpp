@@ -341,6 +341,18 @@ Error Decoder::decodeCall(const CallInst &call) {
     }
     return Error::success();
   };
+  // A warp-synchronous call's member mask, when it is a runtime value: the
+  // engine checks that each calling lane is in it (bc::kMemberMaskSlot).
+  auto memberMask = [&](const Value *mask) -> Error {
+    if (isa<Constant>(mask))
+      return Error::success();
+    auto s = slotOf(mask);
+    if (!s)
+      return s.takeError();
+    in.aux = *s;
+    in.flags |= bc::kMemberMaskSlot;
+    return Error::success();
+  };
   auto emitMath = [&](MathFn fn) -> Error {
     if (Error e = operandSlots())
       return e;
@@ -418,6 +430,8 @@ Error Decoder::decodeCall(const CallInst &call) {
     }
     if (name == "bar.warp.sync") {
       in.op = Op::WarpSync;
+      if (Error e = memberMask(call.getArgOperand(0)))
+        return e;
       emit(in, call, opcode);
       return Error::success();
     }
@@ -445,6 +459,9 @@ Error Decoder::decodeCall(const CallInst &call) {
       in.op = Op::Shfl, in.sub = uint8_t(*mode);
       in.a = value, in.b = lane, in.c = clamp;
       in.flags = type.ends_with("p"); // returns {value, in-range}
+      if (sync)
+        if (Error e = memberMask(call.getArgOperand(0)))
+          return e;
       emit(in, call, opcode);
       return Error::success();
     }
@@ -461,6 +478,9 @@ Error Decoder::decodeCall(const CallInst &call) {
         return unsupported(call, "vote " + callee->getName());
       TRY_SLOT(pred, call.getArgOperand(sync ? 1 : 0));
       in.op = Op::Vote, in.sub = uint8_t(*kind), in.a = pred;
+      if (sync)
+        if (Error e = memberMask(call.getArgOperand(0)))
+          return e;
       emit(in, call, opcode);
       return Error::success();
     }

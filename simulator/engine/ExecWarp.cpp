@@ -2,9 +2,20 @@
 // shfl.sync pseudo-code: c = ((32 - width) << 8) | clamp; a source lane that
 // is out of the segment reads the lane's own value. Inactive source lanes
 // give whatever their register holds (undefined on hardware).
+//
+// A member mask that leaves out the calling lane is undefined in PTX
+// (shfl.sync, vote.sync, bar.warp.sync, and match/redux, lowered to shuffles
+// with the same mask). Measured on the H100 (sm_90, CUDA 13.0): when the mask
+// is a runtime value, ptxas emits WARPSYNC Rmask before the instruction and
+// the kernel stops with cudaErrorIllegalInstruction (compute-sanitizer:
+// "Illegal instruction"; synccheck: "Barrier error detected. Invalid
+// arguments." for every such thread); a constant mask (0xfffffffe from all
+// 32 lanes) needs no WARPSYNC and runs; lanes that exited before the call
+// count as in the mask. kernels/sanitize/synccheck_member_mask.cu.
 #include "simulator/engine/RunnerImpl.h"
 
 #include <bit>
+#include <cstdio>
 
 namespace kcheck::sim {
 
@@ -132,6 +143,31 @@ void BlockRunner::Impl::execShfl(const Inst &in, WarpState &w, uint32_t mask) {
   w.taint[in.dst] = w.taint[in.a] | w.taint[in.b];
   if (inRange)
     w.taint[in.dst + 1] = w.taint[in.b];
+}
+
+bool BlockRunner::Impl::checkMemberMask(const Inst &in, uint32_t pc,
+                                        const WarpState &w, uint32_t mask) {
+  if (!(in.flags & bc::kMemberMaskSlot) || w.taint[in.aux])
+    return true; // a mask from data kcheck did not see proves nothing
+  const uint64_t *members = w.slot(in.aux);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    uint32_t member = uint32_t(members[lane]);
+    if (member >> lane & 1)
+      continue;
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%08x", member);
+    recordFault(FaultCause::WarpMemberMask, "illegal instruction",
+                std::string("Illegal instruction: the member mask ") + hex +
+                    " of a warp-synchronous call leaves out the calling "
+                    "thread (lane " +
+                    std::to_string(lane) +
+                    "); the GPU stops the kernel (an illegal instruction was "
+                    "encountered)",
+                pc, w, lane, member);
+    return false;
+  }
+  return true;
 }
 
 void BlockRunner::Impl::execVote(const Inst &in, WarpState &w, uint32_t mask) {

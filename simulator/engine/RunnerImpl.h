@@ -115,11 +115,15 @@ struct BlockRunner::Impl {
   void execSreg(const bc::Inst &in, WarpState &w, uint32_t mask);
   void execShfl(const bc::Inst &in, WarpState &w, uint32_t mask);
   void execVote(const bc::Inst &in, WarpState &w, uint32_t mask);
+  /// False (and the fault recorded) when a lane of `mask` calls a
+  /// warp-synchronous instruction whose runtime member mask leaves it out.
+  bool checkMemberMask(const bc::Inst &in, uint32_t pc, const WarpState &w,
+                       uint32_t mask);
 
   /// `at`: where to say it happened, if not at the instruction's location.
-  void recordFault(std::string kind, std::string message, uint32_t pc,
-                   const WarpState &w, unsigned lane, uint64_t address,
-                   const core::SourceLoc *at = nullptr);
+  void recordFault(FaultCause cause, std::string kind, std::string message,
+                   uint32_t pc, const WarpState &w, unsigned lane,
+                   uint64_t address, const core::SourceLoc *at = nullptr);
   Fault makeFault(std::string kind, std::string message, uint32_t pc,
                   const WarpState &w, unsigned lane, uint64_t address,
                   const core::SourceLoc *at = nullptr) const;

@@ -147,11 +147,17 @@ void Sanitizer::onBarrier(const BarrierEvent &b) {
 }
 
 void Sanitizer::onFault(const Fault &f) {
-  if (!options_.memcheck || f.access.empty())
+  using Check = SanitizerFinding::Check;
+  Check check;
+  if (f.cause == FaultCause::Memory && options_.memcheck)
+    check = Check::Memcheck;
+  else if (f.cause == FaultCause::WarpMemberMask && options_.synccheck)
+    check = Check::Synccheck;
+  else
     return;
   bool fresh;
-  SanitizerFinding &s = finding(SanitizerFinding::Check::Memcheck, f.instId, 0,
-                                Hazard::ReadAfterWrite, false, fresh);
+  SanitizerFinding &s =
+      finding(check, f.instId, 0, Hazard::ReadAfterWrite, false, fresh);
   if (fresh) {
     s.thread = f.thread;
     s.block = f.block;

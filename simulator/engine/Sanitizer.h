@@ -6,6 +6,9 @@
 //               allocation, the __shared__ variable or the alloca; misaligned),
 //               recorded with thread, block, address and allocation;
 //   initcheck - a load of a shared byte no thread of this block has written;
+//   synccheck - a warp-synchronous call whose member mask leaves out the
+//               calling thread (the engine's WarpMemberMask fault; barrier
+//               divergence is counted by the engine itself, InstStats);
 //   racecheck - two accesses to one shared byte, at least one a write, by
 //               different threads with nothing ordering them: threads of
 //               different warps with no __syncthreads() between (a data race),
@@ -42,15 +45,16 @@
 namespace kcheck::sim {
 
 struct SanitizerOptions {
-  bool memcheck = false, initcheck = false, racecheck = false;
-  bool any() const { return memcheck || initcheck || racecheck; }
+  bool memcheck = false, initcheck = false, racecheck = false,
+       synccheck = false;
+  bool any() const { return memcheck || initcheck || racecheck || synccheck; }
 };
 
 enum class Hazard : uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
 const char *toString(Hazard hazard); // "read-after-write"...
 
 struct SanitizerFinding {
-  enum class Check : uint8_t { Memcheck, Initcheck, Racecheck };
+  enum class Check : uint8_t { Memcheck, Initcheck, Racecheck, Synccheck };
   Check check = Check::Memcheck;
   uint32_t instId = 0;      // the access that showed it (a race's later one)
   core::Dim3 block, thread; // of that access (first occurrence)
@@ -61,7 +65,7 @@ struct SanitizerFinding {
   bool withinWarp = false; // both threads in one warp
   uint32_t otherInstId = 0;
   core::Dim3 otherThread;
-  std::optional<Fault> fault; // memcheck
+  std::optional<Fault> fault; // memcheck, synccheck: the kernel stopped
 };
 
 struct SanitizerReport {

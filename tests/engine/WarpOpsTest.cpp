@@ -113,6 +113,71 @@ join:
     EXPECT_EQ(uint32_t(got[l]), l < 8 ? 0xffu : 0xaaaaaaaau) << l;
 }
 
+// A runtime member mask must name the calling lane (the H100 stops the
+// kernel with an illegal instruction); a constant one is not checked (no
+// WARPSYNC on the H100), nor are lanes that exited before the call.
+TEST(EngineWarpOps, MemberMaskLeavingOutTheCallerFaults) {
+  const char *ir = R"IR(
+declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
+declare void @llvm.nvvm.bar.warp.sync(i32)
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %which) !dbg !3 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bit = shl i32 1, %t
+  %below = sub i32 %bit, 1
+  %notMe = xor i32 %bit, -1
+  %high = icmp uge i32 %t, 16
+  switch i32 %which, label %done [ i32 0, label %below.vote
+                                   i32 1, label %const.vote
+                                   i32 2, label %own.vote
+                                   i32 3, label %shfl
+                                   i32 4, label %exited ], !dbg !12
+below.vote:
+  %a = call i32 @llvm.nvvm.vote.ballot.sync(i32 %below, i1 true)
+  br label %done
+const.vote:
+  %b = call i32 @llvm.nvvm.vote.ballot.sync(i32 -2, i1 true)
+  br label %done
+own.vote:
+  %c = call i32 @llvm.nvvm.vote.ballot.sync(i32 %bit, i1 true)
+  br label %done
+shfl:
+  %d = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %notMe, i32 %t, i32 0, i32 31)
+  br label %done
+exited:
+  br i1 %high, label %done, label %sync
+sync:
+  %full = or i32 %bit, -1 ; a runtime mask naming every lane
+  call void @llvm.nvvm.bar.warp.sync(i32 %full)
+  br label %done
+done:
+  %r = phi i32 [ %a, %below.vote ], [ %b, %const.vote ], [ %c, %own.vote ], [ %d, %shfl ], [ 0, %exited ], [ 1, %sync ], [ 2, %entry ]
+  %i = zext i32 %t to i64
+  %p = getelementptr i32, ptr addrspace(1) %out, i64 %i
+  store i32 %r, ptr addrspace(1) %p
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  for (uint32_t which = 0; which < 5; ++which) {
+    DeviceMemory mem;
+    uint64_t out = mem.allocate(32 * 4, "out");
+    BlockRunner runner(*p.kernel, oneWarp(), {{out}, {which}}, mem);
+    RecordingSink sink;
+    BlockResult r = runner.runBlock({0, 0, 0}, sink);
+    bool faults = which == 0 || which == 3;
+    EXPECT_EQ(r.ok(), !faults) << which;
+    if (!faults)
+      continue;
+    ASSERT_TRUE(r.fault) << which;
+    EXPECT_EQ(r.fault->cause, FaultCause::WarpMemberMask);
+    EXPECT_EQ(r.fault->thread, (core::Dim3{0, 0, 0}));
+    EXPECT_EQ(r.fault->address, which == 0 ? 0u : 0xfffffffeu);
+  }
+}
+
 TEST(EngineWarpOps, Float4LoadIsOneSixteenByteAccess) {
   const char *ir = R"IR(
 define ptx_kernel void @k(ptr addrspace(1) %in, ptr addrspace(1) %out) !dbg !3 {
