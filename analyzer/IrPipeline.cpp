@@ -3,6 +3,7 @@
 #include "IrPipelineAtomics.h"
 #include "analyzer/ptx/PtxLowering.h"
 
+#include "IrPipelineForward.h"
 #include "IrPipelineLoopLoads.h"
 #include "IrPipelineMemory.h"
 #include "IrPipelineNarrow.h"
@@ -70,6 +71,11 @@ bool configureLlvmOptionsOnce() {
         // computed differently and gives them line 0 as nvcc does
         // (scan_hillis_steele).
         "-simplifycfg-hoist-common=false",
+        // nvcc does not version a loop on a symbolic stride being 1 (HeCBench
+        // moe-align: one copy of `t[i * n + tid] += t[(i - 1) * n + tid]`),
+        // so neither does LoopLoadElimination here; ForwardStoredValuesLikeNvvm
+        // forwards within the unrolled body as nvcc does.
+        "-enable-mem-access-versioning=false",
     };
     std::string errors;
     raw_string_ostream errorStream(errors);
@@ -463,6 +469,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     late.addPass(KeepConditionalLoopLoadsLikeNvcc());
     late.addPass(UnfreezeWholeStructCopies());
     late.addPass(MergeDiamondAccessesLikeNvcc());
+    late.addPass(ForwardStoredValuesLikeNvvm());
     late.addPass(InferAddressSpacesPass());
     late.addPass(InferAlignmentPass());
     late.addPass(KeepSubwordSharedAccessesApartLikePtxas());

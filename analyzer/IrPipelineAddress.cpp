@@ -1,5 +1,6 @@
 #include "IrPipelineAddress.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -66,6 +67,12 @@ void addLinear(const Value *value, int64_t scale, LinearAddress &out,
       addLinear(right, scale, out, layout, depth);
       return;
     }
+    // ~x, as -x - 1 (modulo the width, like everything here).
+    if (match(value, m_Not(m_Value(left)))) {
+      addLinear(left, -scale, out, layout, depth);
+      out.constant -= scale;
+      return;
+    }
     if (match(value, m_Sub(m_Value(left), m_Value(right)))) {
       addLinear(left, scale, out, layout, depth);
       addLinear(right, -scale, out, layout, depth);
@@ -87,6 +94,15 @@ void addLinear(const Value *value, int64_t scale, LinearAddress &out,
 }
 
 } // namespace
+
+LinearAddressKey keyOf(const LinearAddress &address) {
+  LinearAddressKey key{address.constant, {}};
+  for (const auto &[value, coefficient] : address.terms)
+    if (coefficient != 0)
+      key.second.push_back({value, coefficient});
+  llvm::sort(key.second);
+  return key;
+}
 
 LinearAddress linearAddress(const Value *pointer, const DataLayout &layout) {
   LinearAddress result;

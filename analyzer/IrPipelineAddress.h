@@ -5,6 +5,9 @@
 #pragma once
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <utility>
 
 #include <cstdint>
 
@@ -16,9 +19,10 @@ class Value;
 namespace kcheck::analyzer {
 
 // An address as constant + sum of coefficient * opaque value, looking
-// through GEPs, casts, and add/sub/or-disjoint/mul/shl by constants (overflow
-// ignored, as nvcc's index arithmetic assumes). Opaque values are compared by
-// identity.
+// through GEPs, casts, not (~x = -x - 1), and add/sub/or-disjoint/mul/shl by
+// constants (overflow ignored, as nvcc's index arithmetic assumes; for
+// shared memory, whose addresses are 32-bit in nvcc's code, exact). Opaque
+// values are compared by identity.
 struct LinearAddress {
   int64_t constant = 0;
   llvm::SmallMapVector<const llvm::Value *, int64_t, 4> terms;
@@ -26,6 +30,13 @@ struct LinearAddress {
 
 LinearAddress linearAddress(const llvm::Value *pointer,
                             const llvm::DataLayout &layout);
+
+// The form with zero terms dropped and the rest in a fixed order: equal keys,
+// equal addresses.
+using LinearAddressKey =
+    std::pair<int64_t,
+              llvm::SmallVector<std::pair<const llvm::Value *, int64_t>, 4>>;
+LinearAddressKey keyOf(const LinearAddress &address);
 
 // Whether the two pointers are provably equal, as their linear forms.
 bool sameLinearAddress(const llvm::Value *a, const llvm::Value *b,

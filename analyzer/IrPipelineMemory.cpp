@@ -72,7 +72,8 @@ Instruction *lastMemoryAccess(BasicBlock &block) {
 // Collects, operands first, the instructions of the diamond's arms that
 // `value` needs moved before `at` (pure address arithmetic) for it to be
 // available there; false if that is not possible.
-bool collectToHoist(Value *value, Instruction *at, const Diamond &diamond,
+bool collectToHoist(Value *value, Instruction *at,
+                    function_ref<bool(const BasicBlock *)> movableFrom,
                     const DominatorTree &dominators,
                     SmallVectorImpl<Instruction *> &toMove,
                     unsigned depth = 0) {
@@ -80,14 +81,13 @@ bool collectToHoist(Value *value, Instruction *at, const Diamond &diamond,
   if (!instruction || dominators.dominates(instruction, at) ||
       is_contained(toMove, instruction))
     return true;
-  if (depth > 8 ||
-      (instruction->getParent() != diamond.first &&
-       instruction->getParent() != diamond.second) ||
+  if (depth > 8 || !movableFrom(instruction->getParent()) ||
       isa<PHINode>(instruction) || instruction->mayReadOrWriteMemory() ||
       !isSafeToSpeculativelyExecute(instruction))
     return false;
   for (Value *operand : instruction->operands())
-    if (!collectToHoist(operand, at, diamond, dominators, toMove, depth + 1))
+    if (!collectToHoist(operand, at, movableFrom, dominators, toMove,
+                        depth + 1))
       return false;
   toMove.push_back(instruction);
   return true;
@@ -99,7 +99,10 @@ Value *availablePointer(Value *a, Value *b, Instruction *at,
                         const DominatorTree &dominators) {
   for (Value *pointer : {a, b}) {
     SmallVector<Instruction *, 8> toMove;
-    if (!collectToHoist(pointer, at, diamond, dominators, toMove))
+    auto inArm = [&](const BasicBlock *block) {
+      return block == diamond.first || block == diamond.second;
+    };
+    if (!collectToHoist(pointer, at, inArm, dominators, toMove))
       continue;
     for (Instruction *instruction : toMove) {
       instruction->moveBefore(at->getIterator());
@@ -220,6 +223,116 @@ bool sinkCommonStore(const Diamond &diamond, const DominatorTree &dominators,
   return true;
 }
 
+// The same for a join of three or more arms (an if / else if / else chain,
+// workloadDiagonals of HeCBench merge: `s[t] = 0; ... s[t] = 1; ... s[t] =
+// x;` is one STS after the join in nvcc's PTX): each predecessor of `join`
+// an arm that only branches there, each arm's last memory access a store to
+// one address that no other instruction between the arms' common dominator
+// and the join reads or writes, the address available before that dominator
+// branches, the arm laid out last not storing a zero. The merged store keeps
+// the location of the arm laid out second (measured: line 93 of merge's
+// three).
+bool sinkCommonStoreOfArms(
+    BasicBlock &join, const DominatorTree &dominators, AAResults &aliases,
+    const DenseMap<const BasicBlock *, unsigned> &order) {
+  SmallVector<BasicBlock *, 4> arms;
+  for (BasicBlock *arm : predecessors(&join))
+    if (!is_contained(arms, arm))
+      arms.push_back(arm);
+  if (arms.size() < 3 || arms.size() > 8)
+    return false;
+  llvm::sort(arms, [&](const BasicBlock *a, const BasicBlock *b) {
+    return order.lookup(a) < order.lookup(b);
+  });
+  BasicBlock *head = arms.front();
+  for (BasicBlock *arm : arms) {
+    auto *branch = dyn_cast<BranchInst>(arm->getTerminator());
+    if (!branch || branch->isConditional() || !arm->getSinglePredecessor())
+      return false;
+    head = dominators.findNearestCommonDominator(head, arm);
+  }
+  if (!head || is_contained(arms, head))
+    return false;
+  // The blocks between head and the arms: each dominated by head, none the
+  // join (no loop through it), a handful at most.
+  SmallVector<BasicBlock *, 16> region(arms.begin(), arms.end());
+  for (size_t i = 0; i < region.size(); ++i)
+    for (BasicBlock *from : predecessors(region[i])) {
+      if (from == head || is_contained(region, from))
+        continue;
+      if (from == &join || !dominators.dominates(head, from) ||
+          region.size() >= 16)
+        return false;
+      region.push_back(from);
+    }
+  SmallVector<StoreInst *, 8> stores;
+  for (BasicBlock *arm : arms) {
+    auto *store = dyn_cast_or_null<StoreInst>(lastMemoryAccess(*arm));
+    if (!store || !store->isSimple())
+      return false;
+    stores.push_back(store);
+  }
+  const DataLayout &layout = join.getDataLayout();
+  StoreInst *first = stores.front();
+  for (StoreInst *store : stores)
+    if (!sameAccess(first->getPointerOperand(), store->getPointerOperand(),
+                    first->getValueOperand()->getType(),
+                    store->getValueOperand()->getType(), layout))
+      return false;
+  if (isZero(stores.back()->getValueOperand()))
+    return false;
+  MemoryLocation location = MemoryLocation::get(first);
+  for (BasicBlock *block : region)
+    for (Instruction &instruction : *block)
+      if (!is_contained(stores, &instruction) &&
+          instruction.mayReadOrWriteMemory() &&
+          isModOrRefSet(aliases.getModRefInfo(&instruction, location)))
+        return false;
+  // One store's address, computed before head branches (its pure arithmetic
+  // moved there from the region if need be).
+  auto inRegion = [&](const BasicBlock *block) {
+    return is_contained(region, block);
+  };
+  Value *pointer = nullptr;
+  SmallVector<Instruction *, 8> toMove;
+  for (StoreInst *store : stores) {
+    toMove.clear();
+    if (collectToHoist(store->getPointerOperand(), head->getTerminator(),
+                       inRegion, dominators, toMove)) {
+      pointer = store->getPointerOperand();
+      break;
+    }
+  }
+  if (!pointer)
+    return false;
+  for (Instruction *instruction : toMove) {
+    instruction->moveBefore(head->getTerminator()->getIterator());
+    instruction->dropUBImplyingAttrsAndMetadata();
+  }
+  Value *value = first->getValueOperand();
+  if (any_of(stores,
+             [&](StoreInst *s) { return s->getValueOperand() != value; })) {
+    PHINode *phi =
+        PHINode::Create(value->getType(), arms.size(), "sunk", join.begin());
+    for (size_t i = 0; i < arms.size(); ++i)
+      phi->addIncoming(stores[i]->getValueOperand(), arms[i]);
+    phi->setDebugLoc(stores[1]->getDebugLoc());
+    value = phi;
+  }
+  auto *merged = cast<StoreInst>(stores[1]->clone());
+  merged->insertBefore(join.getFirstInsertionPt());
+  merged->setOperand(0, value);
+  merged->setOperand(StoreInst::getPointerOperandIndex(), pointer);
+  for (StoreInst *store : stores) {
+    merged->setAlignment(std::min(merged->getAlign(), store->getAlign()));
+    if (store != stores[1])
+      combineMetadataForCSE(merged, store, /*DoesKMove=*/true);
+  }
+  for (StoreInst *store : stores)
+    store->eraseFromParent();
+  return true;
+}
+
 } // namespace
 
 PreservedAnalyses
@@ -240,6 +353,9 @@ MergeDiamondAccessesLikeNvcc::run(Function &function,
     while (sinkCommonStore(*diamond, dominators, aliases))
       changed = true;
   }
+  for (BasicBlock &block : function)
+    while (sinkCommonStoreOfArms(block, dominators, aliases, order))
+      changed = true;
   return cfgPreservedUnless(changed);
 }
 

@@ -1,5 +1,6 @@
 #include "IrPipelineShared.h"
 
+#include "IrPipelineAddress.h"
 #include "IrPipelineMemory.h"
 
 #include "IrPipelineNarrow.h"
@@ -8,6 +9,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemorySSA.h"
@@ -18,6 +20,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/NVPTXAddrSpace.h"
+
+#include <map>
 
 namespace kcheck::analyzer {
 
@@ -49,60 +53,104 @@ bool unwrittenSince(MemorySSA &memorySsa, LoadInst &later, LoadInst &earlier) {
   return memorySsa.dominates(clobber, memorySsa.getMemoryAccess(&earlier));
 }
 
+constexpr unsigned kWholeLoad = ~0u;
+
+// What of `earlier` (at constant offset `earlierOffset` from the common
+// variable part) `later` (at `laterOffset`) reads again: the whole load
+// (same type and address: kWholeLoad), one element of a vector load that
+// covers it (ptxas reuses a lane of an LDS.64/128: CUB's raking scan
+// re-reads segment element 0 after reading the segment as a vector,
+// HeCBench blockScan), or nothing.
+std::optional<unsigned> coveredElement(const LoadInst &earlier,
+                                       int64_t earlierOffset,
+                                       const LoadInst &later,
+                                       int64_t laterOffset) {
+  if (earlier.getType() == later.getType())
+    return laterOffset == earlierOffset ? std::optional(kWholeLoad)
+                                        : std::nullopt;
+  auto *vector = dyn_cast<FixedVectorType>(earlier.getType());
+  if (!vector || vector->getElementType() != later.getType())
+    return std::nullopt;
+  const DataLayout &layout = later.getDataLayout();
+  const int64_t elementBytes =
+      int64_t(layout.getTypeStoreSize(vector->getElementType()));
+  const int64_t distance = laterOffset - earlierOffset;
+  if (elementBytes == 0 ||
+      int64_t(layout.getTypeAllocSize(vector->getElementType())) !=
+          elementBytes ||
+      distance < 0 || distance % elementBytes != 0 ||
+      distance / elementBytes >= int64_t(vector->getNumElements()))
+    return std::nullopt;
+  return unsigned(distance / elementBytes);
+}
+
 } // namespace
 
 PreservedAnalyses
 ForwardSharedReloadsLikePtxas::run(Function &function,
                                    FunctionAnalysisManager &analyses) {
-  // Loads of one (address, type), in program order of a dominator-tree
-  // preorder walk would be ideal; any order works since each candidate is
-  // checked for dominance.
-  DenseMap<std::pair<Value *, Type *>, SmallVector<LoadInst *, 4>> byAddress;
-  for (Instruction &instruction : instructions(function))
-    if (isPlainSharedLoad(instruction)) {
-      auto *load = cast<LoadInst>(&instruction);
-      byAddress[{load->getPointerOperand(), load->getType()}].push_back(load);
-    }
-  bool any = false;
-  for (auto &entry : byAddress)
-    any |= entry.second.size() > 1;
-  if (!any)
-    return PreservedAnalyses::all();
-
+  // One address is one linear form, whatever instructions compute it: nvcc
+  // computes shared addresses in 32 bits, so `&s[(x + 1) + ~y]` and
+  // `&s[x - y]` are one address to it, where LLVM's 64-bit GEP indices
+  // (zext(~y)) hide that (HeCBench merge: mergeSinglePath reads B_shared[Bx]
+  // after its search loop read it as BS[~Ax], one LDS on the H100). Loads
+  // are grouped by the variable part of their address, so that a reload
+  // finds the wider load that covers it too.
   DominatorTree &dominators =
       analyses.getResult<DominatorTreeAnalysis>(function);
-  MemorySSA &memorySsa =
-      analyses.getResult<MemorySSAAnalysis>(function).getMSSA();
-  SmallVector<std::pair<LoadInst *, LoadInst *>, 16> forwards; // (reload, by)
-  for (auto &entry : byAddress) {
-    SmallVector<LoadInst *, 4> &loads = entry.second;
-    for (LoadInst *later : loads) {
-      for (LoadInst *earlier : loads) {
-        if (earlier == later || !dominators.dominates(earlier, later) ||
-            !unwrittenSince(memorySsa, *later, *earlier))
+  MemorySSA *memorySsa = nullptr;
+  const DataLayout &layout = function.getDataLayout();
+  struct Seen {
+    LoadInst *load;
+    int64_t offset; // the constant part of its address
+  };
+  std::map<SmallVector<std::pair<const Value *, int64_t>, 4>,
+           SmallVector<Seen, 4>>
+      byTerms;
+  DenseMap<LoadInst *, Value *> replacement;
+  SmallVector<LoadInst *, 16> forwarded;
+  // Dominator-tree preorder: a load's dominating loads are seen before it.
+  for (DomTreeNode *node : depth_first(&dominators))
+    for (Instruction &instruction : *node->getBlock()) {
+      if (!isPlainSharedLoad(instruction))
+        continue;
+      auto *later = cast<LoadInst>(&instruction);
+      LinearAddressKey key =
+          keyOf(linearAddress(later->getPointerOperand(), layout));
+      SmallVector<Seen, 4> &seen = byTerms[key.second];
+      Value *value = nullptr;
+      for (const Seen &earlier : reverse(seen)) {
+        std::optional<unsigned> element =
+            coveredElement(*earlier.load, earlier.offset, *later, key.first);
+        if (!element || !dominators.dominates(earlier.load, later))
           continue;
-        forwards.push_back({later, earlier});
+        if (!memorySsa)
+          memorySsa =
+              &analyses.getResult<MemorySSAAnalysis>(function).getMSSA();
+        if (!unwrittenSince(*memorySsa, *later, *earlier.load))
+          continue;
+        value = replacement.lookup(earlier.load);
+        if (!value)
+          value = earlier.load;
+        if (*element != kWholeLoad)
+          value = ExtractElementInst::Create(
+              value,
+              ConstantInt::get(Type::getInt32Ty(function.getContext()),
+                               *element),
+              "", later->getIterator());
         break;
       }
+      if (!value) {
+        seen.push_back({later, key.first});
+        continue;
+      }
+      later->replaceAllUsesWith(value);
+      replacement[later] = value;
+      forwarded.push_back(later);
     }
-  }
-  if (forwards.empty())
-    return PreservedAnalyses::all();
-  // A reload forwarded from a load that is itself a reload takes that
-  // load's source: follow the chain before erasing anything.
-  DenseMap<LoadInst *, LoadInst *> source;
-  for (auto [reload, by] : forwards)
-    source[reload] = by;
-  auto root = [&](LoadInst *load) {
-    while (source.count(load))
-      load = source[load];
-    return load;
-  };
-  for (auto [reload, by] : forwards)
-    reload->replaceAllUsesWith(root(by));
-  for (auto [reload, by] : forwards)
-    reload->eraseFromParent();
-  return cfgPreservedUnless(true);
+  for (LoadInst *load : forwarded)
+    load->eraseFromParent();
+  return cfgPreservedUnless(!forwarded.empty());
 }
 
 } // namespace kcheck::analyzer

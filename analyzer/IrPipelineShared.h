@@ -70,7 +70,12 @@ struct AlignSharedGlobalsLikePtxas
 // raking segment after a shuffle warp scan: nvcc's PTX has 32 + 31
 // `ld.shared.u32`, the SASS 32 LDS; HeCBench topk). What may write memory is
 // alias analysis's answer over MemorySSA, so barriers, fences, atomics and
-// stores to the same address keep the reload. Assumptions: volatile loads
+// stores to the same address keep the reload. The earlier load may be wider:
+// a reload of one element of a dominating vector load reuses that lane (CUB
+// raking scans read a segment as an LDS.64 and re-read its first element
+// after the warp scan; HeCBench blockScan, one LDS fewer per block on the
+// H100). Addresses compare as linear forms (IrPipelineAddress.h), 32-bit
+// wrap included. Assumptions: volatile loads
 // and loads lowered from tagged PTX (ldmatrix...) are never dropped; only
 // shared memory (global reloads across asm not measured).
 struct ForwardSharedReloadsLikePtxas

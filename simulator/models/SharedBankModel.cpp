@@ -1,6 +1,7 @@
 #include "simulator/models/SharedBankModel.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace kcheck::sim {
 
@@ -206,22 +207,44 @@ SharedCost SharedBankModel::cost(const WarpAddresses &access) const {
   case SharedWideAccess::HalfWarpPhasesH100:
     break;
   }
-  if (access.bytesPerLane > 2 * bankBytes_)
+  if (access.bytesPerLane > 2 * bankBytes_) {
+    if (!access.store)
+      if (std::optional<SharedCost> c = oneAddressLoadCost(access))
+        return *c;
     return perPhase(access, kWarpLanes / 2,
                     &SharedBankModel::quadSharingHalfWarpCost);
+  }
   if (!access.store && lanesInEqualPairs(access))
     return wordsCost(access, 0, kWarpLanes);
   return perPhase(access, kWarpLanes / 2, &SharedBankModel::halfWarpWordsCost);
 }
 
+// A 128-bit load of one address by every active lane: one wavefront per 16
+// active lanes (SharedBankModel.h); nullopt for any other load.
+std::optional<SharedCost>
+SharedBankModel::oneAddressLoadCost(const WarpAddresses &access) {
+  if (access.activeMask == 0)
+    return std::nullopt;
+  const uint64_t address =
+      access.addrs[unsigned(__builtin_ctz(access.activeMask))];
+  for (unsigned lane = 0; lane < kWarpLanes; ++lane)
+    if (access.active(lane) && access.addrs[lane] != address)
+      return std::nullopt;
+  SharedCost c;
+  c.wavefronts = (unsigned(__builtin_popcount(access.activeMask)) + 15) / 16;
+  c.ideal = c.wavefronts;
+  c.phases = c.wavefronts;
+  return c;
+}
+
 // Every active lane n reads what lane n ^ 1 reads, or every one what lane
-// n ^ 2 reads (its partner active too).
+// n ^ 2 reads, where that partner is active (an inactive partner does not
+// break the pairs).
 bool SharedBankModel::lanesInEqualPairs(const WarpAddresses &access) {
   auto pairedWith = [&](unsigned bit) {
     for (unsigned lane = 0; lane < kWarpLanes; ++lane)
-      if (access.active(lane) &&
-          (!access.active(lane ^ bit) ||
-           access.addrs[lane] != access.addrs[lane ^ bit]))
+      if (access.active(lane) && access.active(lane ^ bit) &&
+          access.addrs[lane] != access.addrs[lane ^ bit])
         return false;
     return true;
   };

@@ -70,6 +70,9 @@
 //   all lanes at one address 1, `8 * (lane / 2)` 1, `16 * (lane / 2)` 2
 //   (../shared/docs/research/sm90-shared-rules.md, rule 3; HeCBench
 //   accuracy's LDS.64 of two scalars every lane reads: 1). Stores never.
+//   A lane whose partner is inactive does not break the pairs: with lanes
+//   {0, 31}, {0, 8, 16, 24} or the odd lanes only, one phase (measured:
+//   kernels/toolkit/partial_warp_shared.cu, 21 of 21 LDS.64 masks).
 // - 128-bit accesses are also served per half-warp, but lanes share a
 //   16-byte chunk only within their quad (lanes 4k..4k+3): a half-warp needs
 //   ceil(sum over its quads of 16 x distinct chunks / 128) wavefronts, or the
@@ -79,6 +82,12 @@
 //   (kernels/sgemm_warp_tiling `reg_a`) 2; chunk lane/4 with rows 4 apart
 //   conflicting (seed sgemm_warp_tiling `reg_a`) 2; chunk lane%4 (seed
 //   sgemm_warp_tiling `reg_b`) 4; 32-byte stride (sgemm_vectorize `reg_b`) 8.
+// - A 128-bit load whose active lanes all read one address costs one
+//   wavefront per 16 active lanes, wherever they are: {0, 8, 16, 24}, the
+//   odd lanes or lanes 0-7 and 16-23 1, 24 lanes 2, the whole warp 2
+//   (partial_warp_shared.cu, 7 of 7). The one measured 128-bit load this
+//   model misses: the odd lanes reading 16 * (lane / 2), 16 distinct
+//   chunks, 3 on the H100, 2 here.
 // - The ideal (conflict-free) cost of a phase is the number of 128-byte
 //   wavefronts its data needs, at least 1; Nsight Compute's
 //   "L1 Wavefronts Shared Ideal" counts the same for the seed corpus.
@@ -89,6 +98,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 namespace kcheck::sim {
 
@@ -125,6 +135,8 @@ public:
 
 private:
   static bool lanesInEqualPairs(const WarpAddresses &access);
+  static std::optional<SharedCost>
+  oneAddressLoadCost(const WarpAddresses &access);
   SharedCost wordsCost(const WarpAddresses &access, unsigned firstLane,
                        unsigned lanes) const;
   SharedCost quadSharingHalfWarpCost(const WarpAddresses &access,

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <bit>
 #include <functional>
 #include <numeric>
 #include <random>
@@ -63,12 +64,12 @@ SharedCost reference(const Warp &w) {
   if (w.bytes <= 4) {
     phase(0, 32);
   } else if (w.bytes == 8) {
-    // Loads whose active lanes pair up (n with n ^ 1, or n with n ^ 2, both
-    // active, one address) are one 32-lane phase.
+    // Loads whose active lanes pair up (n with n ^ 1, or n with n ^ 2: one
+    // address where both are active) are one 32-lane phase.
     auto pairs = [&](unsigned bit) {
       for (unsigned l = 0; l < 32; ++l)
-        if ((w.mask >> l & 1u) &&
-            (!(w.mask >> (l ^ bit) & 1u) || w.addrs[l] != w.addrs[l ^ bit]))
+        if ((w.mask >> l & 1u) && (w.mask >> (l ^ bit) & 1u) &&
+            w.addrs[l] != w.addrs[l ^ bit])
           return false;
       return w.mask != 0;
     };
@@ -78,6 +79,18 @@ SharedCost reference(const Warp &w) {
       phase(0, 16);
       phase(16, 16);
     }
+  } else if (std::set<int64_t> one =
+                 [&] {
+                   std::set<int64_t> a;
+                   for (unsigned l = 0; l < 32; ++l)
+                     if (w.mask >> l & 1u)
+                       a.insert(w.addrs[l]);
+                   return a;
+                 }();
+             one.size() == 1) {
+    // Every active lane at one address: a wavefront per 16 lanes.
+    total.wavefronts = total.ideal =
+        (unsigned(std::popcount(w.mask)) + 15) / 16;
   } else {
     for (unsigned half = 0; half < 32; half += 16) {
       SharedCost before = total;
@@ -209,10 +222,37 @@ TEST(SharedBankModelTest, PairedLanesOfA64BitLoadAreOnePhase) {
                  .view())
           .wavefronts,
       4u);
+  // An inactive partner does not break the pairs (H100,
+  // kernels/toolkit/partial_warp_shared.cu): lanes 0 and 31 at 0 and 248,
+  // and every odd lane at 8 * lane, one phase.
+  EXPECT_EQ(
+      m.cost(make([](unsigned l) { return 8 * l; }, 8, 0x80000001u).view())
+          .wavefronts,
+      1u);
+  EXPECT_EQ(
+      m.cost(make([](unsigned l) { return 8 * l; }, 8, 0xaaaaaaaau).view())
+          .wavefronts,
+      2u);
   Warp store = make([](unsigned) { return 64; }, 8);
   WarpAddresses view = store.view();
   view.store = true;
   EXPECT_EQ(m.cost(view).wavefronts, 2u);
+}
+
+// A 128-bit load of one address: a wavefront per 16 active lanes, wherever
+// they are (H100, partial_warp_shared.cu).
+TEST(SharedBankModelTest, OneAddress128BitLoadCostsAWavefrontPer16Lanes) {
+  SharedBankModel m;
+  auto at64 = [](unsigned) { return 64; };
+  EXPECT_EQ(m.cost(make(at64, 16, 0x01010101u).view()).wavefronts, 1u);
+  EXPECT_EQ(m.cost(make(at64, 16, 0x00ff00ffu).view()).wavefronts, 1u);
+  EXPECT_EQ(m.cost(make(at64, 16, 0x00ffffffu).view()).wavefronts, 2u);
+  EXPECT_EQ(m.cost(make(at64, 16).view()).wavefronts, 2u);
+  // Distinct addresses in different half-warps stay two phases.
+  EXPECT_EQ(
+      m.cost(make([](unsigned l) { return 16 * l; }, 16, 0x80000001u).view())
+          .wavefronts,
+      2u);
 }
 
 TEST(SharedBankModelTest, InactiveWarpCostsNothing) {
