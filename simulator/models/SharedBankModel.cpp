@@ -237,14 +237,16 @@ SharedBankModel::oneAddressLoadCost(const WarpAddresses &access) {
   return c;
 }
 
-// Every active lane n reads what lane n ^ 1 reads, or every one what lane
-// n ^ 2 reads, where that partner is active (an inactive partner does not
-// break the pairs).
+// Every active lane n reads what lane n ^ 1 reads where that partner is
+// active (an inactive partner does not break the pairs), or every active
+// lane what lane n ^ 2 reads, that partner active too.
 bool SharedBankModel::lanesInEqualPairs(const WarpAddresses &access) {
   auto pairedWith = [&](unsigned bit) {
     for (unsigned lane = 0; lane < kWarpLanes; ++lane)
-      if (access.active(lane) && access.active(lane ^ bit) &&
-          access.addrs[lane] != access.addrs[lane ^ bit])
+      if (access.active(lane) &&
+          (access.active(lane ^ bit)
+               ? access.addrs[lane] != access.addrs[lane ^ bit]
+               : bit != 1))
         return false;
     return true;
   };

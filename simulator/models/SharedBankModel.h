@@ -70,9 +70,11 @@
 //   all lanes at one address 1, `8 * (lane / 2)` 1, `16 * (lane / 2)` 2
 //   (../shared/docs/research/sm90-shared-rules.md, rule 3; HeCBench
 //   accuracy's LDS.64 of two scalars every lane reads: 1). Stores never.
-//   A lane whose partner is inactive does not break the pairs: with lanes
-//   {0, 31}, {0, 8, 16, 24} or the odd lanes only, one phase (measured:
-//   kernels/toolkit/partial_warp_shared.cu, 21 of 21 LDS.64 masks).
+//   A lane whose partner n ^ 1 is inactive does not break the pairs: with
+//   lanes {0, 31}, {0, 8, 16, 24} or the odd lanes only, one phase; the
+//   n ^ 2 pairing needs both lanes active (measured: 129 partial-warp
+//   LDS.64 of kernels/toolkit/partial_warp_shared.cu and mixed_masks.cu,
+//   all of them; a relaxed n ^ 2 misses 3).
 // - 128-bit accesses are also served per half-warp, but lanes share a
 //   16-byte chunk only within their quad (lanes 4k..4k+3): a half-warp needs
 //   ceil(sum over its quads of 16 x distinct chunks / 128) wavefronts, or the
@@ -85,9 +87,10 @@
 // - A 128-bit load whose active lanes all read one address costs one
 //   wavefront per 16 active lanes, wherever they are: {0, 8, 16, 24}, the
 //   odd lanes or lanes 0-7 and 16-23 1, 24 lanes 2, the whole warp 2
-//   (partial_warp_shared.cu, 7 of 7). The one measured 128-bit load this
-//   model misses: the odd lanes reading 16 * (lane / 2), 16 distinct
-//   chunks, 3 on the H100, 2 here.
+//   (partial_warp_shared.cu, 7 of 7). Of the 75 partial-warp LDS.128
+//   measured, this model misses 7, all lanes in pairs or quads on one chunk
+//   with some partners inactive (lane 0 off: 3 on the H100, 2 here; lane 31
+//   off: 2 on both), for which no rule is known yet.
 // - The ideal (conflict-free) cost of a phase is the number of 128-byte
 //   wavefronts its data needs, at least 1; Nsight Compute's
 //   "L1 Wavefronts Shared Ideal" counts the same for the seed corpus.

@@ -64,13 +64,18 @@ SharedCost reference(const Warp &w) {
   if (w.bytes <= 4) {
     phase(0, 32);
   } else if (w.bytes == 8) {
-    // Loads whose active lanes pair up (n with n ^ 1, or n with n ^ 2: one
-    // address where both are active) are one 32-lane phase.
+    // Loads whose active lanes pair up (n with n ^ 1 where both are
+    // active, or n with n ^ 2, both active) at one address are one 32-lane
+    // phase.
     auto pairs = [&](unsigned bit) {
-      for (unsigned l = 0; l < 32; ++l)
-        if ((w.mask >> l & 1u) && (w.mask >> (l ^ bit) & 1u) &&
-            w.addrs[l] != w.addrs[l ^ bit])
+      for (unsigned l = 0; l < 32; ++l) {
+        if (!(w.mask >> l & 1u))
+          continue;
+        bool partner = w.mask >> (l ^ bit) & 1u;
+        if ((partner && w.addrs[l] != w.addrs[l ^ bit]) ||
+            (!partner && bit == 2))
           return false;
+      }
       return w.mask != 0;
     };
     if (pairs(1) || pairs(2)) {
