@@ -3,6 +3,8 @@
 // the local array (the alloca) or the global allocation nearest to the
 // address (cudaMalloc'd or __device__), with the distance past its end.
 // Only runs when an access faults, so it costs nothing on the normal path.
+// Also the fault record every cause shares (recordFault, makeFault): the
+// thread, block and source frames compute-sanitizer prints.
 #include "simulator/engine/RunnerImpl.h"
 
 #include <cstdio>
@@ -142,6 +144,49 @@ Fault BlockRunner::Impl::accessFault(bool misaligned, MemSpace space,
                       "Invalid " + access + ": " + problem, pc, w, lane, addr);
   f.access = std::move(access);
   f.problem = std::move(problem);
+  return f;
+}
+
+void BlockRunner::Impl::recordFault(FaultCause cause, std::string kind,
+                                    std::string message, uint32_t pc,
+                                    const WarpState &w, unsigned lane,
+                                    uint64_t address,
+                                    const core::SourceLoc *at) {
+  result.status = BlockResult::Status::Faulted;
+  result.fault =
+      makeFault(std::move(kind), std::move(message), pc, w, lane, address, at);
+  result.fault->cause = cause;
+}
+
+Fault BlockRunner::Impl::makeFault(std::string kind, std::string message,
+                                   uint32_t pc, const WarpState &w,
+                                   unsigned lane, uint64_t address,
+                                   const core::SourceLoc *at) const {
+  Fault f;
+  f.kind = std::move(kind);
+  f.thread = threadOf(w, lane);
+  f.block = blockIdx;
+  f.address = address;
+  f.instId = pc;
+  const auto &chain = kernel.insts()[pc].inlineChain;
+  if (at)
+    f.loc = *at;
+  else if (!chain.empty())
+    f.loc = chain.front();
+  std::string place =
+      at ? at->file + ":" + std::to_string(at->line) : where(pc);
+  // The frames the instruction was inlined into, as compute-sanitizer lists
+  // device frames: a fault inside a toolkit wrapper (__ballot_sync) names
+  // the user's line too.
+  if (!at)
+    for (size_t i = 1; i < chain.size(); ++i)
+      if (chain[i].valid() && (chain[i].file != chain[i - 1].file ||
+                               chain[i].line != chain[i - 1].line))
+        place += ", inlined at " + chain[i].file + ":" +
+                 std::to_string(chain[i].line);
+  f.message = message + "\n    at " + place + " in " + kernel.name() +
+              "\n    by thread (" + core::toString(f.thread) + ") in block (" +
+              core::toString(f.block) + ")";
   return f;
 }
 
