@@ -107,7 +107,6 @@ ForwardSharedReloadsLikePtxas::run(Function &function,
   std::map<SmallVector<std::pair<const Value *, int64_t>, 4>,
            SmallVector<Seen, 4>>
       byTerms;
-  DenseMap<LoadInst *, Value *> replacement;
   SmallVector<LoadInst *, 16> forwarded;
   // Dominator-tree preorder: a load's dominating loads are seen before it.
   for (DomTreeNode *node : depth_first(&dominators))
@@ -129,9 +128,8 @@ ForwardSharedReloadsLikePtxas::run(Function &function,
               &analyses.getResult<MemorySSAAnalysis>(function).getMSSA();
         if (!unwrittenSince(*memorySsa, *later, *earlier.load))
           continue;
-        value = replacement.lookup(earlier.load);
-        if (!value)
-          value = earlier.load;
+        // Only loads kept are seen, so `earlier` is still there.
+        value = earlier.load;
         if (*element != kWholeLoad)
           value = ExtractElementInst::Create(
               value,
@@ -145,7 +143,6 @@ ForwardSharedReloadsLikePtxas::run(Function &function,
         continue;
       }
       later->replaceAllUsesWith(value);
-      replacement[later] = value;
       forwarded.push_back(later);
     }
   for (LoadInst *load : forwarded)
