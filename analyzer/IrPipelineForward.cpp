@@ -2,14 +2,13 @@
 
 #include "IrPipelineAddress.h"
 #include "IrPipelineMemory.h"
-#include "core/PtxTags.h"
+#include "IrPipelineShared.h"
 
 #include "llvm/ADT/DepthFirstIterator.h"
 #include "llvm/Analysis/MemorySSA.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/Support/NVPTXAddrSpace.h"
 
 #include <map>
 #include <tuple>
@@ -19,18 +18,6 @@ namespace kcheck::analyzer {
 using namespace llvm;
 
 namespace {
-
-bool isPlainSharedAccess(const Instruction &instruction) {
-  if (instruction.getMetadata(core::kPtxInstructionMetadata))
-    return false;
-  if (const auto *load = dyn_cast<LoadInst>(&instruction))
-    return load->isSimple() &&
-           load->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED;
-  if (const auto *store = dyn_cast<StoreInst>(&instruction))
-    return store->isSimple() &&
-           store->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED;
-  return false;
-}
 
 // Address arithmetic that unrolling duplicated (`i * n` computed in every
 // copy) is one value to NVVM, whose CSE runs after unrolling: a

@@ -27,6 +27,18 @@ namespace kcheck::analyzer {
 
 using namespace llvm;
 
+bool isPlainSharedAccess(const Instruction &instruction) {
+  if (instruction.getMetadata(core::kPtxInstructionMetadata))
+    return false;
+  if (const auto *load = dyn_cast<LoadInst>(&instruction))
+    return load->isSimple() &&
+           load->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED;
+  if (const auto *store = dyn_cast<StoreInst>(&instruction))
+    return store->isSimple() &&
+           store->getPointerAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED;
+  return false;
+}
+
 namespace {
 
 constexpr unsigned kSharedAS = NVPTXAS::ADDRESS_SPACE_SHARED;
@@ -39,10 +51,7 @@ bool isDynamicShared(const GlobalVariable &variable, const DataLayout &layout) {
 }
 
 bool isPlainSharedLoad(const Instruction &instruction) {
-  const auto *load = dyn_cast<LoadInst>(&instruction);
-  return load && load->isSimple() &&
-         load->getPointerAddressSpace() == kSharedAS &&
-         !load->getMetadata(core::kPtxInstructionMetadata);
+  return isa<LoadInst>(instruction) && isPlainSharedAccess(instruction);
 }
 
 // The memory `later` reads was last written before `earlier` ran (EarlyCSE's

@@ -17,6 +17,11 @@ class Value;
 
 namespace kcheck::analyzer {
 
+/// A simple (not volatile or atomic) load or store of shared memory that was
+/// not lowered from inline PTX: what the passes reusing or merging shared
+/// accesses may touch.
+bool isPlainSharedAccess(const llvm::Instruction &instruction);
+
 /// The static __shared__ variables `kernel` uses, in module order, at the
 /// offsets ptxas gives them (core/SharedLayout.h), with each variable's
 /// alignment as it is now. The engine's decoder lays out the same way.
