@@ -299,6 +299,18 @@ TrapInfo assertTrap(const CallBase &call) {
 } // namespace
 
 bool executesNatively(StringRef name) {
+  // libdevice's sin, cos and tan read their reduction tables from global
+  // memory (__cudart_sin_cos_coeffs on every double call, __cudart_i2opi_f/_d
+  // for large arguments), and nvcc's SASS issues those loads: HeCBench gabor's
+  // `cos(double)` line, 6144 LDG and 12288 sectors on the H100. They run from
+  // libdevice's own code so that the models see the loads; the fast_ (approx)
+  // variants read no memory.
+  if (StringSwitch<bool>(name)
+          .Cases({"__nv_sin", "__nv_cos", "__nv_tan", "__nv_sinf",
+                  "__nv_cosf", "__nv_tanf"},
+                 true)
+          .Default(false))
+    return false;
   return libdevice(name).has_value() || name == "vprintf" ||
          name == "__assertfail";
 }
