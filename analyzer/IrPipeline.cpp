@@ -7,6 +7,7 @@
 #include "IrPipelineLoopLoads.h"
 #include "IrPipelineMemory.h"
 #include "IrPipelineNarrow.h"
+#include "IrPipelinePhis.h"
 #include "IrPipelineShared.h"
 #include "IrPipelineSink.h"
 
@@ -466,6 +467,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // Any hidden load the simplification pipeline left (none, unless it ran
     // without its late extension point).
     late.addPass(UnhideStoredLoads());
+    late.addPass(FoldPhisOfIdenticalArithmetic());
     late.addPass(KeepConditionalLoopLoadsLikeNvcc());
     late.addPass(UnfreezeWholeStructCopies());
     late.addPass(MergeDiamondAccessesLikeNvcc());

@@ -306,8 +306,8 @@ bool executesNatively(StringRef name) {
   // libdevice's own code so that the models see the loads; the fast_ (approx)
   // variants read no memory.
   if (StringSwitch<bool>(name)
-          .Cases({"__nv_sin", "__nv_cos", "__nv_tan", "__nv_sinf",
-                  "__nv_cosf", "__nv_tanf"},
+          .Cases({"__nv_sin", "__nv_cos", "__nv_tan", "__nv_sinf", "__nv_cosf",
+                  "__nv_tanf"},
                  true)
           .Default(false))
     return false;

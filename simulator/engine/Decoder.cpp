@@ -4,8 +4,8 @@
 #include "core/SharedLayout.h"
 
 #include "simulator/engine/AddressWindows.h"
+#include "simulator/engine/Reconvergence.h"
 
-#include "llvm/Analysis/PostDominators.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -456,15 +456,12 @@ Error Decoder::run() {
   }
   for (auto &[edge, target] : edgeTargets_)
     k_.edges_[edge].targetPc = blockPc_.lookup(target);
-  // Reconvergence points: immediate post-dominators.
-  PostDominatorTree pdt(const_cast<Function &>(fn_));
+  // Reconvergence points: immediate post-dominators on the paths that
+  // return (Reconvergence.h).
+  auto reconvergeAt = reconvergenceBlocks(fn_);
   for (auto &[pc, bb] : branchBlocks_) {
-    uint32_t reconv = DecodedKernel::kExitPc;
-    if (DomTreeNode *node = pdt.getNode(bb))
-      if (DomTreeNode *idom = node->getIDom())
-        if (BasicBlock *ipdom = idom->getBlock())
-          reconv = blockPc_.lookup(ipdom);
-    k_.reconv_[pc] = reconv;
+    const BasicBlock *at = reconvergeAt.lookup(bb);
+    k_.reconv_[pc] = at ? blockPc_.lookup(at) : DecodedKernel::kExitPc;
   }
   return Error::success();
 }
