@@ -10,6 +10,7 @@
 #include "IrPipelinePhis.h"
 #include "IrPipelineShared.h"
 #include "IrPipelineSink.h"
+#include "IrPipelineSwitch.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -495,6 +496,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     backend.addPass(SinkLoadsIntoTheirBranchLikePtxas());
     backend.addPass(ExpandSharedFloatAtomicsLikePtxas());
     backend.addPass(SplitUnderalignedAccessesLikeNvptx());
+    backend.addPass(LowerSwitchesLikeNvptx());
     ModulePassManager last;
     last.addPass(createModuleToFunctionPassAdaptor(std::move(backend)));
     last.run(module, moduleAnalyses);
