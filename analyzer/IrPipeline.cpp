@@ -11,6 +11,7 @@
 #include "IrPipelineShared.h"
 #include "IrPipelineSink.h"
 #include "IrPipelineSwitch.h"
+#include "IrPipelineUnroll.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -439,6 +440,12 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
         fpm.addPass(UnhideStoredLoads());
       });
 
+  // Before LoopUnroll: the counts nvcc gives loops with a runtime trip count.
+  builder.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &fpm, OptimizationLevel) {
+        fpm.addPass(UnrollRuntimeLoopsLikeNvvm());
+      });
+
   NvccLineState lineState;
   ModulePassManager passes;
   passes.addPass(LocateCopiesLikeNvcc(lineState));
@@ -453,6 +460,8 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     early.addPass(LoadWholeStructCopiesLikeNvcc());
     early.addPass(SROAPass(SROAOptions::ModifyCFG));
     early.addPass(InferAddressSpacesPass());
+    // While the special-register reads stand where the source has them.
+    early.addPass(KeepSpecialRegisterLoopsRolledLikeNvvm());
     // Keeps GVN from forwarding a reload through a may-alias store of the
     // same value, which nvcc does not (scan_blelloch_padded).
     early.addPass(HideStoredLoadsLikeNvcc());

@@ -1,0 +1,163 @@
+#include "IrPipelineUnroll.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/CodeMetrics.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/UnrollLoop.h"
+
+namespace kcheck::analyzer {
+
+using namespace llvm;
+
+namespace {
+
+// NVVM's budget for a runtime-unrolled body and its largest count (see the
+// header); LLVM's loop-size estimate counts the latch's compare and branch
+// once whatever the count.
+constexpr uint64_t kUnrolledSizeBudget = 200;
+constexpr unsigned kMaxRuntimeCount = 4;
+constexpr unsigned kBackedgeInstructions = 2;
+
+unsigned runtimeCount(uint64_t rolledSize) {
+  if (rolledSize <= kBackedgeInstructions)
+    return kMaxRuntimeCount;
+  unsigned count = kMaxRuntimeCount;
+  while (count > 1 &&
+         (rolledSize - kBackedgeInstructions) * count + kBackedgeInstructions >
+             kUnrolledSizeBudget)
+    count /= 2;
+  return count;
+}
+
+// Whether the loop carries any llvm.loop.unroll.* property (a pragma, or
+// KeepSpecialRegisterLoopsRolledLikeNvvm's runtime.disable).
+bool hasUnrollMetadata(const Loop &loop) {
+  MDNode *id = loop.getLoopID();
+  if (!id)
+    return false;
+  for (const MDOperand &operand : drop_begin(id->operands()))
+    if (const auto *property = dyn_cast<MDNode>(operand.get()))
+      if (property->getNumOperands() > 0)
+        if (const auto *name = dyn_cast<MDString>(property->getOperand(0)))
+          if (name->getString().starts_with("llvm.loop.unroll."))
+            return true;
+  return false;
+}
+
+// Adds `property` to the loop's metadata (its ID node, created if missing).
+void addLoopProperty(Loop &loop, MDNode *property) {
+  LLVMContext &context = loop.getHeader()->getContext();
+  SmallVector<Metadata *, 4> operands{nullptr}; // the self reference
+  if (MDNode *old = loop.getLoopID())
+    for (unsigned k = 1; k < old->getNumOperands(); ++k)
+      operands.push_back(old->getOperand(k));
+  operands.push_back(property);
+  MDNode *id = MDNode::getDistinct(context, operands);
+  id->replaceOperandWith(0, id);
+  loop.setLoopID(id);
+}
+
+void setUnrollCount(Loop &loop, unsigned count) {
+  LLVMContext &context = loop.getHeader()->getContext();
+  addLoopProperty(
+      loop,
+      MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.count"),
+                            ConstantAsMetadata::get(ConstantInt::get(
+                                Type::getInt32Ty(context), count))}));
+}
+
+// A read of a special register: the intrinsic, or (before inlining) an
+// accessor that returns one, as Clang's `blockDim.x` is
+// (__cuda_builtin_blockDim_t::__fetch_builtin_x).
+bool isSpecialRegisterRead(const Value *value, unsigned depth = 0) {
+  const auto *call = dyn_cast<CallBase>(value);
+  const Function *callee = call ? call->getCalledFunction() : nullptr;
+  if (!callee)
+    return false;
+  if (callee->getName().starts_with("llvm.nvvm.read.ptx.sreg."))
+    return true;
+  if (depth > 0 || callee->isDeclaration() || callee->size() != 1)
+    return false;
+  const auto *ret = dyn_cast<ReturnInst>(callee->front().getTerminator());
+  return ret && ret->getReturnValue() &&
+         isSpecialRegisterRead(ret->getReturnValue(), depth + 1);
+}
+
+// Whether an exit test of `loop` depends on a special register read inside
+// the loop (through the loop's own instructions and phis).
+bool exitTestReadsSpecialRegister(const Loop &loop) {
+  SmallVector<BasicBlock *, 4> exiting;
+  loop.getExitingBlocks(exiting);
+  SmallVector<const Value *, 16> work;
+  for (BasicBlock *block : exiting)
+    if (auto *branch = dyn_cast<BranchInst>(block->getTerminator());
+        branch && branch->isConditional())
+      work.push_back(branch->getCondition());
+  SmallPtrSet<const Value *, 32> seen;
+  while (!work.empty()) {
+    const auto *instruction = dyn_cast<Instruction>(work.pop_back_val());
+    if (!instruction || !loop.contains(instruction) ||
+        !seen.insert(instruction).second)
+      continue;
+    if (isSpecialRegisterRead(instruction))
+      return true;
+    for (const Value *operand : instruction->operands())
+      work.push_back(operand);
+  }
+  return false;
+}
+
+} // namespace
+
+PreservedAnalyses
+UnrollRuntimeLoopsLikeNvvm::run(Function &function,
+                                FunctionAnalysisManager &analyses) {
+  auto &loops = analyses.getResult<LoopAnalysis>(function);
+  auto &evolution = analyses.getResult<ScalarEvolutionAnalysis>(function);
+  auto &costs = analyses.getResult<TargetIRAnalysis>(function);
+  auto &assumptions = analyses.getResult<AssumptionAnalysis>(function);
+  bool changed = false;
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    // Not necessarily in simplified form yet: LoopUnroll's adaptor puts it so.
+    if (!loop->isInnermost() || hasUnrollMetadata(*loop) ||
+        evolution.getSmallConstantTripCount(loop) != 0)
+      continue;
+    SmallPtrSet<const Value *, 32> ephemeral;
+    CodeMetrics::collectEphemeralValues(loop, &assumptions, ephemeral);
+    UnrollCostEstimator size(loop, costs, ephemeral, kBackedgeInstructions);
+    if (!size.canUnroll() || !size.ConvergenceAllowsRuntime)
+      continue;
+    unsigned count = runtimeCount(size.getRolledLoopSize());
+
+    if (count < 2)
+      continue;
+    setUnrollCount(*loop, count);
+    changed = true;
+  }
+  // Metadata only: the IR's instructions and CFG are unchanged.
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+PreservedAnalyses
+KeepSpecialRegisterLoopsRolledLikeNvvm::run(Function &function,
+                                            FunctionAnalysisManager &analyses) {
+  auto &loops = analyses.getResult<LoopAnalysis>(function);
+  bool changed = false;
+  for (Loop *loop : loops.getLoopsInPreorder())
+    if (exitTestReadsSpecialRegister(*loop)) {
+      LLVMContext &context = function.getContext();
+      addLoopProperty(
+          *loop, MDNode::get(context,
+                             {MDString::get(context, "llvm.loop.unroll.runtime."
+                                                     "disable")}));
+      changed = true;
+    }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace kcheck::analyzer
