@@ -21,19 +21,26 @@ void initializeNvptxTarget();
 // Runs, on a module fresh from Clang (-O3 -Xclang -disable-llvm-passes):
 //   mark defined non-kernel functions alwaysinline (nvcc inlines them; the
 //     interpreter executes no calls)
-//   -> sroa<modify-cfg>, infer-address-spaces
+//   -> sroa<modify-cfg>, infer-address-spaces; loops whose exit test reads
+//   blockDim/gridDim inside the loop marked not to runtime-unroll
+//   (IrPipelineUnroll.h)
 //   -> record each kernel load's and store's line (LICM drops some)
 //   -> default<O3>, with -unroll-threshold=800,
-//   -simplifycfg-sink-common=false and -simplifycfg-hoist-common=false
+//   -simplifycfg-sink-common=false and -simplifycfg-hoist-common=false, and
+//   NVVM's runtime unroll counts (IrPipelineUnroll.h)
 //   -> give loads and stores left with no location their recorded line
 //   -> every addrspace(3) global aligned to at least 16 bytes (as ptxas lays
 //   them out)
 //   -> constant memcpys of 1/2/4/8/16 bytes as one load + one store of that
 //   width
+//   -> phis of identical arithmetic folded (IrPipelinePhis.h)
 //   -> if/else diamonds as NVVM leaves them: common loads hoisted, common
 //   stores sunk (IrPipelineMemory.h)
 //   -> infer-address-spaces, infer-alignment, load-store-vectorizer
 //   -> the vectorizer's masked loads and stores as nvcc's plain ones
+//   -> what ptxas and the NVPTX backend do to shared loads and stores
+//   (IrPipelineShared.h, IrPipelineSink.h), switches as compare trees
+//   (IrPipelineSwitch.h)
 // and debug locations moved to where nvcc's line table has them (before:
 // multi-line copies on the RHS's line; after: line-0 loads and stores on the
 // previous located instruction's line, loads of a copy forwarded to a

@@ -124,8 +124,12 @@ UnrollRuntimeLoopsLikeNvvm::run(Function &function,
   bool changed = false;
   for (Loop *loop : loops.getLoopsInPreorder()) {
     // Not necessarily in simplified form yet: LoopUnroll's adaptor puts it so.
+    // Runtime unrolling needs a trip count computable at run time; a loop
+    // left by breaks only (a `while (true)` binary search, HeCBench merge)
+    // stays rolled, as nvcc leaves it.
     if (!loop->isInnermost() || hasUnrollMetadata(*loop) ||
-        evolution.getSmallConstantTripCount(loop) != 0)
+        evolution.getSmallConstantTripCount(loop) != 0 ||
+        isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop)))
       continue;
     SmallPtrSet<const Value *, 32> ephemeral;
     CodeMetrics::collectEphemeralValues(loop, &assumptions, ephemeral);

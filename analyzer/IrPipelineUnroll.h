@@ -19,9 +19,11 @@ namespace kcheck::analyzer {
 // and constant trip counts: a loop of one small statement x4 (LLVM: x8), of
 // three x4 (LLVM: rolled), of six x1. This pass writes that count as the
 // loop's `llvm.loop.unroll.count` for LoopUnroll to apply. Assumptions:
-// innermost loops without a constant trip count and without unroll metadata
-// of their own; loops with a constant trip count keep O3's rule (measured
-// there: x8 within 75 units); size as LLVM's UnrollCostEstimator counts it.
+// innermost loops whose trip count is computable but not constant (a loop
+// left only by breaks stays rolled, as in nvcc's PTX for HeCBench merge's
+// binary search), without unroll metadata of their own; loops with a constant
+// trip count keep O3's rule (measured there: x8 within 75 units); size as
+// LLVM's UnrollCostEstimator counts it.
 struct UnrollRuntimeLoopsLikeNvvm
     : llvm::PassInfoMixin<UnrollRuntimeLoopsLikeNvvm> {
   llvm::PreservedAnalyses run(llvm::Function &function,
