@@ -87,19 +87,9 @@ __KCHECK_F1(logf, __builtin_logf)
 __KCHECK_F1(log2f, __builtin_log2f)
 __KCHECK_F1(log10f, __builtin_log10f)
 __KCHECK_F1(log1pf, __builtin_log1pf)
-// sin, cos and tan go through libdevice as the toolkit's headers do: their
-// libdevice code reads tables from global memory, which nvcc's SASS counts
-// (kcheck links libdevice where a toolkit is found, and otherwise executes
-// the __nv_ call natively).
-extern "C" __device__ float __nv_sinf(float);
-extern "C" __device__ float __nv_cosf(float);
-extern "C" __device__ float __nv_tanf(float);
-extern "C" __device__ double __nv_sin(double);
-extern "C" __device__ double __nv_cos(double);
-extern "C" __device__ double __nv_tan(double);
-__KCHECK_F1(sinf, __nv_sinf)
-__KCHECK_F1(cosf, __nv_cosf)
-__KCHECK_F1(tanf, __nv_tanf)
+__KCHECK_F1(sinf, __builtin_sinf)
+__KCHECK_F1(cosf, __builtin_cosf)
+__KCHECK_F1(tanf, __builtin_tanf)
 __KCHECK_F1(asinf, __builtin_asinf)
 __KCHECK_F1(acosf, __builtin_acosf)
 __KCHECK_F1(atanf, __builtin_atanf)
@@ -169,9 +159,9 @@ __KCHECK_D1(exp2)
 __KCHECK_D1(log)
 __KCHECK_D1(log2)
 __KCHECK_D1(log10)
-__KCHECK_DEV double sin(double x) { return __nv_sin(x); }
-__KCHECK_DEV double cos(double x) { return __nv_cos(x); }
-__KCHECK_DEV double tan(double x) { return __nv_tan(x); }
+__KCHECK_D1(sin)
+__KCHECK_D1(cos)
+__KCHECK_D1(tan)
 __KCHECK_D1(tanh)
 __KCHECK_D1(fabs)
 __KCHECK_D1(floor)
