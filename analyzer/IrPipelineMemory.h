@@ -47,9 +47,10 @@ inline llvm::PreservedAnalyses cfgPreservedUnless(bool changed) {
 //  - loads: the first memory instruction of each arm, same type and address,
 //    repeatedly; the hoisted load has line 0 (ptxas then credits it to the
 //    previous located instruction);
-//  - stores: the last memory instruction of each arm, same type and address,
-//    when no other instruction of either arm may read or write that address
-//    and the arm laid out second does not store a zero (nvcc keeps
+//  - stores: the last memory instruction of each arm, same type and address
+//    (also after a load of either arm that may alias them:
+//    kernels/toolkit/if_else_stores.cu), when the arm laid out second does
+//    not store a zero (nvcc keeps
 //    `if (c) s[t] = x; else s[t] = 0;` as two stores, reduce_cg, but merges
 //    `if (c) s[t] = 0; else s[t] = x;`); the merged store keeps the location
 //    of the arm laid out second.
