@@ -137,13 +137,13 @@ UnrollRuntimeLoopsLikeNvvm::run(Function &function,
     if (!size.canUnroll() || !size.ConvergenceAllowsRuntime)
       continue;
     unsigned count = runtimeCount(size.getRolledLoopSize());
-
     if (count < 2)
       continue;
     setUnrollCount(*loop, count);
     changed = true;
   }
-  // Metadata only: the IR's instructions and CFG are unchanged.
+  // Only loop metadata changed; the analyses are dropped all the same, so
+  // that no cached loop keeps the old ID.
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
