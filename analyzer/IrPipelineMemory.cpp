@@ -175,8 +175,7 @@ bool isZero(const Value *value) {
   return constant && constant->isNullValue();
 }
 
-bool sinkCommonStore(const Diamond &diamond, const DominatorTree &dominators,
-                     AAResults &aliases) {
+bool sinkCommonStore(const Diamond &diamond, const DominatorTree &dominators) {
   if (!diamond.join->hasNPredecessors(2))
     return false;
   auto *storeA = dyn_cast_or_null<StoreInst>(lastMemoryAccess(*diamond.first));
@@ -194,7 +193,6 @@ bool sinkCommonStore(const Diamond &diamond, const DominatorTree &dominators,
   // nothing: nvcc merges them even after a load that may alias them
   // (kernels/toolkit/if_else_stores.cu's `if (i < n) out[i] = 0; else
   // out[i] = in[i];`, one STG on the H100).
-  (void)aliases;
   Value *pointer =
       availablePointer(storeA->getPointerOperand(), storeB->getPointerOperand(),
                        diamond.head->getTerminator(), diamond, dominators);
@@ -349,7 +347,7 @@ MergeDiamondAccessesLikeNvcc::run(Function &function,
       continue;
     while (hoistCommonLoad(*diamond, dominators))
       changed = true;
-    while (sinkCommonStore(*diamond, dominators, aliases))
+    while (sinkCommonStore(*diamond, dominators))
       changed = true;
   }
   for (BasicBlock &block : function)
