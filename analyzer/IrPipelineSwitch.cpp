@@ -1,6 +1,7 @@
 #include "IrPipelineSwitch.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
@@ -34,12 +35,8 @@ public:
   // Replaces the switch with the compare tree over `clusters`.
   void lower(const std::vector<Cluster> &clusters) {
     BasicBlock *head = switch_.getParent();
-    // What each destination's phis received from the switch's block.
-    for (BasicBlock *dest : successors(head))
-      for (PHINode &phi : dest->phis())
-        if (!incoming_.count({&phi, head}))
-          incoming_[{&phi, head}] = phi.getIncomingValueForBlock(head);
-    std::vector<BasicBlock *> dests(succ_begin(head), succ_end(head));
+    // The switch's destinations, each once.
+    SmallSetVector<BasicBlock *, 16> dests(succ_begin(head), succ_end(head));
     IRBuilder<> builder(&switch_);
     if (clusters.empty()) {
       builder.CreateBr(default_)->setDebugLoc(switch_.getDebugLoc());
@@ -59,11 +56,9 @@ public:
     switch_.eraseFromParent();
     // Phis: the switch's block no longer branches to them; the tree's blocks
     // do, with the value the switch's edges carried.
-    std::sort(dests.begin(), dests.end());
-    dests.erase(std::unique(dests.begin(), dests.end()), dests.end());
     for (BasicBlock *dest : dests)
       for (PHINode &phi : dest->phis()) {
-        Value *value = incoming_.lookup({&phi, head});
+        Value *value = phi.getIncomingValueForBlock(head);
         while (phi.getBasicBlockIndex(head) >= 0)
           phi.removeIncomingValue(head, /*DeletePHIIfEmpty=*/false);
         for (auto &[block, target] : edges_)
@@ -74,10 +69,8 @@ public:
 
 private:
   BasicBlock *newBlock() {
-    BasicBlock *block =
-        BasicBlock::Create(function_.getContext(), "switch.cmp", &function_,
-                           switch_.getParent()->getNextNode());
-    return block;
+    return BasicBlock::Create(function_.getContext(), "switch.cmp", &function_,
+                              switch_.getParent()->getNextNode());
   }
 
   Value *inCluster(IRBuilder<> &builder, const Cluster &cluster) {
@@ -133,7 +126,6 @@ private:
   Value *condition_;
   Function &function_;
   BasicBlock *default_;
-  DenseMap<std::pair<PHINode *, BasicBlock *>, Value *> incoming_;
   std::vector<std::pair<BasicBlock *, BasicBlock *>> edges_;
 };
 

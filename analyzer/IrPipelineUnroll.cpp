@@ -34,41 +34,13 @@ unsigned runtimeCount(uint64_t rolledSize) {
   return count;
 }
 
-// Whether the loop carries any llvm.loop.unroll.* property (a pragma, or
-// KeepSpecialRegisterLoopsRolledLikeNvvm's runtime.disable).
+constexpr const char *kRuntimeDisable = "llvm.loop.unroll.runtime.disable";
+
+// Whether the loop's unrolling is already decided: a pragma (count, full,
+// enable, disable) or KeepSpecialRegisterLoopsRolledLikeNvvm's mark.
 bool hasUnrollMetadata(const Loop &loop) {
-  MDNode *id = loop.getLoopID();
-  if (!id)
-    return false;
-  for (const MDOperand &operand : drop_begin(id->operands()))
-    if (const auto *property = dyn_cast<MDNode>(operand.get()))
-      if (property->getNumOperands() > 0)
-        if (const auto *name = dyn_cast<MDString>(property->getOperand(0)))
-          if (name->getString().starts_with("llvm.loop.unroll."))
-            return true;
-  return false;
-}
-
-// Adds `property` to the loop's metadata (its ID node, created if missing).
-void addLoopProperty(Loop &loop, MDNode *property) {
-  LLVMContext &context = loop.getHeader()->getContext();
-  SmallVector<Metadata *, 4> operands{nullptr}; // the self reference
-  if (MDNode *old = loop.getLoopID())
-    for (unsigned k = 1; k < old->getNumOperands(); ++k)
-      operands.push_back(old->getOperand(k));
-  operands.push_back(property);
-  MDNode *id = MDNode::getDistinct(context, operands);
-  id->replaceOperandWith(0, id);
-  loop.setLoopID(id);
-}
-
-void setUnrollCount(Loop &loop, unsigned count) {
-  LLVMContext &context = loop.getHeader()->getContext();
-  addLoopProperty(
-      loop,
-      MDNode::get(context, {MDString::get(context, "llvm.loop.unroll.count"),
-                            ConstantAsMetadata::get(ConstantInt::get(
-                                Type::getInt32Ty(context), count))}));
+  return hasUnrollTransformation(&loop) != TM_Unspecified ||
+         GetUnrollMetadata(loop.getLoopID(), kRuntimeDisable);
 }
 
 // A read of a special register: the intrinsic, or (before inlining) an
@@ -139,7 +111,7 @@ UnrollRuntimeLoopsLikeNvvm::run(Function &function,
     unsigned count = runtimeCount(size.getRolledLoopSize());
     if (count < 2)
       continue;
-    setUnrollCount(*loop, count);
+    addStringMetadataToLoop(loop, "llvm.loop.unroll.count", count);
     changed = true;
   }
   // Only loop metadata changed; the analyses are dropped all the same, so
@@ -154,11 +126,7 @@ KeepSpecialRegisterLoopsRolledLikeNvvm::run(Function &function,
   bool changed = false;
   for (Loop *loop : loops.getLoopsInPreorder())
     if (exitTestReadsSpecialRegister(*loop)) {
-      LLVMContext &context = function.getContext();
-      addLoopProperty(
-          *loop, MDNode::get(context,
-                             {MDString::get(context, "llvm.loop.unroll.runtime."
-                                                     "disable")}));
+      addStringMetadataToLoop(loop, kRuntimeDisable);
       changed = true;
     }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -3,7 +3,8 @@
 // register files and the block's shared memory) and that the DeviceMemory it
 // is given is not mutated concurrently (with a StoreBuffer it only reads it).
 // Warps of a block run in order, each until it reaches a barrier or exits;
-// divergent branches reconverge at the immediate post-dominator.
+// divergent branches reconverge at the immediate post-dominator on the paths
+// that return (Reconvergence.h).
 #pragma once
 
 #include "core/Launch.h"
