@@ -3,6 +3,7 @@
 #include "IrPipelineAtomics.h"
 #include "analyzer/ptx/PtxLowering.h"
 
+#include "IrPipelineFma.h"
 #include "IrPipelineForward.h"
 #include "IrPipelineLoopLoads.h"
 #include "IrPipelineMemory.h"
@@ -506,6 +507,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     backend.addPass(ExpandSharedFloatAtomicsLikePtxas());
     backend.addPass(SplitUnderalignedAccessesLikeNvptx());
     backend.addPass(LowerSwitchesLikeNvptx());
+    backend.addPass(FuseMultiplyAddsLikeNvcc());
     ModulePassManager last;
     last.addPass(createModuleToFunctionPassAdaptor(std::move(backend)));
     last.run(module, moduleAnalyses);

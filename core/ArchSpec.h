@@ -88,6 +88,7 @@ struct ArchSpec {
   unsigned bankWidthBytes = 4; // = shared.defaultBankBytes (ditto)
   unsigned sectorBytes = 32;   // = global.segmentBytes (ditto)
   unsigned smCount = 0;        // for device queries (0 = unknown)
+  std::string deviceName;      // cudaDeviceProp::name
   unsigned maxThreadsPerSM = 0;
   SharedMemorySpec shared;
   GlobalMemorySpec global;

@@ -1,7 +1,12 @@
 #include "host/CudaRuntime.h"
 
+#include <algorithm>
+
+#include "simulator/engine/AddressWindows.h"
+
 #include <cstdio>
 #include <cstdlib>
+#include <sys/mman.h>
 
 namespace kcheck::host {
 
@@ -17,8 +22,38 @@ CudaRuntime::CudaRuntime(const core::ArchSpec &arch, SimulatedDevice &device)
     : arch_(arch), device_(device) {}
 
 CudaRuntime::~CudaRuntime() {
-  for (void *p : hostAllocations)
-    std::free(p);
+  for (const auto &[base, bytes] : hostMappings_)
+    munmap(base, bytes);
+}
+
+void *CudaRuntime::mapHostMemory(uint64_t bytes) {
+  uint64_t mapped = (std::max<uint64_t>(bytes, 1) + 4095) / 4096 * 4096;
+  void *p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return nullptr;
+  // The kernel resolves a generic address by range (AddressWindows.h): the
+  // mapping must lie above the shared and local windows, where only global
+  // memory is. Linux maps near the top of the 47-bit space.
+  uint64_t at = reinterpret_cast<uint64_t>(p);
+  if (at < sim::kGlobalHeapBase || device_.memory().find(at, 1) ||
+      device_.memory().find(at + mapped - 1, 1)) {
+    munmap(p, mapped);
+    return nullptr;
+  }
+  hostMappings_[p] = mapped;
+  return p;
+}
+
+bool CudaRuntime::unmapHostMemory(void *base) {
+  auto it = hostMappings_.find(base);
+  if (it == hostMappings_.end())
+    return false;
+  // The address stays reserved (see mapHostMemory); its pages go back and
+  // read as zeros again (not unmapped: a kernel that still reads there
+  // must not crash kcheck).
+  madvise(base, it->second, MADV_DONTNEED);
+  return true;
 }
 
 CudaRuntime::Scope::Scope(CudaRuntime &runtime) : previous_(currentRuntime) {

@@ -19,6 +19,7 @@
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
 #include "core/Occupancy.h"
+#include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DeviceMemory.h"
 
 #include <chrono>
@@ -32,6 +33,14 @@
 
 namespace kcheck::host {
 
+/// How a launch went: `error` says why it failed ("" if it did not);
+/// `fault` is set where the GPU would have faulted too (an illegal address, a
+/// failed assert), as opposed to a limit of kcheck's.
+struct LaunchOutcome {
+  std::string error;
+  std::optional<sim::Fault> fault;
+};
+
 /// What the runtime needs from the simulated GPU.
 class SimulatedDevice {
 public:
@@ -41,9 +50,10 @@ public:
   /// (allocated and initialized from the device code on first use).
   virtual uint64_t symbolAddress(const std::string &name, uint64_t bytes) = 0;
   /// Simulates one launch of kernel `deviceName`; `args` as cudaLaunchKernel
-  /// gets them (one pointer per parameter). Returns "" or why it failed.
-  virtual std::string launch(const std::string &deviceName,
-                             const core::LaunchConfig &config, void **args) = 0;
+  /// gets them (one pointer per parameter).
+  virtual LaunchOutcome launch(const std::string &deviceName,
+                               const core::LaunchConfig &config,
+                               void **args) = 0;
   /// What the compiler gave kernel `deviceName` (registers, static shared
   /// memory, launch bounds), for the occupancy API and
   /// cudaFuncGetAttributes; nullopt, with `why`, when it cannot be known.
@@ -101,6 +111,13 @@ public:
   const core::ArchSpec &arch() const { return arch_; }
   SimulatedDevice &device() { return device_; }
   int lastError = 0; // cudaGetLastError's (cudaError_t)
+  // A kernel fault's error (cudaError_t): as on the GPU, the context is
+  // unusable after it, and every later call that reaches the device returns
+  // it (and makes it the last error again). 0: none.
+  int stickyError = 0;
+  /// The messages of the launches that faulted (with stickyError set, no
+  /// later launch runs), for the run's errors.
+  std::vector<std::string> launchFaults;
   struct CallConfiguration {
     core::Dim3 grid, block;
     uint64_t sharedBytes = 0;
@@ -120,9 +137,15 @@ public:
     std::chrono::steady_clock::time_point time;
     bool recorded = false;
   };
-  std::deque<Event> events;            // handles are pointers to elements
-  std::deque<int> streams;             // ditto (in order: nothing to keep)
-  std::vector<void *> hostAllocations; // cudaMallocHost, freed at the end
+  std::deque<Event> events; // handles are pointers to elements
+  std::deque<int> streams;  // ditto (in order: nothing to keep)
+  /// Pages for page-locked or managed memory, zeroed, at an address no
+  /// device allocation or address window uses (null: out of memory). Kept
+  /// reserved until the runtime ends, so an address is never handed out
+  /// twice (DeviceMemory never forgets an allocation).
+  void *mapHostMemory(uint64_t bytes);
+  /// Releases the pages of a mapHostMemory() block (false: not one).
+  bool unmapHostMemory(void *base);
   /// The device address of a registered variable, or nullopt.
   std::optional<uint64_t> variableAddress(const void *hostShadow,
                                           uint64_t offset, uint64_t count);
@@ -132,6 +155,7 @@ private:
   SimulatedDevice &device_;
   std::jmp_buf *stopTarget_ = nullptr;
   std::optional<Stop> stopped_;
+  std::map<void *, uint64_t> hostMappings_; // base -> bytes mapped
 };
 
 } // namespace kcheck::host

@@ -4,20 +4,12 @@
 // lay out alike (scalars, pointers, dim3, the enums' values); a struct whose
 // layout differs (cudaDeviceProp) is filled by HostGlue.cpp's code, compiled
 // with the program.
-#include "host/CudaRuntime.h"
+#include "host/CudaRuntimeEntry.h"
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
 
 #include "llvm/Demangle/Demangle.h"
-
-// The stubs mark host/device functions with Clang's CUDA attributes, which
-// mean nothing here.
-#define __host__
-#define __device__
-#include "analyzer/cuda_stubs/cuda_runtime_api.h"
-#undef __host__
-#undef __device__
 
 #include <algorithm>
 #include <cstdio>
@@ -27,9 +19,7 @@
 
 namespace kcheck::host {
 
-namespace {
-
-constexpr int kDriverVersion = 12080; // CUDA_VERSION of the stub headers
+namespace entry {
 
 CudaRuntime &rt() {
   if (CudaRuntime *r = CudaRuntime::current())
@@ -46,6 +36,20 @@ cudaError_t fail(cudaError_t e) {
   rt().lastError = e;
   return e;
 }
+
+cudaError_t sticky() {
+  if (int e = rt().stickyError)
+    return fail(cudaError_t(e));
+  return cudaSuccess;
+}
+
+} // namespace entry
+
+namespace {
+
+using namespace entry;
+
+constexpr int kDriverVersion = 12080; // CUDA_VERSION of the stub headers
 
 core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
 
@@ -108,74 +112,77 @@ std::optional<int> attributeOf(int attr, const core::ArchSpec &a) {
 // ---------------------------------------------------------------------------
 // Errors.
 
-const char *errorString(cudaError_t e) {
-  switch (e) {
-  case cudaSuccess:
-    return "no error";
-  case cudaErrorInvalidValue:
-    return "invalid argument";
-  case cudaErrorMemoryAllocation:
-    return "out of memory";
-  case cudaErrorInitializationError:
-    return "initialization error";
-  case cudaErrorInvalidConfiguration:
-    return "invalid configuration argument";
-  case cudaErrorInvalidSymbol:
-    return "invalid device symbol";
-  case cudaErrorInvalidDevicePointer:
-    return "invalid device pointer";
-  case cudaErrorInvalidMemcpyDirection:
-    return "invalid copy direction for memcpy";
-  case cudaErrorInvalidDevice:
-    return "invalid device ordinal";
-  case cudaErrorInvalidResourceHandle:
-    return "invalid resource handle";
-  case cudaErrorNotReady:
-    return "device not ready";
-  case cudaErrorIllegalAddress:
-    return "an illegal memory access was encountered";
-  case cudaErrorLaunchFailure:
-    return "unspecified launch failure";
-  case cudaErrorCooperativeLaunchTooLarge:
-    return "too many blocks in cooperative launch";
-  case cudaErrorInvalidDeviceFunction:
-    return "invalid device function";
-  default:
-    return "unknown error";
-  }
-}
+// The runtime's names and messages, as cudaGetErrorName/String print them.
+struct ErrorText {
+  cudaError_t code;
+  const char *name, *message;
+};
+constexpr ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError",
+     "initialization error"},
+    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading",
+     "driver shutting down"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue",
+     "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer",
+     "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+     "invalid copy direction for memcpy"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction",
+     "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice",
+     "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice",
+     "invalid device ordinal"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+     "no kernel image is available for execution on the device"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle",
+     "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+     "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout",
+     "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorHostMemoryAlreadyRegistered,
+     "cudaErrorHostMemoryAlreadyRegistered",
+     "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+     "pointer does not correspond to a registered memory region"},
+    {cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction",
+     "an illegal instruction was encountered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress",
+     "misaligned address"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure",
+     "unspecified launch failure"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+     "too many blocks in cooperative launch"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+};
 
-const char *errorName(cudaError_t e) {
-  switch (e) {
-  case cudaSuccess:
-    return "cudaSuccess";
-  case cudaErrorInvalidValue:
-    return "cudaErrorInvalidValue";
-  case cudaErrorMemoryAllocation:
-    return "cudaErrorMemoryAllocation";
-  case cudaErrorInvalidConfiguration:
-    return "cudaErrorInvalidConfiguration";
-  case cudaErrorInvalidSymbol:
-    return "cudaErrorInvalidSymbol";
-  case cudaErrorInvalidDevicePointer:
-    return "cudaErrorInvalidDevicePointer";
-  case cudaErrorInvalidMemcpyDirection:
-    return "cudaErrorInvalidMemcpyDirection";
-  case cudaErrorInvalidDevice:
-    return "cudaErrorInvalidDevice";
-  case cudaErrorInvalidResourceHandle:
-    return "cudaErrorInvalidResourceHandle";
-  case cudaErrorInvalidDeviceFunction:
-    return "cudaErrorInvalidDeviceFunction";
-  case cudaErrorCooperativeLaunchTooLarge:
-    return "cudaErrorCooperativeLaunchTooLarge";
-  default:
-    return "cudaErrorUnknown";
-  }
+const ErrorText &errorText(cudaError_t e) {
+  static constexpr ErrorText unknown{cudaErrorUnknown, "cudaErrorUnknown",
+                                     "unknown error"};
+  for (const ErrorText &t : kErrors)
+    if (t.code == e)
+      return t;
+  return unknown;
 }
+const char *errorString(cudaError_t e) { return errorText(e).message; }
+const char *errorName(cudaError_t e) { return errorText(e).name; }
 
 cudaError_t apiGetLastError() {
   cudaError_t e = cudaError_t(rt().lastError);
+  // Reset even after a kernel fault, as the H100 does (device_fault.cu): the
+  // fault stays in the calls that reach the device, not here.
   rt().lastError = cudaSuccess;
   return e;
 }
@@ -215,6 +222,15 @@ cudaError_t apiDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   return cudaSuccess;
 }
 cudaError_t apiSucceed() { return cudaSuccess; }
+// Every launch has completed when it returns; what a synchronization reports
+// is a kernel's fault.
+cudaError_t apiSynchronize() { return sticky(); }
+cudaError_t apiDeviceReset() {
+  // A new context: the fault is forgotten (device memory is kept, which a
+  // program cannot tell from fresh allocations).
+  rt().stickyError = rt().lastError = cudaSuccess;
+  return cudaSuccess;
+}
 cudaError_t apiSucceedUnsigned(unsigned) { return cudaSuccess; }
 cudaError_t apiSucceedInt(int) { return cudaSuccess; }
 cudaError_t apiVersion(int *version) {
@@ -294,146 +310,6 @@ cudaError_t apiFuncSetCacheConfig(const void *, cudaFuncCache) {
 }
 
 // ---------------------------------------------------------------------------
-// Memory.
-
-cudaError_t apiMalloc(void **devPtr, size_t size) {
-  uint64_t base = rt().device().memory().allocate(size, "cudaMalloc");
-  *devPtr = reinterpret_cast<void *>(base);
-  return cudaSuccess;
-}
-cudaError_t apiFree(void *) {
-  // DeviceMemory keeps every allocation (addresses are never reused), so a
-  // use after free reads stale bytes instead of faulting.
-  return cudaSuccess;
-}
-cudaError_t apiMallocHost(void **ptr, size_t size) {
-  *ptr = std::malloc(size ? size : 1);
-  if (!*ptr)
-    return fail(cudaErrorMemoryAllocation);
-  rt().hostAllocations.push_back(*ptr);
-  return cudaSuccess;
-}
-cudaError_t apiHostAlloc(void **ptr, size_t size, unsigned) {
-  return apiMallocHost(ptr, size);
-}
-cudaError_t apiFreeHost(void *ptr) {
-  auto &owned = rt().hostAllocations;
-  auto it = std::find(owned.begin(), owned.end(), ptr);
-  if (it == owned.end())
-    return ptr ? fail(cudaErrorInvalidValue) : cudaSuccess;
-  owned.erase(it);
-  std::free(ptr);
-  return cudaSuccess;
-}
-cudaError_t apiMallocPitch(void **devPtr, size_t *pitch, size_t width,
-                           size_t height) {
-  *pitch = (width + 511) / 512 * 512; // textureAlignment
-  return apiMalloc(devPtr, *pitch * height);
-}
-
-bool isDevice(const void *p, size_t n) {
-  return rt().device().memory().find(reinterpret_cast<uint64_t>(p),
-                                     std::max<size_t>(n, 1)) != nullptr;
-}
-
-cudaError_t copy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
-  if (n == 0)
-    return cudaSuccess;
-  if (kind == cudaMemcpyDefault)
-    kind = cudaMemcpyKind((isDevice(src, n) ? 2 : 0) + (isDevice(dst, n)));
-  sim::DeviceMemory &m = rt().device().memory();
-  uint64_t d = reinterpret_cast<uint64_t>(dst);
-  uint64_t s = reinterpret_cast<uint64_t>(src);
-  switch (int(kind)) {
-  case cudaMemcpyHostToHost:
-    std::memmove(dst, src, n);
-    return cudaSuccess;
-  case cudaMemcpyHostToDevice:
-    return m.write(d, src, n) ? cudaSuccess : fail(cudaErrorInvalidValue);
-  case cudaMemcpyDeviceToHost:
-    return m.read(s, dst, n) ? cudaSuccess : fail(cudaErrorInvalidValue);
-  case cudaMemcpyDeviceToDevice: {
-    std::vector<uint8_t> bytes(n);
-    if (!m.read(s, bytes.data(), n) || !m.write(d, bytes.data(), n))
-      return fail(cudaErrorInvalidValue);
-    return cudaSuccess;
-  }
-  default:
-    return fail(cudaErrorInvalidMemcpyDirection);
-  }
-}
-
-cudaError_t apiMemcpy(void *dst, const void *src, size_t n,
-                      cudaMemcpyKind kind) {
-  return copy(dst, src, n, kind);
-}
-cudaError_t apiMemcpyAsync(void *dst, const void *src, size_t n,
-                           cudaMemcpyKind kind, cudaStream_t) {
-  return copy(dst, src, n, kind);
-}
-cudaError_t apiMemcpy2D(void *dst, size_t dpitch, const void *src,
-                        size_t spitch, size_t width, size_t height,
-                        cudaMemcpyKind kind) {
-  if (width > dpitch || width > spitch)
-    return fail(cudaErrorInvalidPitchValue);
-  for (size_t row = 0; row < height; ++row)
-    if (cudaError_t e =
-            copy(static_cast<char *>(dst) + row * dpitch,
-                 static_cast<const char *>(src) + row * spitch, width, kind))
-      return e;
-  return cudaSuccess;
-}
-cudaError_t apiMemset(void *devPtr, int value, size_t n) {
-  std::vector<uint8_t> bytes(std::min<size_t>(n, 1 << 20), uint8_t(value));
-  uint64_t d = reinterpret_cast<uint64_t>(devPtr);
-  for (size_t done = 0; done < n; done += bytes.size())
-    if (!rt().device().memory().write(d + done, bytes.data(),
-                                      std::min<size_t>(bytes.size(), n - done)))
-      return fail(cudaErrorInvalidValue);
-  return cudaSuccess;
-}
-cudaError_t apiMemsetAsync(void *devPtr, int value, size_t n, cudaStream_t) {
-  return apiMemset(devPtr, value, n);
-}
-cudaError_t apiMemcpyToSymbol(const void *symbol, const void *src, size_t n,
-                              size_t offset, cudaMemcpyKind kind) {
-  std::optional<uint64_t> d = rt().variableAddress(symbol, offset, n);
-  if (!d)
-    return fail(cudaErrorInvalidSymbol);
-  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-      kind != cudaMemcpyDefault)
-    return fail(cudaErrorInvalidMemcpyDirection);
-  return copy(reinterpret_cast<void *>(*d), src, n, cudaMemcpyDefault);
-}
-cudaError_t apiMemcpyToSymbolAsync(const void *symbol, const void *src,
-                                   size_t n, size_t offset, cudaMemcpyKind kind,
-                                   cudaStream_t) {
-  return apiMemcpyToSymbol(symbol, src, n, offset, kind);
-}
-cudaError_t apiMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
-                                size_t offset, cudaMemcpyKind kind) {
-  std::optional<uint64_t> s = rt().variableAddress(symbol, offset, n);
-  if (!s)
-    return fail(cudaErrorInvalidSymbol);
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-      kind != cudaMemcpyDefault)
-    return fail(cudaErrorInvalidMemcpyDirection);
-  return copy(dst, reinterpret_cast<const void *>(*s), n, cudaMemcpyDefault);
-}
-cudaError_t apiGetSymbolAddress(void **devPtr, const void *symbol) {
-  std::optional<uint64_t> a = rt().variableAddress(symbol, 0, 0);
-  if (!a)
-    return fail(cudaErrorInvalidSymbol);
-  *devPtr = reinterpret_cast<void *>(*a);
-  return cudaSuccess;
-}
-cudaError_t apiMemGetInfo(size_t *free, size_t *total) {
-  *total = size_t(80) << 30;
-  *free = *total;
-  return cudaSuccess;
-}
-
-// ---------------------------------------------------------------------------
 // Streams and events: everything has completed when the call returns.
 
 cudaError_t apiStreamCreate(cudaStream_t *stream) {
@@ -444,7 +320,7 @@ cudaError_t apiStreamCreate(cudaStream_t *stream) {
 cudaError_t apiStreamCreateWithFlags(cudaStream_t *stream, unsigned) {
   return apiStreamCreate(stream);
 }
-cudaError_t apiStreamOp(cudaStream_t) { return cudaSuccess; }
+cudaError_t apiStreamOp(cudaStream_t) { return sticky(); }
 cudaError_t apiStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
   return cudaSuccess;
 }
@@ -463,6 +339,8 @@ cudaError_t apiEventCreateWithFlags(cudaEvent_t *event, unsigned) {
   return apiEventCreate(event);
 }
 cudaError_t apiEventRecord(cudaEvent_t event, cudaStream_t) {
+  if (cudaError_t e = sticky())
+    return e;
   CudaRuntime::Event *e = eventOf(event);
   if (!e)
     return fail(cudaErrorInvalidResourceHandle);
@@ -471,9 +349,13 @@ cudaError_t apiEventRecord(cudaEvent_t event, cudaStream_t) {
   return cudaSuccess;
 }
 cudaError_t apiEventOp(cudaEvent_t event) {
+  if (cudaError_t e = sticky())
+    return e;
   return eventOf(event) ? cudaSuccess : fail(cudaErrorInvalidResourceHandle);
 }
 cudaError_t apiEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+  if (cudaError_t e = sticky())
+    return e;
   CudaRuntime::Event *a = eventOf(start), *b = eventOf(end);
   if (!a || !b)
     return fail(cudaErrorInvalidResourceHandle);
@@ -528,9 +410,29 @@ cudaError_t apiPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
   *stream = c.stream;
   return cudaSuccess;
 }
+// The error a kernel's fault leaves, as the GPU reports it.
+cudaError_t faultError(const sim::Fault &f) {
+  switch (f.cause) {
+  case sim::FaultCause::Memory:
+    return f.kind.find("misaligned") != std::string::npos
+               ? cudaErrorMisalignedAddress
+               : cudaErrorIllegalAddress;
+  case sim::FaultCause::Trap: // an assert, or __trap(): "unspecified"
+    return f.gpuOutput.empty() ? cudaErrorLaunchFailure : cudaErrorAssert;
+  case sim::FaultCause::Unreachable: // NVPTX lowers it to a trap
+    return cudaErrorLaunchFailure;
+  case sim::FaultCause::WarpMemberMask: // measured: kernels/sanitize
+    return cudaErrorIllegalInstruction;
+  }
+  return cudaErrorUnknown;
+}
+
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t shared, bool cooperative) {
   CudaRuntime &r = rt();
+  // After a fault nothing more runs on the device.
+  if (cudaError_t e = sticky())
+    return e;
   auto it = r.kernels.find(func);
   if (it == r.kernels.end())
     return fail(cudaErrorInvalidDeviceFunction);
@@ -560,11 +462,20 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
       return fail(cudaErrorCooperativeLaunchTooLarge);
     config.cooperative = true;
   }
-  std::string error = r.device().launch(it->second, config, args);
-  if (!error.empty()) {
+  LaunchOutcome outcome = r.device().launch(it->second, config, args);
+  if (outcome.fault) {
+    // As on the GPU, the program goes on: the launch itself succeeded
+    // (kernels run asynchronously), the fault surfaces at the next call that
+    // reaches the device (cudaGetLastError before it: still success, as
+    // while the kernel is still running).
+    r.stickyError = faultError(*outcome.fault);
+    r.launchFaults.push_back(std::move(outcome.error));
+  } else if (!outcome.error.empty()) {
+    // A limit of kcheck's or something it cannot run: the run cannot be
+    // the program's any more.
     Stop why;
     why.kind = Stop::Kind::Failed;
-    why.message = std::move(error);
+    why.message = std::move(outcome.error);
     r.stop(std::move(why));
   }
   return cudaSuccess;
@@ -605,20 +516,11 @@ cudaError_t apiLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
   procAbort();
 }
 [[noreturn]] void procUnsupported(const char *name) { rt().unsupported(name); }
-[[noreturn]] void apiManaged(void **, size_t, unsigned) {
-  rt().unsupported("cudaMallocManaged");
-}
-[[noreturn]] void apiPointerGetAttributes(cudaPointerAttributes *,
-                                          const void *) {
-  rt().unsupported("cudaPointerGetAttributes");
-}
-
-template <class F> void *address(F *f) { return reinterpret_cast<void *>(f); }
 
 } // namespace
 
 std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
-  return {
+  EntryPoints entries = {
       {"cudaGetLastError", address(apiGetLastError)},
       {"cudaPeekAtLastError", address(apiPeekAtLastError)},
       {"cudaGetErrorString", address(apiGetErrorString)},
@@ -628,9 +530,9 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaSetDevice", address(apiSetDevice)},
       {"kcheck_check_device", address(apiCheckDevice)},
       {"cudaDeviceGetAttribute", address(apiDeviceGetAttribute)},
-      {"cudaDeviceSynchronize", address(apiSucceed)},
-      {"cudaThreadSynchronize", address(apiSucceed)},
-      {"cudaDeviceReset", address(apiSucceed)},
+      {"cudaDeviceSynchronize", address(apiSynchronize)},
+      {"cudaThreadSynchronize", address(apiSynchronize)},
+      {"cudaDeviceReset", address(apiDeviceReset)},
       {"cudaSetDeviceFlags", address(apiSucceedUnsigned)},
       {"cudaDeviceSetCacheConfig", address(apiSucceedInt)},
       {"cudaDeviceSetSharedMemConfig", address(apiSucceedInt)},
@@ -642,24 +544,6 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", address(apiOccupancy)},
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
        address(apiOccupancyWithFlags)},
-      {"cudaMalloc", address(apiMalloc)},
-      {"cudaFree", address(apiFree)},
-      {"cudaMallocHost", address(apiMallocHost)},
-      {"cudaHostAlloc", address(apiHostAlloc)},
-      {"cudaFreeHost", address(apiFreeHost)},
-      {"cudaMallocPitch", address(apiMallocPitch)},
-      {"cudaMallocManaged", address(apiManaged)},
-      {"cudaPointerGetAttributes", address(apiPointerGetAttributes)},
-      {"cudaMemcpy", address(apiMemcpy)},
-      {"cudaMemcpyAsync", address(apiMemcpyAsync)},
-      {"cudaMemcpy2D", address(apiMemcpy2D)},
-      {"cudaMemset", address(apiMemset)},
-      {"cudaMemsetAsync", address(apiMemsetAsync)},
-      {"cudaMemcpyToSymbol", address(apiMemcpyToSymbol)},
-      {"cudaMemcpyToSymbolAsync", address(apiMemcpyToSymbolAsync)},
-      {"cudaMemcpyFromSymbol", address(apiMemcpyFromSymbol)},
-      {"cudaGetSymbolAddress", address(apiGetSymbolAddress)},
-      {"cudaMemGetInfo", address(apiMemGetInfo)},
       {"cudaStreamCreate", address(apiStreamCreate)},
       {"cudaStreamCreateWithFlags", address(apiStreamCreateWithFlags)},
       {"cudaStreamDestroy", address(apiStreamOp)},
@@ -691,6 +575,9 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"__assert_fail", address(procAssertFail)},
       {"__kcheck_unsupported_call", address(procUnsupported)},
   };
+  for (const auto &entry : memoryEntryPoints())
+    entries.push_back(entry);
+  return entries;
 }
 
 } // namespace kcheck::host

@@ -112,6 +112,14 @@ hostCompileArguments(const std::string &path,
       std::string(kPlaceholderFatbin),
       // Host code is the program's own: CPU reference loops must not be slow.
       "-O2",
+      // Memory from malloc/new is not taken as undefined until written:
+      // LLVM folds such reads to undef (HeCBench asmooth's reference adds
+      // into a malloc'd buffer it never cleared, and printed garbage), while
+      // nvcc's host compiler, GCC, reads the memory, zeros in a fresh
+      // process (HostRunner keeps the heap that way).
+      "-fno-builtin-malloc",
+      "-fno-builtin-realloc",
+      "-fno-builtin-operator-new",
       "-Qunused-arguments",
       "-emit-llvm",
       "-c",

@@ -1,5 +1,7 @@
 #include "host/HostDevice.h"
 
+#include "host/HostGuards.h"
+
 #include "simulator/engine/DecodedKernel.h"
 
 #include "llvm/Demangle/Demangle.h"
@@ -11,7 +13,9 @@
 #include "llvm/IR/Module.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <ostream>
 #include <regex>
 
 namespace kcheck::host {
@@ -126,11 +130,12 @@ uint64_t HostDevice::symbolAddress(const std::string &name, uint64_t bytes) {
   return memory_.allocateSymbol(name, bytes, init);
 }
 
-std::string HostDevice::launch(const std::string &deviceName,
-                               const core::LaunchConfig &config, void **args) {
+LaunchOutcome HostDevice::launch(const std::string &deviceName,
+                                 const core::LaunchConfig &config,
+                                 void **args) {
   const Function *fn = module_.getFunction(deviceName);
   if (!fn || fn->isDeclaration())
-    return "kernel '" + deviceName + "' not found in the device code";
+    return {"kernel '" + deviceName + "' not found in the device code", {}};
   auto [kernelName, signature] = kernelNames(deviceName);
   // The argument bytes cudaLaunchKernel points at, one scalar per parameter.
   const DataLayout &dl = module_.getDataLayout();
@@ -149,21 +154,24 @@ std::string HostDevice::launch(const std::string &deviceName,
                          ? dl.getPointerSize(type->getPointerAddressSpace())
                          : dl.getTypeStoreSize(type).getFixedValue();
     if (bytes > 8)
-      return "kernel " + kernelName + " takes parameter #" +
-             std::to_string(param.getArgNo()) + " of " + std::to_string(bytes) +
-             " bytes in registers, which kcheck's engine does not support";
+      return {"kernel " + kernelName + " takes parameter #" +
+                  std::to_string(param.getArgNo()) + " of " +
+                  std::to_string(bytes) +
+                  " bytes in registers, which kcheck's engine does not support",
+              {}};
     std::memcpy(&arg.bits, src, bytes);
     kernelArgs.push_back(std::move(arg));
   }
   if (launches_.size() >= options_.maxLaunches)
-    return "launch #" + std::to_string(launches_.size()) + " (" + kernelName +
-           ") not simulated: the program made more than --max-launches " +
-           std::to_string(options_.maxLaunches) + " launches";
+    return {"launch #" + std::to_string(launches_.size()) + " (" + kernelName +
+                ") not simulated: the program made more than --max-launches " +
+                std::to_string(options_.maxLaunches) + " launches",
+            {}};
   auto &decoded = decoded_[deviceName];
   if (!decoded) {
     auto d = sim::DecodedKernel::decode(*fn);
     if (!d)
-      return llvm::toString(d.takeError());
+      return {llvm::toString(d.takeError()), {}};
     decoded = std::move(*d);
   }
 
@@ -184,6 +192,7 @@ std::string HostDevice::launch(const std::string &deviceName,
     options_.beginLaunch("launch #" + std::to_string(l.index) + " " +
                          kernelName);
   auto start = std::chrono::steady_clock::now();
+  ZeroedHeap::Paused ownAllocations;
   clock_.running = true;
   l.result = predictor_.run(*decoded, config, kernelArgs, memory_, limits);
   auto elapsed = std::chrono::steady_clock::now() - start;
@@ -192,12 +201,22 @@ std::string HostDevice::launch(const std::string &deviceName,
   l.seconds = std::chrono::duration<double>(elapsed).count();
   if (options_.endLaunch)
     options_.endLaunch();
-  std::string error = l.result.error;
+  LaunchOutcome outcome;
+  if (!l.result.error.empty())
+    outcome.error = "launch #" + std::to_string(l.index) + " " + kernelName +
+                    ": " + l.result.error;
+  outcome.fault = l.result.fault;
+  // What the GPU prints as the kernel faults (a failed assert's line) goes
+  // to standard error, after the kernel's printf output (measured on the
+  // H100: tests/host/programs/device_fault.cu).
+  if (outcome.fault && !outcome.fault->gpuOutput.empty()) {
+    if (options_.printfOut)
+      options_.printfOut->flush();
+    std::fflush(stdout);
+    std::fputs(outcome.fault->gpuOutput.c_str(), stderr);
+  }
   launches_.push_back(std::move(l));
-  if (!error.empty())
-    return "launch #" + std::to_string(launches_.back().index) + " " +
-           kernelName + ": " + error;
-  return "";
+  return outcome;
 }
 
 std::optional<core::KernelResources>

@@ -25,8 +25,8 @@ public:
 
   sim::DeviceMemory &memory() override { return memory_; }
   uint64_t symbolAddress(const std::string &name, uint64_t bytes) override;
-  std::string launch(const std::string &deviceName,
-                     const core::LaunchConfig &config, void **args) override;
+  LaunchOutcome launch(const std::string &deviceName,
+                       const core::LaunchConfig &config, void **args) override;
   std::optional<core::KernelResources> resources(const std::string &deviceName,
                                                  std::string &why) override;
 

@@ -54,8 +54,8 @@ std::string hostGlueSource(const core::ArchSpec &arch) {
          "  if (e != cudaSuccess)\n"
          "    return e;\n"
          "  memset(prop, 0, sizeof *prop);\n"
-         "  strncpy(prop->name, \"kcheck simulated " +
-         arch.name + "\", sizeof prop->name - 1);\n" + calls +
+         "  strncpy(prop->name, \"" +
+         arch.deviceName + "\", sizeof prop->name - 1);\n" + calls +
          "  return cudaSuccess;\n"
          "}\n" +
          attrSetters +

@@ -1,5 +1,9 @@
 #include "host/HostGuards.h"
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
@@ -78,7 +82,7 @@ CrashGuard::CrashGuard() : altStack_(256 * 1024) {
   stack.ss_sp = altStack_.data();
   stack.ss_size = altStack_.size();
   sigaltstack(&stack, &oldStack_);
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = onCrash;
   action.sa_flags = SA_ONSTACK | SA_RESETHAND;
   sigemptyset(&action.sa_mask);
@@ -107,5 +111,21 @@ StdoutToStderr::~StdoutToStderr() {
   dup2(saved_, STDOUT_FILENO);
   close(saved_);
 }
+
+namespace {
+bool heapZeroed = false; // host code runs on one thread at a time
+void zeroHeap(bool on) {
+#if defined(__GLIBC__)
+  if (on != heapZeroed)
+    mallopt(M_PERTURB, on ? 0xff : 0);
+#endif
+  heapZeroed = on;
+}
+} // namespace
+
+ZeroedHeap::ZeroedHeap() : was_(heapZeroed) { zeroHeap(true); }
+ZeroedHeap::~ZeroedHeap() { zeroHeap(was_); }
+ZeroedHeap::Paused::Paused() : was_(heapZeroed) { zeroHeap(false); }
+ZeroedHeap::Paused::~Paused() { zeroHeap(was_); }
 
 } // namespace kcheck::host

@@ -162,9 +162,11 @@ RunResult runProgram(const RunOptions &options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
 
-  // argv as the program would get it from a shell: the program's name
-  // (the file without its extension), then the arguments.
-  std::string programName = options.file.substr(0, options.file.rfind('.'));
+  // argv as the program would get it from a shell that runs it where it was
+  // built: "./main" for main.cu (what `nvcc main.cu -o main; ./main` gives
+  // it), then the arguments.
+  std::string base = options.file.substr(options.file.rfind('/') + 1);
+  std::string programName = "./" + base.substr(0, base.rfind('.'));
   std::vector<std::string> argStrings = {programName};
   argStrings.insert(argStrings.end(), options.programArgs.begin(),
                     options.programArgs.end());
@@ -180,6 +182,7 @@ RunResult runProgram(const RunOptions &options) {
   {
     CudaRuntime::Scope scope(runtime);
     StdoutToStderr redirect(options.programStdoutToStderr);
+    ZeroedHeap zeroed;
     CrashGuard crashes;
     HostWatchdog watchdog(options.hostBudgetSeconds, clock);
     JITDylib &main = (*jit)->getMainJITDylib();
@@ -204,6 +207,15 @@ RunResult runProgram(const RunOptions &options) {
     result.hostSeconds = watchdog.hostSeconds();
   }
   result.simulationSeconds = double(clock.nanos.load()) * 1e-9;
+  // A kernel's fault is the run's error; the program went on past it, as on
+  // the GPU, its later CUDA calls failing.
+  for (std::string &fault : runtime.launchFaults)
+    result.errors.push_back(std::move(fault));
+  if (!runtime.launchFaults.empty())
+    result.notes.push_back(
+        "after the fault the program went on, as on the GPU: every later "
+        "CUDA call that reaches the device returned the fault's error, and "
+        "no later launch ran");
   if (!jitError.empty())
     result.errors.push_back("JIT: " + jitError);
   if (const std::optional<Stop> &s = runtime.stopped()) {

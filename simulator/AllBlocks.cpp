@@ -39,6 +39,7 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
     steps += std::max<uint64_t>(r.warpSteps, 1);
     if (!r.ok()) {
       result.error = failureText(r);
+      result.fault = r.fault;
       break;
     }
     result.error = launchLimitError(limits, steps, memory);
@@ -55,6 +56,7 @@ struct Slice {
   uint64_t begin = 0, end = 0;
   LaunchResult part;
   std::string error; // the slice stopped at its last block
+  std::optional<Fault> fault;
 };
 
 void runSlice(Slice &slice, BlockRunner &runner, BlockCounter &counter,
@@ -70,6 +72,7 @@ void runSlice(Slice &slice, BlockRunner &runner, BlockCounter &counter,
     slice.part.blocksSimulated++;
     if (!r.ok()) {
       slice.error = failureText(r);
+      slice.fault = r.fault;
       uint64_t seen = firstFailure.load();
       while (i < seen && !firstFailure.compare_exchange_weak(seen, i)) {
       }
@@ -198,6 +201,7 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
         printed[t].str("");
       }
       result.error = slices[t].error;
+      result.fault = slices[t].fault;
     }
     if (result.error.empty())
       result.error = launchLimitError(limits, steps, memory);

@@ -390,6 +390,7 @@ void appendLaterBlocks(LaunchResult &into, const LaunchResult &later) {
   accumulate(into, later, 1);
   into.blocksSimulated += later.blocksSimulated;
   into.error = later.error;
+  into.fault = later.fault;
   appendNotes(into, later.notes);
   for (const Fault &f : later.overruns)
     if (std::none_of(into.overruns.begin(), into.overruns.end(),
@@ -494,6 +495,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
     rep.classes++;
     if (!r.ok()) {
       result.error = r.fault ? r.fault->message : r.message;
+      result.fault = r.fault;
       break;
     }
     steps += r.warpSteps;

@@ -72,8 +72,10 @@ LaunchResult runCoResidentBlocks(const DecodedKernel &kernel,
         result.blocksSimulated++;
         reports.add(*runners[i]);
         runners[i].reset();
-        if (!r.ok())
+        if (!r.ok()) {
           result.error = r.fault ? r.fault->message : r.message;
+          result.fault = r.fault;
+        }
       }
       if (result.error.empty())
         result.error = launchLimitError(limits, steps, memory);

@@ -108,6 +108,9 @@ struct LaunchResult {
   std::vector<InstStats> perInst; // indexed like DecodedKernel::insts()
   std::vector<std::string> notes;
   std::string error; // non-empty: the launch stopped (fault, step budget)
+  // The fault that stopped it, where the GPU would have faulted too (not a
+  // budget of kcheck's): after it the CUDA context is unusable.
+  std::optional<Fault> fault;
   // Global accesses a little past an allocation that the launch counted and
   // went on after (GlobalOverrun::CountAndGoOn): each instruction's first.
   std::vector<Fault> overruns;

@@ -30,6 +30,10 @@ inline cudaError_t cudaMallocHost(T **ptr, size_t size,
   return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
 template <class T>
+inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags) {
+  return ::cudaHostAlloc((void **)(void *)ptr, size, flags);
+}
+template <class T>
 inline cudaError_t
 cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
                    size_t offset = 0,

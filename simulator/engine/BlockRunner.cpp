@@ -467,6 +467,8 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
           const TrapInfo &trap = kernel.traps()[in.aux];
           recordFault(FaultCause::Trap, "trap", trap.message, pc, w, lane, 0,
                       trap.at.valid() ? &trap.at : nullptr);
+          if (!trap.expression.empty())
+            result.fault->gpuOutput = assertLine(trap, *result.fault);
         } else {
           recordFault(FaultCause::Unreachable, "unreachable",
                       "Reached an 'unreachable' instruction", pc, w, lane, 0);

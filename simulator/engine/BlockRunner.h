@@ -75,6 +75,9 @@ struct Fault {
   core::Dim3 thread, block;
   uint64_t address = 0; // WarpMemberMask: the member mask
   uint32_t instId = 0;
+  // What the GPU prints when it happens (a failed assert's line, as
+  // __assertfail formats it), or empty.
+  std::string gpuOutput;
 };
 
 /// What a global access outside every allocation but inside the simulated

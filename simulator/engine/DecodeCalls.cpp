@@ -289,6 +289,9 @@ TrapInfo assertTrap(const CallBase &call) {
   std::string expr = constantString(call.getArgOperand(0));
   if (!expr.empty())
     t.message = "Assertion `" + expr + "` failed";
+  t.expression = expr;
+  if (call.arg_size() >= 4)
+    t.function = constantString(call.getArgOperand(3));
   std::string file = constantString(call.getArgOperand(1));
   if (auto *line = dyn_cast<ConstantInt>(call.getArgOperand(2));
       line && !file.empty())

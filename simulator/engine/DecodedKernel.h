@@ -84,6 +84,9 @@ struct LocalVariable {
 struct TrapInfo {
   std::string message;
   core::SourceLoc at;
+  // A failed assert's expression and function (__assertfail's arguments),
+  // for the line the GPU prints; empty for a plain __trap().
+  std::string expression, function;
 };
 
 class DecodedKernel {

@@ -59,6 +59,8 @@ struct DeviceMemory::Backing {
   static constexpr uint8_t kRead = 1, kWritten = 2;
   std::atomic<uint8_t> accessed{0};
   uint64_t lastChange = 0; // DeviceMemory::changeClock_ then
+  // A host-backed allocation's bytes (no pages), or null.
+  uint8_t *host = nullptr;
 
   void note(uint8_t bit) {
     if (!(accessed.load(std::memory_order_relaxed) & bit))
@@ -80,17 +82,35 @@ struct DeviceMemory::Backing {
 DeviceMemory::DeviceMemory() : next_(kGlobalHeapBase) {}
 DeviceMemory::~DeviceMemory() = default;
 
+void DeviceMemory::addAllocation(Allocation a,
+                                 std::unique_ptr<Backing> backing) {
+  backing->lastChange = ++changeClock_;
+  auto at = std::upper_bound(
+      byBase_.begin(), byBase_.end(), a.base,
+      [&](uint64_t base, int i) { return base < allocs_[size_t(i)].base; });
+  byBase_.insert(at, int(allocs_.size()));
+  allocs_.push_back(std::move(a));
+  backing_.push_back(std::move(backing));
+}
+
 uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label) {
   uint64_t base = next_;
-  allocs_.push_back({base, bytes, std::move(label)});
   auto backing = std::make_unique<Backing>();
   uint64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
   backing->chunks.resize((pages + Backing::kChunkPages - 1) /
                          Backing::kChunkPages);
-  backing->lastChange = ++changeClock_;
-  backing_.push_back(std::move(backing));
+  addAllocation({base, bytes, std::move(label)}, std::move(backing));
   // Leave an unmapped gap so small overruns land outside every allocation.
   next_ = (base + bytes + kGapBytes + kAlignment - 1) & ~(kAlignment - 1);
+  return base;
+}
+
+uint64_t DeviceMemory::allocateHostBacked(void *host, uint64_t bytes,
+                                          std::string label) {
+  auto backing = std::make_unique<Backing>();
+  backing->host = static_cast<uint8_t *>(host);
+  uint64_t base = reinterpret_cast<uint64_t>(host);
+  addAllocation({base, bytes, std::move(label)}, std::move(backing));
   return base;
 }
 
@@ -111,6 +131,22 @@ uint64_t DeviceMemory::allocateSymbol(const std::string &name, uint64_t bytes,
   return base;
 }
 
+bool DeviceMemory::releaseHostBacked(uint64_t base) {
+  for (auto it = byBase_.begin(); it != byBase_.end(); ++it)
+    if (allocs_[size_t(*it)].base == base && backing_[size_t(*it)]->host) {
+      byBase_.erase(it);
+      lastIndex_.store(-1, std::memory_order_relaxed);
+      return true;
+    }
+  return false;
+}
+
+bool DeviceMemory::hostBacked(uint64_t addr) const {
+  int i = indexOf(addr);
+  return i >= 0 && addr - allocs_[size_t(i)].base < allocs_[size_t(i)].size &&
+         backing_[size_t(i)]->host;
+}
+
 std::optional<uint64_t>
 DeviceMemory::symbolAddress(const std::string &name) const {
   for (const auto &[n, base] : symbols_)
@@ -126,12 +162,11 @@ int DeviceMemory::indexOf(uint64_t addr) const {
       addr - allocs_[size_t(last)].base < allocs_[size_t(last)].size)
     return last;
   auto it = std::upper_bound(
-      allocs_.begin(), allocs_.end(), addr,
-      [](uint64_t a, const Allocation &al) { return a < al.base; });
-  if (it == allocs_.begin())
+      byBase_.begin(), byBase_.end(), addr,
+      [&](uint64_t a, int i) { return a < allocs_[size_t(i)].base; });
+  if (it == byBase_.begin())
     return -1;
-  --it;
-  last = int(it - allocs_.begin());
+  last = *--it;
   lastIndex_.store(last, std::memory_order_relaxed);
   return last;
 }
@@ -222,6 +257,10 @@ bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n) const {
     base = allocs_[i].base;
     unbackedWritten = backing_[i]->unbackedIsWrittenZero;
     backing_[i]->note(Backing::kRead);
+    if (uint8_t *host = backing_[i]->host) {
+      std::memcpy(out, host + (addr - base), n);
+      return false;
+    }
   }
   while (n) {
     uint64_t off = (addr - base) % kPageBytes;
@@ -257,6 +296,10 @@ void DeviceMemory::storeBytes(uint64_t addr, const void *src, uint64_t n,
     backing_[index]->lastChange = ++changeClock_;
   else
     backing_[index]->note(Backing::kWritten);
+  if (uint8_t *host = backing_[index]->host) {
+    std::memcpy(host + (addr - base), in, n);
+    return;
+  }
   while (n) {
     uint64_t off = (addr - base) % kPageBytes;
     uint64_t chunk = std::min(n, kPageBytes - off);
@@ -281,6 +324,8 @@ void DeviceMemory::markTainted(uint64_t addr, uint64_t n) {
     uint64_t lo = std::max(addr, a.base), hi = std::min(end, a.base + a.size);
     if (lo < hi)
       backing_[i]->note(Backing::kWritten);
+    if (backing_[i]->host)
+      continue; // the program's own bytes: never input-derived
     for (uint64_t at = lo; at < hi;) {
       uint64_t page = (at - a.base) / kPageBytes;
       uint64_t pageEnd = std::min(hi, a.base + (page + 1) * kPageBytes);
@@ -344,6 +389,10 @@ DeviceMemory::AccessLog DeviceMemory::endAccessLog() {
 }
 
 uint64_t DeviceMemory::lastChange(int index) const {
+  // Host code writes host-backed bytes without telling: they may have
+  // changed at any time.
+  if (backing_[size_t(index)]->host)
+    return ~0ull;
   return backing_[size_t(index)]->lastChange;
 }
 

@@ -7,6 +7,12 @@
 // limit, pages holding only zeros are first shared (compact()): a launch that
 // fills a huge buffer with zeros, or with data kcheck did not see (zero
 // fill), is not stopped by the memory it would back.
+//
+// A host-backed allocation (managed, mapped or registered host memory) has
+// no pages: its bytes are the host's, at the host's own address, which the
+// kernel uses too (unified addressing), so host code and kernels see each
+// other's writes at once; its bytes always count as written and not
+// input-derived (they are the program's own data).
 #pragma once
 
 #include <atomic>
@@ -37,6 +43,16 @@ public:
 
   /// Returns the base of a new allocation (256-byte aligned).
   uint64_t allocate(uint64_t bytes, std::string label);
+  /// Registers `bytes` of host memory at `host` as an allocation at the same
+  /// address (see above). The range must not overlap another allocation or
+  /// an address window (AddressWindows.h); the caller keeps it alive.
+  uint64_t allocateHostBacked(void *host, uint64_t bytes, std::string label);
+  /// Ends the host-backed allocation at `base` (false: there is none): its
+  /// bytes may be gone, so later accesses fault as outside every allocation,
+  /// as on the GPU. It keeps its index in allocations().
+  bool releaseHostBacked(uint64_t base);
+  /// Whether `addr` lies in a host-backed allocation.
+  bool hostBacked(uint64_t addr) const;
   /// A module-scope variable (`__device__`, `__constant__`, string literal):
   /// allocated and initialized once, then found again by name.
   uint64_t allocateSymbol(const std::string &name, uint64_t bytes,
@@ -78,7 +94,8 @@ public:
   /// A counter that grows with every change of memory: host writes, new
   /// allocations, and each allocation a launch wrote (at endAccessLog()).
   uint64_t changeClock() const { return changeClock_; }
-  /// The clock at the last change of allocation `index`.
+  /// The clock at the last change of allocation `index` (the largest value
+  /// for a host-backed one: host code changes it unseen).
   uint64_t lastChange(int index) const;
 
   /// Bytes of pages backed so far (each touched 4 KiB page counts).
@@ -110,8 +127,12 @@ private:
   const Page *pageFor(uint64_t addr) const;
   int indexOf(uint64_t addr) const;
 
-  std::vector<Allocation> allocs_; // sorted by base (bases only grow)
+  std::vector<Allocation> allocs_; // in allocation order
   std::vector<std::unique_ptr<Backing>> backing_;
+  // Indices into allocs_ by base: host-backed allocations lie at the host's
+  // addresses, not after the last one.
+  std::vector<int> byBase_;
+  void addAllocation(Allocation a, std::unique_ptr<Backing> backing);
   std::vector<std::pair<std::string, uint64_t>> symbols_;
   uint64_t next_;
   uint64_t backedBytes_ = 0, limitBytes_ = ~0ull;

@@ -207,4 +207,8 @@ std::string formatDevicePrintf(
     const std::function<void(uint64_t offset, void *dst, unsigned n)> &readArg,
     const std::function<std::string(uint64_t address)> &readString);
 
+/// The line the GPU prints for failed assert `trap` at fault `f`
+/// (SanitizerFaults.cpp).
+std::string assertLine(const TrapInfo &trap, const Fault &f);
+
 } // namespace kcheck::sim

@@ -213,4 +213,19 @@ void BlockRunner::Impl::recordOverrun(const char *op, uint32_t bytes,
       accessFault(false, MemSpace::Global, op, bytes, addr, pc, w, lane));
 }
 
+std::string assertLine(const TrapInfo &trap, const Fault &f) {
+  // __assertfail's own format, as the H100 printed it for Learn-CUDA-
+  // Programming's sgemm assert (one line, the first failing thread's):
+  // "sgemm.cu:29: void sgemm_kernel_A(const float *, ...): block: [0,0,0],
+  // thread: [0,0,0] Assertion `A[row * K + col] == 0.f` failed."
+  auto dim = [](const core::Dim3 &d) {
+    return "[" + std::to_string(d.x) + "," + std::to_string(d.y) + "," +
+           std::to_string(d.z) + "]";
+  };
+  return trap.at.file + ":" + std::to_string(trap.at.line) + ": " +
+         trap.function + ": block: " + dim(f.block) +
+         ", thread: " + dim(f.thread) + " Assertion `" + trap.expression +
+         "` failed.\n";
+}
+
 } // namespace kcheck::sim

@@ -109,3 +109,58 @@ TEST(DeviceMemory, MixedPagesAreNotShared) {
   mem.load(a + 4096 + 4 * 600, &word, 4);
   EXPECT_EQ(word, 600u);
 }
+
+// Managed, mapped and registered host memory: the allocation is the host's
+// bytes at the host's address, found among device allocations on either side
+// of it; kernel stores are seen by the host at once and never input-derived.
+TEST(DeviceMemory, HostBackedAllocationsAreTheHostsBytes) {
+  DeviceMemory mem;
+  uint64_t before = mem.allocate(4096, "before");
+  alignas(256) static uint32_t host[1024] = {};
+  for (uint32_t i = 0; i < 1024; ++i)
+    host[i] = i;
+  uint64_t at = mem.allocateHostBacked(host, sizeof host, "managed");
+  uint64_t after = mem.allocate(4096, "after");
+  EXPECT_EQ(at, reinterpret_cast<uint64_t>(host));
+  EXPECT_TRUE(mem.hostBacked(at + 100));
+  EXPECT_FALSE(mem.hostBacked(before));
+  ASSERT_NE(mem.find(at + 4092, 4), nullptr);
+  EXPECT_EQ(mem.find(at + 4092, 4)->label, "managed");
+  EXPECT_EQ(mem.find(before, 4)->label, "before");
+  EXPECT_EQ(mem.find(after, 4)->label, "after");
+  EXPECT_EQ(mem.find(at + 4096, 4), nullptr);
+
+  uint32_t v = 0;
+  EXPECT_FALSE(mem.load(at + 40, &v, 4)); // written by the host: not tainted
+  EXPECT_EQ(v, 10u);
+  uint32_t stored = 77;
+  mem.store(at + 8, &stored, 4, /*tainted=*/true);
+  EXPECT_EQ(host[2], 77u);
+  mem.markTainted(at, sizeof host);
+  EXPECT_FALSE(mem.load(at + 8, &v, 4));
+  EXPECT_EQ(v, 77u);
+  EXPECT_EQ(mem.backedBytes(), 0u); // no pages of its own
+
+  // Host code changes the bytes unseen: a launch reading them is never
+  // taken as repeated on unchanged input.
+  int index = int(mem.allocations().size()) - 2;
+  EXPECT_EQ(mem.allocations()[size_t(index)].label, "managed");
+  EXPECT_EQ(mem.lastChange(index), ~0ull);
+}
+
+// Freed or unregistered host memory is gone for kernels: an access faults
+// as outside every allocation, as on the GPU, instead of reading bytes that
+// may no longer be mapped.
+TEST(DeviceMemory, ReleasedHostBackedAllocationsAreNotFound) {
+  DeviceMemory mem;
+  alignas(256) static uint8_t host[512] = {};
+  uint64_t at = mem.allocateHostBacked(host, sizeof host, "registered");
+  uint64_t device = mem.allocate(64, "device");
+  EXPECT_FALSE(mem.releaseHostBacked(device)); // not host-backed
+  EXPECT_TRUE(mem.releaseHostBacked(at));
+  EXPECT_FALSE(mem.releaseHostBacked(at)); // only once
+  EXPECT_EQ(mem.find(at, 4), nullptr);
+  EXPECT_FALSE(mem.hostBacked(at));
+  EXPECT_NE(mem.find(device, 4), nullptr);
+  EXPECT_EQ(mem.allocations().size(), 2u);
+}

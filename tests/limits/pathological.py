@@ -84,6 +84,49 @@ int main() {
 }
 """
 
+# Issue 18: a 12.9 M-block launch of a simple kernel (one warp a block, one
+# element a thread, 1.6 GB per array): statically, blocks that provably cost
+# the same are simulated once (simulator/BlockClasses.h).
+GRID_12M = HEAD + r"""
+__global__ void scale(float *out, const float *in, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = a * in[i];
+}
+int main() {
+  int n = 12900000 * 32;
+  float *in, *out;
+  cudaMalloc(&in, size_t(n) * sizeof(float));
+  cudaMalloc(&out, size_t(n) * sizeof(float));
+  scale<<<(n + 31) / 32, 32>>>(out, in, 2.0f, n);
+  cudaDeviceSynchronize();
+  return 0;
+}
+"""
+
+# The same grid under `kcheck run`, one float a block: the host code runs, so
+# every block is simulated (skipped blocks' stores would not be computed).
+GRID_12M_RUN = HEAD + r"""
+__global__ void blockSum(float *sums, const float *in) {
+  float v = in[blockIdx.x * 32 + threadIdx.x];
+  for (int d = 16; d > 0; d /= 2)
+    v += __shfl_xor_sync(0xffffffffu, v, d);
+  if (threadIdx.x == 0)
+    sums[blockIdx.x] = v;
+}
+int main() {
+  int blocks = 12900000;
+  float *in, *sums;
+  cudaMalloc(&in, size_t(blocks) * 32 * sizeof(float));
+  cudaMalloc(&sums, size_t(blocks) * sizeof(float));
+  blockSum<<<blocks, 32>>>(sums, in);
+  float last = -1;
+  cudaMemcpy(&last, sums + blocks - 1, sizeof(float), cudaMemcpyDeviceToHost);
+  printf("last block sum %g\n", last);
+  return 0;
+}
+"""
+
 INFINITE_LOOP = HEAD + r"""
 __global__ void spin(volatile int *flag, int *out) {
   while (flag[0] == 0) {
@@ -144,6 +187,10 @@ CASES = {
     "malloc_1gb_run": (MALLOC_1GB, ["run"], 1, r"p\[0\] = 1"),
     "grid_2g": (GRID_2G, ["predict"], 3,
                 r"launch of 2147483647 blocks not simulated: .*--max-launch-steps"),
+    "grid_12m": (GRID_12M, ["predict"], 0,
+                 r"scale<<<12900000, 32>>>(.|\n)*global_st.sum +12900000"),
+    # exit 1: lane 0 alone stores (a divergent branch: a finding).
+    "grid_12m_run": (GRID_12M_RUN, ["run"], 1, r"last block sum 0"),
     "grid_2g_exhaustive": (GRID_2G, ["predict", "--exhaustive"], 3,
                            r"launch of 2147483647 blocks not simulated"),
     "infinite_loop": (INFINITE_LOOP, ["predict"], 3,

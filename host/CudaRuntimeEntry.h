@@ -1,0 +1,43 @@
+// What the files of kcheck's CUDA runtime entry points share (internal to
+// host/): the CUDA API's types as kcheck's stub headers declare them (JIT'd
+// host code is compiled against those or the toolkit's, which lay out alike
+// what the entry points take: scalars, pointers, dim3, the enums' values),
+// the runtime of the calling thread, and the error bookkeeping.
+#pragma once
+
+#include "host/CudaRuntime.h"
+
+// The stubs mark host/device functions with Clang's CUDA attributes, which
+// mean nothing here.
+#define __host__
+#define __device__
+#include "analyzer/cuda_stubs/cuda_runtime_api.h"
+#undef __host__
+#undef __device__
+
+#include <utility>
+#include <vector>
+
+namespace kcheck::host::entry {
+
+/// The runtime of this thread's CudaRuntime::Scope; ends kcheck with a
+/// message when there is none (a thread the program started).
+CudaRuntime &rt();
+
+/// Records `e` as the last error (cudaGetLastError) and returns it.
+cudaError_t fail(cudaError_t e);
+
+/// A kernel fault's sticky error (CudaRuntime::stickyError), recorded as the
+/// last error, or cudaSuccess: what every call that reaches the device
+/// returns first.
+cudaError_t sticky();
+
+using EntryPoints = std::vector<std::pair<const char *, void *>>;
+
+template <class F> void *address(F *f) { return reinterpret_cast<void *>(f); }
+
+/// Allocation, copies, managed/mapped/registered host memory, symbols
+/// (CudaRuntimeMemory.cpp).
+EntryPoints memoryEntryPoints();
+
+} // namespace kcheck::host::entry
