@@ -17,7 +17,13 @@ std::string failureText(const BlockResult &r) {
   return r.fault ? r.fault->message : r.message;
 }
 
-/// Block after block with direct stores: the reference semantics.
+/// Block after block with direct stores: the reference semantics. Blocks
+/// that talk through global memory may wait for one another (HeCBench bh's
+/// SortKernel spins until a later block has set a cell's start): a block
+/// whose every warp spins with nothing changing is parked, with its own
+/// runner, and resumed, in launch order, after each later block that
+/// completes, as blocks resident alongside it on the GPU would let it go on.
+/// A launch whose blocks never wait runs exactly as block after block.
 LaunchResult runInOrder(const DecodedKernel &kernel,
                         const core::LaunchConfig &config,
                         const std::vector<KernelArg> &args,
@@ -28,26 +34,91 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
   RunnerOptions runnerOptions;
   runnerOptions.printfOut = options.printfOut;
   runnerOptions.overruns = options.overruns;
-  BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
-  uint64_t total = config.grid.count();
-  for (uint64_t i = firstBlock; i < total; ++i) {
-    if (options.progress && i % 256 == 0)
-      options.progress(i, total);
-    core::Dim3 b = blockAt(i, config.grid);
-    BlockResult r = runner.runBlock(b, counter.begin(result, b, i == 0));
+  runnerOptions.coResident = true;
+  // Most such launches never wait (CUB's look-back finds its predecessor
+  // done): a rare check keeps them as fast as block after block, and a
+  // waiting block is still parked within some 64 K warp instructions; once
+  // parked, it checks as often as a cooperative launch's blocks.
+  runnerOptions.waitCheckSteps = 1u << 16;
+  runnerOptions.waitCheckAfterPolls = false;
+  RunnerReports reports;
+  auto newRunner = [&] {
+    return std::make_unique<BlockRunner>(kernel, config, args, memory, limits,
+                                         runnerOptions);
+  };
+  std::unique_ptr<BlockRunner> runner = newRunner();
+  struct Parked {
+    uint64_t index;
+    std::unique_ptr<BlockRunner> runner;
+    uint64_t steps; // the block's warp instructions so far
+    std::string where;
+  };
+  std::vector<Parked> parked;
+  // Ends a block: false when the launch stops there.
+  auto finish = [&](const BlockResult &r) {
     result.blocksSimulated++;
-    steps += std::max<uint64_t>(r.warpSteps, 1);
     if (!r.ok()) {
       result.error = failureText(r);
       result.fault = r.fault;
-      break;
+      return false;
     }
     result.error = launchLimitError(limits, steps, memory);
-    if (!result.error.empty())
+    return result.error.empty();
+  };
+  // Resumes the parked blocks in launch order until none goes on.
+  auto resumeParked = [&] {
+    for (bool again = true; again && result.error.empty();) {
+      again = false;
+      for (size_t p = 0; p < parked.size() && result.error.empty();) {
+        Parked &w = parked[p];
+        core::Dim3 b = blockAt(w.index, config.grid);
+        BlockResult r = w.runner->resumeBlock(counter.begin(result, b, false));
+        steps += std::max<uint64_t>(r.warpSteps - w.steps, 1);
+        w.steps = r.warpSteps;
+        if (r.status == BlockResult::Status::Waiting) {
+          again |= r.wroteMemory;
+          w.where = r.message;
+          ++p;
+          continue;
+        }
+        finish(r);
+        reports.add(*w.runner);
+        parked.erase(parked.begin() + std::ptrdiff_t(p));
+        again = true;
+      }
+    }
+  };
+  uint64_t total = config.grid.count();
+  for (uint64_t i = firstBlock; i < total && result.error.empty(); ++i) {
+    if (options.progress && i % 256 == 0)
+      options.progress(i, total);
+    core::Dim3 b = blockAt(i, config.grid);
+    if (!runner)
+      runner = newRunner();
+    BlockResult r = runner->runBlock(b, counter.begin(result, b, i == 0));
+    steps += std::max<uint64_t>(r.warpSteps, 1);
+    if (r.status == BlockResult::Status::Waiting) {
+      runner->checkWaitsOften();
+      parked.push_back({i, std::move(runner), r.warpSteps, r.message});
+      continue;
+    }
+    if (!finish(r))
       break;
+    // Only a block that stored something can let a waiting one go on.
+    if (!parked.empty() && r.wroteMemory)
+      resumeParked();
   }
-  result.notes = runner.notes();
-  result.overruns = runner.overruns();
+  resumeParked();
+  if (result.error.empty() && !parked.empty())
+    result.error = "the launch never ends: every block left spins with "
+                   "nothing changing, and no block is left to change it (on "
+                   "a GPU it would hang); " +
+                   parked.front().where;
+  for (const Parked &w : parked)
+    reports.add(*w.runner);
+  if (runner)
+    reports.add(*runner);
+  reports.mergeInto(result, config.grid);
   return result;
 }
 

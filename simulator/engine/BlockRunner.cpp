@@ -259,6 +259,19 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
     }
     if (waiting == 0)
       break;
+    if (blockRepeatsAtBarrier()) {
+      result.warpSteps = steps;
+      result.wroteMemory = memoryWrites != writesAtEntry;
+      if (options.coResident) { // waits for other blocks, at the barrier
+        result.status = BlockResult::Status::Waiting;
+        return result;
+      }
+      result.status = BlockResult::Status::StepLimit;
+      result.message = "never leaves its loop: " + result.message +
+                       ". If it waits for another block, note that kcheck "
+                       "runs blocks one after another, not alongside";
+      return result;
+    }
     if (done && !notedExitedBarrier) {
       notedExitedBarrier = true;
       addNote("barrier divergence in " + kernel.name() +
@@ -279,6 +292,16 @@ BlockResult BlockRunner::resumeBlock(EventSink &sink) {
     if (w->state == WarpState::State::Spinning)
       w->state = WarpState::State::Ready;
   return impl_->runWarps(sink);
+}
+
+void BlockRunner::checkWaitsOften() {
+  Impl &i = *impl_;
+  i.options.waitCheckSteps = Impl::kCoResidentRepeatCheckSteps;
+  i.options.waitCheckAfterPolls = true;
+  i.repeatCheckSteps = Impl::kCoResidentRepeatCheckSteps;
+  i.nextRepeatCheck = std::min(i.nextRepeatCheck, i.steps + i.repeatCheckSteps);
+  i.nextBarrierCheck =
+      std::min(i.nextBarrierCheck, i.steps + i.repeatCheckSteps);
 }
 
 void BlockRunner::Impl::settle(WarpState &w) {
@@ -401,7 +424,8 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         // block writes (grid.sync()'s barrier word): check for a repeat from
         // the next basic block on, so that a warp waiting for a block that
         // has not arrived hands over after a few polls, not hundreds.
-        if (options.coResident && !repeatWatch.armed && in.op == Op::Load &&
+        if (options.coResident && options.waitCheckAfterPolls &&
+            !repeatWatch.armed && in.op == Op::Load &&
             kernel.insts()[pc].isVolatile && in.sub != bc::kSharedAS)
           nextRepeatCheck = std::min(nextRepeatCheck, steps);
         ++pc;

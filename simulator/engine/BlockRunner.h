@@ -109,6 +109,13 @@ struct RunnerOptions {
   // resumed (resumeBlock) after other blocks ran.
   uint64_t gridWorkspace = 0;
   bool coResident = false;
+  // How soon a co-resident block notices that it waits: every this many
+  // warp instructions (0: RunnerImpl.h's default), and also right after a
+  // volatile or atomic load of global memory (a poll). Blocks that may wait
+  // but mostly do not (the in-order driver) check rarely: each check copies
+  // the warp's registers.
+  uint64_t waitCheckSteps = 0;
+  bool waitCheckAfterPolls = true;
 };
 
 struct BlockResult {
@@ -140,6 +147,10 @@ public:
   /// one runner per block, as a cooperative launch keeps every block
   /// resident).
   BlockResult resumeBlock(EventSink &sink);
+  /// From now on the block notices at once that it waits, as a cooperative
+  /// launch's blocks do (RunnerOptions::waitCheckSteps): for a block that
+  /// has waited once and will be resumed.
+  void checkWaitsOften();
 
   /// Things worth telling the user, each once (tainted branches, barrier
   /// divergence), in the order first seen.

@@ -18,10 +18,47 @@ namespace kcheck::sim {
 
 void BlockRunner::Impl::resetRepeatWatch() {
   repeatWatch.armed = false;
-  repeatCheckSteps =
-      options.coResident ? kCoResidentRepeatCheckSteps : kRepeatCheckSteps;
+  repeatCheckSteps = !options.coResident      ? kRepeatCheckSteps
+                     : options.waitCheckSteps ? options.waitCheckSteps
+                                              : kCoResidentRepeatCheckSteps;
   nextRepeatCheck = repeatCheckSteps;
+  barrierWatch.armed = false;
+  nextBarrierCheck = repeatCheckSteps;
   memoryWrites = 0;
+}
+
+bool BlockRunner::Impl::blockRepeatsAtBarrier() {
+  BarrierWatch &b = barrierWatch;
+  if (b.armed && b.writes != memoryWrites)
+    b.armed = false; // memory changed: the block may get on
+  if (b.armed) {
+    bool same = true;
+    for (size_t i = 0; same && i < warps.size(); ++i)
+      same = warps[i]->live == b.live[i] && warps[i]->stack == b.stacks[i] &&
+             warps[i]->regs == b.regs[i];
+    if (same) {
+      b.armed = false;
+      const auto &stack = warps.front()->stack;
+      result.message = "block (" + core::toString(blockIdx) + ") of " +
+                       kernel.name() + " loops around the __syncthreads() " +
+                       "before " + where(stack.empty() ? 0 : stack.back().pc) +
+                       " with nothing changed (every warp comes back there " +
+                       "in the same state, no memory written)";
+      return true;
+    }
+  }
+  if (!b.armed && steps >= nextBarrierCheck) {
+    nextBarrierCheck = steps + repeatCheckSteps;
+    b.armed = true;
+    b.writes = memoryWrites;
+    b.live.clear(), b.regs.clear(), b.stacks.clear();
+    for (const auto &w : warps) {
+      b.live.push_back(w->live);
+      b.regs.push_back(w->regs);
+      b.stacks.push_back(w->stack);
+    }
+  }
+  return false;
 }
 
 bool BlockRunner::Impl::warpRepeats(const WarpState &w, uint32_t pc) {

@@ -184,6 +184,21 @@ struct BlockRunner::Impl {
   uint64_t nextRepeatCheck = kRepeatCheckSteps;
   uint64_t memoryWrites = 0; // stores, atomics, memcpy/memset of the block
   void resetRepeatWatch();
+  // The same across barriers: a block whose warps loop around a
+  // __syncthreads() while they wait (HeCBench bh's SortKernel) is checked at
+  // each barrier release, every warp's state against a snapshot taken at an
+  // earlier release, with no memory written in between.
+  struct BarrierWatch {
+    bool armed = false;
+    uint64_t writes = 0;
+    std::vector<uint32_t> live;
+    std::vector<std::vector<uint64_t>> regs;
+    std::vector<std::vector<WarpState::Entry>> stacks;
+  } barrierWatch;
+  uint64_t nextBarrierCheck = kRepeatCheckSteps;
+  /// At a barrier release: true (result.message set) when the block came
+  /// back to a released barrier in the same state.
+  bool blockRepeatsAtBarrier();
   /// At the start of a basic block: arms the watch, or checks it; true when
   /// the warp repeats (result.status/message are then set, unless the
   /// blocks are co-resident: the warp then waits for another one).

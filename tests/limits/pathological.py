@@ -194,7 +194,9 @@ CASES = {
     "grid_2g_exhaustive": (GRID_2G, ["predict", "--exhaustive"], 3,
                            r"launch of 2147483647 blocks not simulated"),
     "infinite_loop": (INFINITE_LOOP, ["predict"], 3,
-                      r"never leaves the loop at \S+:5: warp 0 came back there in the same state"),
+                      r"the launch never ends: every block left spins with nothing "
+                      r"changing(.|\n)*waits at \S+:5 \(warp 0 comes back there "
+                      r"with nothing changed\)"),
     "source_10mb": (None, ["predict"], 3,
                     r"is 10 MB, past --max-source 4 MB: kcheck declines to compile it"),
 }
