@@ -39,8 +39,11 @@ constexpr const char *kRuntimeDisable = "llvm.loop.unroll.runtime.disable";
 // Whether the loop's unrolling is already decided: a pragma (count, full,
 // enable, disable) or KeepSpecialRegisterLoopsRolledLikeNvvm's mark.
 bool hasUnrollMetadata(const Loop &loop) {
+  // A loop may have no llvm.loop node at all (one whose only latch was
+  // made by a `break`); GetUnrollMetadata does not take a null one.
+  MDNode *id = loop.getLoopID();
   return hasUnrollTransformation(&loop) != TM_Unspecified ||
-         GetUnrollMetadata(loop.getLoopID(), kRuntimeDisable);
+         (id && GetUnrollMetadata(id, kRuntimeDisable));
 }
 
 // A read of a special register: the intrinsic, or (before inlining) an
