@@ -16,7 +16,7 @@ Per program, one verdict:
                 digits of floating-point results summed in another order)
   differs       the first line that differs is shown
   not-ended     kcheck's run did not end (timeout, or it stopped the host
-                code: exit 3), with kcheck's error
+                code: a limit, an unsupported call), with kcheck's error
   no-h100       the program has no H100 output to compare with
 Timing lines (a word such as time, elapsed, throughput, bandwidth, GB/s or a
 time unit) are left out on both sides: they measure the machine, not the
@@ -103,15 +103,27 @@ def verdict(h100, err_text, rc_text):
     code = rc_text.split()[0] if rc_text else "none"
     kcheck_errors = [l for l in err_text.splitlines()
                      if l.startswith("kcheck: error:")]
-    if code == "124" or code not in ("0", "1"):
+    # kcheck's note on the run: "exit status 0" when the program ended (it
+    # may have gone on past a kernel fault, kcheck then exits 3), "exit
+    # status none (stopped)" when kcheck stopped it.
+    status = re.search(r"\(--run-host\): exit status (\w+)", err_text)
+    ended = code in ("0", "1") or (code == "3" and status and
+                                   status.group(1) != "none")
+    if not ended:
         why = "timeout" if code == "124" else (kcheck_errors or ["exit " + code])[0]
         return "not-ended", why
     # A note of kcheck's may follow the program's last line, unterminated.
     err_text = re.sub(r"(?<=.)kcheck: (note|error|warning):", r"\nkcheck: \1:",
                       err_text)
-    program = "\n".join(l for l in err_text.splitlines()
-                        if not l.startswith("kcheck:")
-                        and not DIAGNOSTIC.match(l))
+    program, own = [], False
+    for l in err_text.splitlines():
+        # kcheck's lines, and the indented lines that continue them.
+        if l.startswith("kcheck:") or DIAGNOSTIC.match(l):
+            own = True
+        elif not (own and l.startswith("    ")):
+            own = False
+            program.append(l)
+    program = "\n".join(program)
     h100_stderr = set(result_lines(h100["stderr"]))
     mine = [l for l in result_lines(program) if l not in h100_stderr]
     theirs = result_lines(h100["stdout"])
