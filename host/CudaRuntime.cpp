@@ -1,9 +1,8 @@
 #include "host/CudaRuntime.h"
 
-#include <algorithm>
-
 #include "simulator/engine/AddressWindows.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/mman.h>
