@@ -68,11 +68,10 @@ PreservedAnalyses FuseMultiplyAddsLikeNvcc::run(Function &function,
       else
         a = builder.CreateFNeg(a); // c - a*b
     }
+    // The builder gives the new instructions the add's location.
     Value *fma = builder.CreateIntrinsic(Intrinsic::fma, {add->getType()},
                                          {a, b, other});
     fma->takeName(add);
-    if (auto *fmaInst = dyn_cast<Instruction>(fma))
-      fmaInst->setDebugLoc(add->getDebugLoc());
     add->replaceAllUsesWith(fma);
     add->eraseFromParent();
     products.insert(mul);

@@ -39,8 +39,10 @@ constexpr const char *kRuntimeDisable = "llvm.loop.unroll.runtime.disable";
 // Whether the loop's unrolling is already decided: a pragma (count, full,
 // enable, disable) or KeepSpecialRegisterLoopsRolledLikeNvvm's mark.
 bool hasUnrollMetadata(const Loop &loop) {
-  // A loop may have no llvm.loop node at all (one whose only latch was
-  // made by a `break`); GetUnrollMetadata does not take a null one.
+  // Present or not, as LLVM's unroller reads it (addStringMetadataToLoop
+  // gives it an operand 0, so getBooleanLoopAttribute would say false). A
+  // loop may have no llvm.loop node at all (one whose only latch was made by
+  // a `break`); GetUnrollMetadata does not take a null one.
   MDNode *id = loop.getLoopID();
   return hasUnrollTransformation(&loop) != TM_Unspecified ||
          (id && GetUnrollMetadata(id, kRuntimeDisable));

@@ -192,7 +192,7 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
     options_.beginLaunch("launch #" + std::to_string(l.index) + " " +
                          kernelName);
   auto start = std::chrono::steady_clock::now();
-  ZeroedHeap::Paused ownAllocations;
+  ZeroedHeap ownAllocations(false);
   clock_.running = true;
   l.result = predictor_.run(*decoded, config, kernelArgs, memory_, limits);
   auto elapsed = std::chrono::steady_clock::now() - start;

@@ -123,9 +123,7 @@ void zeroHeap(bool on) {
 }
 } // namespace
 
-ZeroedHeap::ZeroedHeap() : was_(heapZeroed) { zeroHeap(true); }
+ZeroedHeap::ZeroedHeap(bool zeroed) : was_(heapZeroed) { zeroHeap(zeroed); }
 ZeroedHeap::~ZeroedHeap() { zeroHeap(was_); }
-ZeroedHeap::Paused::Paused() : was_(heapZeroed) { zeroHeap(false); }
-ZeroedHeap::Paused::~Paused() { zeroHeap(was_); }
 
 } // namespace kcheck::host

@@ -68,29 +68,20 @@ private:
   int saved_ = -1;
 };
 
-/// While alive (and not Paused): memory host code takes from malloc reads
-/// as zeros until written, as a fresh process's heap does (its pages come
-/// zeroed from the kernel), not kcheck's leftovers. A program that reads a
-/// buffer it never cleared (HeCBench asmooth's reference adds into one) then
-/// computes what it computed on the GPU's machine. glibc's M_PERTURB 0xff:
-/// blocks are filled with 0xff ^ 0xff on malloc (and 0xff on free).
+/// While alive: memory host code takes from malloc reads as zeros until
+/// written (`zeroed` true), as a fresh process's heap does (its pages come
+/// zeroed from the kernel), not kcheck's leftovers; or not (false: kcheck's
+/// own allocations, a launch's simulation, inside a run of host code). The
+/// previous setting comes back at the end. A program that reads a buffer it
+/// never cleared (HeCBench asmooth's reference adds into one) then computes
+/// what it computed on the GPU's machine. glibc's M_PERTURB 0xff: blocks are
+/// filled with 0xff ^ 0xff on malloc (and 0xff on free).
 class ZeroedHeap {
 public:
-  ZeroedHeap();
+  explicit ZeroedHeap(bool zeroed);
   ~ZeroedHeap();
   ZeroedHeap(const ZeroedHeap &) = delete;
   ZeroedHeap &operator=(const ZeroedHeap &) = delete;
-  /// kcheck's own allocations (a launch's simulation) are not filled.
-  class Paused {
-  public:
-    Paused();
-    ~Paused();
-    Paused(const Paused &) = delete;
-    Paused &operator=(const Paused &) = delete;
-
-  private:
-    bool was_;
-  };
 
 private:
   bool was_;

@@ -182,7 +182,7 @@ RunResult runProgram(const RunOptions &options) {
   {
     CudaRuntime::Scope scope(runtime);
     StdoutToStderr redirect(options.programStdoutToStderr);
-    ZeroedHeap zeroed;
+    ZeroedHeap zeroed(true);
     CrashGuard crashes;
     HostWatchdog watchdog(options.hostBudgetSeconds, clock);
     JITDylib &main = (*jit)->getMainJITDylib();

@@ -142,9 +142,8 @@ bool DeviceMemory::releaseHostBacked(uint64_t base) {
 }
 
 bool DeviceMemory::hostBacked(uint64_t addr) const {
-  int i = indexOf(addr);
-  return i >= 0 && addr - allocs_[size_t(i)].base < allocs_[size_t(i)].size &&
-         backing_[size_t(i)]->host;
+  const Allocation *a = find(addr, 1);
+  return a && backing_[size_t(a - allocs_.data())]->host;
 }
 
 std::optional<uint64_t>
