@@ -442,6 +442,8 @@ AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
     return eval(e->getArg(0));
   if (std::optional<AbstractValue> v = constructStdOptional(e))
     return *v;
+  if (std::optional<AbstractValue> v = constructStdRandom(e))
+    return *v;
   if (objectLeaves(e->getType()))
     return AbstractValue::object(initObject(e->getType(), e, false, text(e)));
   if (isStdRecord(e->getType(), "basic_string") && e->getNumArgs() >= 1) {

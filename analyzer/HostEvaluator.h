@@ -247,6 +247,10 @@ private:
   AbstractValue optionalFrom(const clang::Expr *from, clang::QualType value);
   std::optional<AbstractValue>
   constructStdOptional(const clang::CXXConstructExpr *e);
+  // <random>'s engines and uniform distributions (HostEvaluatorRandom.cpp).
+  std::optional<AbstractValue>
+  constructStdRandom(const clang::CXXConstructExpr *e);
+  std::optional<AbstractValue> evalStdRandom(const clang::CallExpr *e);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
                              int lambdaFrame, LValue object = {});
@@ -403,6 +407,8 @@ private:
   // there `if (error) break;` is an error exit, like an early return (CUB's
   // and many CUDA_CHECK macros' idiom).
   bool breakLeavesOnceLoop_ = false;
+  // The innermost statement a `break` leaves is a loop with launches.
+  bool breakLeavesLaunchLoop_ = false;
   struct BreakTarget { // sets breakLeavesOnceLoop_ for a statement's body
     bool &flag;
     bool saved;

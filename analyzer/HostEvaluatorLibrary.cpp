@@ -235,6 +235,8 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return v;
   if (std::optional<AbstractValue> v = evalStdOptional(e))
     return v;
+  if (std::optional<AbstractValue> v = evalStdRandom(e))
+    return v;
   // make_int4(x, y, z, w) & co.: a vector type's fields in order.
   if (n.starts_with("make_") && rt->isRecordType()) {
     std::optional<uint64_t> leaves = objectLeaves(rt);

@@ -116,6 +116,20 @@ Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
     return take(std::move(a), fa, std::move(b), fb);
   if (fb == Flow::Return && fa == Flow::Exit)
     return take(std::move(b), fb, std::move(a), fa);
+  // A `break` out of a loop of launches under a condition on data kcheck
+  // does not know (a failing self-check's `if (!ok) break;`) is dropped like
+  // an error exit, and said so: the launches listed are those of the loop
+  // going on. Elsewhere such a break still ends what is known.
+  if (breakLeavesLaunchLoop_ && (fa == Flow::Break) != (fb == Flow::Break) &&
+      fa != Flow::Unknown && fb != Flow::Unknown) {
+    std::string note = "a `break` that " + why +
+                       " was assumed not taken (a failing check's exit): "
+                       "the launches listed are those of the loop going on";
+    if (!walkingOnce_ && !llvm::is_contained(program_.notes, note))
+      program_.notes.push_back(std::move(note));
+    return fa == Flow::Break ? take(std::move(b), fb, std::move(a), fa)
+                             : take(std::move(a), fa, std::move(b), fb);
+  }
   auto join = [&](const AbstractValue &x, const AbstractValue &y) {
     return x.same(y) ? x : AbstractValue::unknown(why);
   };
@@ -318,6 +332,7 @@ Flow HostEvaluator::execIf(const IfStmt *s) {
 
 Flow HostEvaluator::execSwitch(const SwitchStmt *s) {
   BreakTarget target(breakLeavesOnceLoop_, false);
+  BreakTarget launchLoop(breakLeavesLaunchLoop_, false);
   exec(s->getInit());
   if (const VarDecl *cv = s->getConditionVariable())
     declare(cv);
@@ -430,11 +445,13 @@ Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
   bool once = doWhile && cond && cond->isIntegerConstantExpr(ctx_) &&
               cond->EvaluateKnownConstInt(ctx_) == 0;
   BreakTarget target(breakLeavesOnceLoop_, once);
+  BreakTarget onceLoop(breakLeavesLaunchLoop_, false);
   if (once) {
     Flow f = exec(body);
     return f == Flow::Break || f == Flow::Continue ? Flow::Normal : f;
   }
   bool launches = containsLaunch(loop);
+  BreakTarget launchLoop(breakLeavesLaunchLoop_, launches);
   uint64_t limit =
       launches ? options_.maxLaunchLoopIterations : options_.maxLoopIterations;
   if (!budgetLeft(loop->getBeginLoc())) {
@@ -550,6 +567,7 @@ void HostEvaluator::loopFailed(const Stmt *loop, const Stmt *body,
 
 Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
   BreakTarget target(breakLeavesOnceLoop_, false);
+  BreakTarget launchLoop(breakLeavesLaunchLoop_, containsLaunch(s));
   const VarDecl *var = s->getLoopVariable();
   const Expr *range = s->getRangeInit()->IgnoreImplicit();
   if (auto *il = dyn_cast<CXXStdInitializerListExpr>(range))

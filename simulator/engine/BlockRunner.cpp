@@ -185,6 +185,7 @@ void BlockRunner::Impl::addNote(std::string text) {
 BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
   blockIdx = idx;
   steps = 0;
+  lastAllocation = {};
   resetRepeatWatch();
   if (storeBuffer) // blocks never read each other's buffered stores
     storeBuffer->endBlock();

@@ -8,6 +8,21 @@
 
 namespace kcheck::sim {
 
+namespace {
+
+// Calls f(word, bits) for each 64-bit word of a per-byte bitmap that bytes
+// [off, off + n) touch, `bits` selecting those bytes in the word.
+template <class F> inline void forBitWords(uint64_t off, uint64_t n, F f) {
+  for (uint64_t end = off + n; off < end;) {
+    uint64_t word = off / 64, lo = off % 64,
+             span = std::min(end - off, 64 - lo);
+    f(word, (span == 64 ? ~0ull : ((1ull << span) - 1)) << lo);
+    off += span;
+  }
+}
+
+} // namespace
+
 struct DeviceMemory::Page {
   uint8_t data[kPageBytes] = {};
   uint64_t written[kPageBytes / 64] = {}; // one bit per byte
@@ -41,6 +56,7 @@ DeviceMemory::Page *DeviceMemory::ownCopy(PagePtr &slot) {
   auto *page = new Page(*slot);
   page->shared = false;
   slot.reset(page);
+  ++pagesEpoch_;
   backedBytes_ += kPageBytes;
   return page;
 }
@@ -89,6 +105,7 @@ void DeviceMemory::addAllocation(Allocation a,
       byBase_.begin(), byBase_.end(), a.base,
       [&](uint64_t base, int i) { return base < allocs_[size_t(i)].base; });
   byBase_.insert(at, int(allocs_.size()));
+  ++pagesEpoch_;
   allocs_.push_back(std::move(a));
   backing_.push_back(std::move(backing));
 }
@@ -136,6 +153,7 @@ bool DeviceMemory::releaseHostBacked(uint64_t base) {
     if (allocs_[size_t(*it)].base == base && backing_[size_t(*it)]->host) {
       byBase_.erase(it);
       lastIndex_.store(-1, std::memory_order_relaxed);
+      ++pagesEpoch_;
       return true;
     }
   return false;
@@ -203,6 +221,7 @@ DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr, bool fromHost) {
   if (slot)
     return ownCopy(slot);
   slot.reset(new Page);
+  ++pagesEpoch_;
   if (backing_[i]->unbackedIsWrittenZero)
     std::fill(std::begin(slot->written), std::end(slot->written), ~0ull);
   backedBytes_ += kPageBytes;
@@ -233,6 +252,7 @@ bool DeviceMemory::compact() {
           continue;
         page.reset(zeroPage(tainted));
         backedBytes_ -= kPageBytes;
+        ++pagesEpoch_;
       }
     }
   // A pass that leaves most of the limit in use would be repeated page after
@@ -249,35 +269,73 @@ const DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr) const {
 
 bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n) const {
   auto *out = static_cast<uint8_t *>(dst);
-  bool tainted = false;
-  uint64_t base = 0;
-  bool unbackedWritten = false;
-  if (int i = indexOf(addr); i >= 0) {
-    base = allocs_[i].base;
-    unbackedWritten = backing_[i]->unbackedIsWrittenZero;
-    backing_[i]->note(Backing::kRead);
-    if (uint8_t *host = backing_[i]->host) {
-      std::memcpy(out, host + (addr - base), n);
-      return false;
-    }
+  const int i = indexOf(addr);
+  const uint64_t base = allocs_[size_t(i)].base;
+  Backing &backing = *backing_[size_t(i)];
+  backing.note(Backing::kRead);
+  if (uint8_t *host = backing.host) {
+    std::memcpy(out, host + (addr - base), n);
+    return false;
   }
+  bool tainted = false;
   while (n) {
-    uint64_t off = (addr - base) % kPageBytes;
+    uint64_t offset = addr - base, off = offset % kPageBytes;
     uint64_t chunk = std::min(n, kPageBytes - off);
-    const Page *p = pageFor(addr);
+    const Page *p = backing.get(offset / kPageBytes);
     if (!p) {
       std::memset(out, 0, chunk);
-      tainted |= !unbackedWritten;
+      tainted |= !backing.unbackedIsWrittenZero;
     } else {
       std::memcpy(out, p->data + off, chunk);
-      for (uint64_t b = off; b < off + chunk; ++b) {
-        bool written = (p->written[b / 64] >> (b % 64)) & 1;
-        bool t = (p->tainted[b / 64] >> (b % 64)) & 1;
-        tainted |= !written || t;
-      }
+      forBitWords(off, chunk, [&](uint64_t word, uint64_t bits) {
+        tainted |= ((~p->written[word] | p->tainted[word]) & bits) != 0;
+      });
     }
     addr += chunk, out += chunk, n -= chunk;
   }
+  return tainted;
+}
+
+bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n,
+                        ReadCursor &c) const {
+  if (c.epoch != pagesEpoch_ || addr < c.lo || addr >= c.hi ||
+      n > c.hi - addr) {
+    // Note the page of addr (its allocation's bytes, for host-backed ones).
+    const int i = indexOf(addr);
+    const Allocation &a = allocs_[size_t(i)];
+    Backing &backing = *backing_[size_t(i)];
+    backing.note(Backing::kRead);
+    c.epoch = pagesEpoch_;
+    if (uint8_t *host = backing.host) {
+      c.lo = a.base, c.hi = a.base + a.size;
+      c.bytes = host, c.written = c.tainted = nullptr;
+    } else {
+      uint64_t page = (addr - a.base) / kPageBytes;
+      c.lo = a.base + page * kPageBytes;
+      c.hi = std::min(c.lo + kPageBytes, a.base + a.size);
+      const Page *p = backing.get(page);
+      c.bytes = p ? p->data : nullptr;
+      c.written = p ? p->written : nullptr;
+      c.tainted = p ? p->tainted : nullptr;
+      c.unbackedTainted = !backing.unbackedIsWrittenZero;
+    }
+    if (addr < c.lo || n > c.hi - addr) { // across pages: the long way
+      c.hi = 0;
+      return load(addr, dst, n);
+    }
+  }
+  const uint64_t off = addr - c.lo;
+  if (!c.bytes) {
+    std::memset(dst, 0, n);
+    return c.unbackedTainted;
+  }
+  std::memcpy(dst, c.bytes + off, n);
+  if (!c.written)
+    return false; // host-backed: the program's own bytes
+  bool tainted = false;
+  forBitWords(off, n, [&](uint64_t word, uint64_t bits) {
+    tainted |= ((~c.written[word] | c.tainted[word]) & bits) != 0;
+  });
   return tainted;
 }
 
@@ -304,14 +362,11 @@ void DeviceMemory::storeBytes(uint64_t addr, const void *src, uint64_t n,
     uint64_t chunk = std::min(n, kPageBytes - off);
     Page *p = pageFor(addr, fromHost);
     std::memcpy(p->data + off, in, chunk);
-    for (uint64_t b = off; b < off + chunk; ++b) {
-      uint64_t bit = 1ull << (b % 64);
-      p->written[b / 64] |= bit;
-      if (tainted)
-        p->tainted[b / 64] |= bit;
-      else
-        p->tainted[b / 64] &= ~bit;
-    }
+    forBitWords(off, chunk, [&](uint64_t word, uint64_t bits) {
+      p->written[word] |= bits;
+      p->tainted[word] =
+          tainted ? p->tainted[word] | bits : p->tainted[word] & ~bits;
+    });
     addr += chunk, in += chunk, n -= chunk;
   }
 }
@@ -337,6 +392,7 @@ void DeviceMemory::markTainted(uint64_t addr, uint64_t n) {
         PagePtr &slot = backing_[i]->slot(page);
         if (from == 0 && to == kPageBytes) {
           slot.reset(zeroPage(true));
+          ++pagesEpoch_;
           p = nullptr;
         } else {
           p = ownCopy(slot);
@@ -369,6 +425,7 @@ bool DeviceMemory::read(uint64_t addr, void *dst, uint64_t n) const {
 }
 
 void DeviceMemory::beginAccessLog() {
+  ++pagesEpoch_; // readers note their reads again
   for (auto &b : backing_)
     b->accessed.store(0, std::memory_order_relaxed);
 }

@@ -75,6 +75,21 @@ public:
   /// Engine accessors; the range must be inside an allocation (checked by the
   /// caller through find()). load() returns true if any byte is tainted.
   bool load(uint64_t addr, void *dst, uint64_t n) const;
+  /// A reader's note of the page it read last, so that the next load from
+  /// the same page finds it without a lookup (a warp's lanes mostly read one
+  /// or two pages). Valid while the pages stay where they are: anything that
+  /// backs, replaces or frees a page, or starts an access log, moves
+  /// pagesEpoch_ on. One per reading thread.
+  struct ReadCursor {
+    uint64_t lo = 1, hi = 0; // the bytes [lo, hi) it covers (lo: a page's
+                             // first byte, or a host-backed allocation's)
+    uint64_t epoch = 0;
+    const uint8_t *bytes = nullptr;    // lo's byte; null: not backed (zeros)
+    const uint64_t *written = nullptr; // the page's bitmaps; null: none
+    const uint64_t *tainted = nullptr;
+    bool unbackedTainted = false; // when bytes is null
+  };
+  bool load(uint64_t addr, void *dst, uint64_t n, ReadCursor &cursor) const;
   void store(uint64_t addr, const void *src, uint64_t n, bool tainted);
   /// Marks the written bytes of [addr, addr+n) as input-derived, keeping their
   /// values (for drivers that skip blocks whose stores could land there).
@@ -137,6 +152,7 @@ private:
   uint64_t next_;
   uint64_t backedBytes_ = 0, limitBytes_ = ~0ull;
   uint64_t changeClock_ = 0;
+  uint64_t pagesEpoch_ = 1; // see ReadCursor
   bool overLimit_ = false;
   bool compactionFutile_ = false;
   std::unique_ptr<Page> spill_;

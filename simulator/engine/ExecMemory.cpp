@@ -8,6 +8,7 @@
 
 #include "simulator/engine/AddressWindows.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -24,6 +25,55 @@ namespace {
 
 uint64_t maskTo(uint64_t v, unsigned bits) {
   return bits >= 64 ? v : v & ((1ull << bits) - 1);
+}
+
+// One element of a load's or store's bytes, by its width: a fixed-size copy
+// (a variable-length memcpy into a zeroed word stalls store forwarding).
+uint64_t loadElement(const uint8_t *p, unsigned bytes) {
+  switch (bytes) {
+  case 1:
+    return *p;
+  case 2: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case 4: {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case 8: {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  default: {
+    uint64_t v = 0;
+    std::memcpy(&v, p, std::min(bytes, 8u));
+    return v;
+  }
+  }
+}
+
+void storeElement(uint8_t *p, uint64_t v, unsigned bytes) {
+  switch (bytes) {
+  case 1:
+    *p = uint8_t(v);
+    return;
+  case 2: {
+    uint16_t x = uint16_t(v);
+    std::memcpy(p, &x, 2);
+    return;
+  }
+  case 4: {
+    uint32_t x = uint32_t(v);
+    std::memcpy(p, &x, 4);
+    return;
+  }
+  default:
+    std::memcpy(p, &v, std::min(bytes, 8u));
+  }
 }
 
 int64_t sext(uint64_t v, unsigned bits) {
@@ -120,7 +170,8 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
       space = MemSpace::Global, addr = raw;
   }
   const char *op = atomic ? "atomic" : isWrite ? "write" : "read";
-  if (checkAlignment && bytes > 1 && (bytes & (bytes - 1)) == 0 && addr % bytes)
+  if (checkAlignment && bytes > 1 && (bytes & (bytes - 1)) == 0 &&
+      (addr & (bytes - 1)))
     return memoryFault(true, space, op, bytes, addr, pc, w, lane);
   switch (space) {
   case MemSpace::Shared:
@@ -133,8 +184,15 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
       return memoryFault(false, space, op, bytes, addr, pc, w, lane);
     return true;
   default:
-    if (memory.find(addr, bytes))
+    // Lanes mostly hit the allocation the last lane hit (allocations do not
+    // change while a launch runs: host code waits for it).
+    if (addr - lastAllocation.base < lastAllocation.size &&
+        bytes <= lastAllocation.size - (addr - lastAllocation.base))
       return true;
+    if (const auto *a = memory.find(addr, bytes)) {
+      lastAllocation = {a->base, a->size};
+      return true;
+    }
     if (options.overruns == GlobalOverrun::CountAndGoOn && !quietFaults &&
         memory.withinHeap(addr, bytes)) {
       recordOverrun(op, bytes, addr, pc, w, lane);
@@ -156,12 +214,15 @@ uint32_t BlockRunner::Impl::objectBoundsOutside(const Inst &in, uint32_t pc,
   if (!range.bounded)
     return 0;
   const uint32_t bytes = uint32_t(in.imm);
-  uint32_t outside = 0; // branch-free over all lanes (inactive ones are 0)
-  for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    outside |=
-        uint32_t(addrs[lane] < range.lo || addrs[lane] + bytes > range.hi)
-        << lane;
-  outside &= mask;
+  // An access is inside when addr - lo <= span (one unsigned compare: an
+  // address below lo wraps past span).
+  const bool fits = range.hi >= range.lo && range.hi - range.lo >= bytes;
+  const uint64_t span = fits ? range.hi - range.lo - bytes : 0;
+  uint32_t outside = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    outside |= uint32_t(!fits || addrs[lane] - range.lo > span) << lane;
+  }
   if (range.generic) // a generic pointer into another space: not this object
     for (uint32_t m = outside; m; m &= m - 1)
       if (spaces[std::countr_zero(m)] != range.space)
@@ -217,8 +278,8 @@ bool BlockRunner::Impl::readBytes(MemSpace space, uint64_t addr, void *dst,
                 n);
     return w.localTainted;
   default:
-    return storeBuffer ? storeBuffer->load(memory, addr, dst, n)
-                       : memory.load(addr, dst, n);
+    return storeBuffer ? storeBuffer->load(memory, addr, dst, n, readCursor)
+                       : memory.load(addr, dst, n, readCursor);
   }
 }
 
@@ -308,11 +369,9 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
     for (uint32_t m = mask & ~overran; m; m &= m - 1) {
       unsigned lane = std::countr_zero(m);
       tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
-      for (unsigned e = 0; e < in.n; ++e) {
-        uint64_t v = 0;
-        std::memcpy(&v, buffer + e * elemBytes, elemBytes);
-        w.slot(in.dst + e)[lane] = maskTo(v, in.bits2);
-      }
+      for (unsigned e = 0; e < in.n; ++e)
+        w.slot(in.dst + e)[lane] =
+            maskTo(loadElement(buffer + e * elemBytes, elemBytes), in.bits2);
     }
     for (unsigned e = 0; e < in.n; ++e)
       w.taint[in.dst + e] = tainted;
@@ -324,10 +383,8 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
       tainted |= w.taint[in.b + e];
     for (uint32_t m = mask & ~overran; m; m &= m - 1) {
       unsigned lane = std::countr_zero(m);
-      for (unsigned e = 0; e < in.n; ++e) {
-        uint64_t v = w.slot(in.b + e)[lane];
-        std::memcpy(buffer + e * elemBytes, &v, elemBytes);
-      }
+      for (unsigned e = 0; e < in.n; ++e)
+        storeElement(buffer + e * elemBytes, w.slot(in.b + e)[lane], elemBytes);
       writeBytes(spaces[lane], addrs[lane], buffer, bytes, tainted, w, lane);
     }
     return true;

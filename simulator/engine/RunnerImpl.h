@@ -77,6 +77,11 @@ struct BlockRunner::Impl {
   uint32_t lanesOutsideMemory(const bc::Inst &in, uint32_t pc,
                               const WarpState &w, uint32_t mask);
   bool quietFaults = false;
+  // The global allocation resolve() found last; reset for each block.
+  struct {
+    uint64_t base = 0, size = 0;
+  } lastAllocation;
+  DeviceMemory::ReadCursor readCursor; // the global page read last
   // Set by resolve() when it let a global overrun through
   // (GlobalOverrun::CountAndGoOn): the caller counts the lane's access but
   // does not perform it, and clears the flag.

@@ -26,9 +26,9 @@ void StoreBuffer::store(uint64_t addr, const void *src, uint64_t n,
 }
 
 bool StoreBuffer::load(const DeviceMemory &memory, uint64_t addr, void *dst,
-                       uint64_t n) const {
+                       uint64_t n, DeviceMemory::ReadCursor &cursor) const {
   if (addr >= hi_ || addr + n <= lo_) // the common case: not written here
-    return memory.load(addr, dst, n);
+    return memory.load(addr, dst, n, cursor);
   auto *out = static_cast<uint8_t *>(dst);
   bool tainted = false;
   // Byte by byte: a block reading back its own global stores is rare.

@@ -23,8 +23,8 @@ public:
   void store(uint64_t addr, const void *src, uint64_t n, bool tainted);
   /// Reads [addr, addr+n): the current block's buffered bytes over memory's.
   /// Returns true if any byte read is input-derived.
-  bool load(const DeviceMemory &memory, uint64_t addr, void *dst,
-            uint64_t n) const;
+  bool load(const DeviceMemory &memory, uint64_t addr, void *dst, uint64_t n,
+            DeviceMemory::ReadCursor &cursor) const;
   /// The current block ended: its stores stay buffered but later blocks no
   /// longer read them.
   void endBlock();

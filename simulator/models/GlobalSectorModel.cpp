@@ -11,25 +11,65 @@ using core::GlobalRules;
 
 namespace {
 
-// Distinct values of x / unit. Lanes usually access ascending addresses, so
-// the keys are usually sorted already and one pass counts them.
-// `unit` is a power of two (sector and access sizes), so a shift divides.
-uint32_t countDistinct(const uint64_t *xs, unsigned n, uint64_t unit) {
-  if (n == 0)
-    return 0;
-  std::array<uint64_t, kWarpLanes * 2> keys;
-  const int shift = std::countr_zero(unit);
-  bool sorted = true;
-  for (unsigned i = 0; i < n; ++i) {
-    keys[i] = xs[i] >> shift;
-    sorted &= i == 0 || keys[i] >= keys[i - 1];
-  }
-  if (!sorted)
-    std::sort(keys.begin(), keys.begin() + n);
-  uint32_t c = 1;
+// Lanes usually access ascending addresses, so the starts are usually sorted
+// already and one pass sees it.
+void sortStarts(uint64_t *starts, unsigned n) {
   for (unsigned i = 1; i < n; ++i)
-    c += keys[i] != keys[i - 1];
-  return c;
+    if (starts[i] < starts[i - 1]) {
+      std::sort(starts, starts + n);
+      return;
+    }
+}
+
+// Units of 2^shift bytes that accesses of `bytes` bytes at the sorted
+// `starts` touch, each counted once: the union of the lanes' unit ranges.
+uint32_t unitsTouched(const uint64_t *starts, unsigned n, unsigned bytes,
+                      int shift) {
+  uint32_t count = 0;
+  uint64_t covered = 0; // the last unit counted so far
+  for (unsigned i = 0; i < n; ++i) {
+    uint64_t lo = starts[i] >> shift, hi = (starts[i] + bytes - 1) >> shift;
+    if (i == 0 || lo > covered)
+      count += uint32_t(hi - lo + 1), covered = hi;
+    else if (hi > covered)
+      count += uint32_t(hi - covered), covered = hi;
+  }
+  return count;
+}
+
+// The active lanes' starts among [first, first + lanes), sorted: the
+// addresses themselves when every lane is active and they ascend (the usual
+// case), else a sorted copy in `buffer`.
+unsigned sortedStarts(const WarpAddresses &a, unsigned first, unsigned lanes,
+                      uint64_t *buffer, const uint64_t *&starts) {
+  const uint32_t group = (lanes >= 32 ? ~0u : (1u << lanes) - 1)
+                         << (first % 32);
+  if ((a.activeMask & group) == group) {
+    const uint64_t *x = a.addrs + first;
+    bool ascending = true;
+    for (unsigned i = 1; i < lanes; ++i)
+      ascending &= x[i] >= x[i - 1];
+    if (ascending) {
+      starts = x;
+      return lanes;
+    }
+  }
+  unsigned n = 0;
+  for (unsigned lane = first; lane < first + lanes; ++lane)
+    if (a.active(lane))
+      buffer[n++] = a.addrs[lane];
+  sortStarts(buffer, n);
+  starts = buffer;
+  return n;
+}
+
+// Distinct accesses among sorted starts: accesses are aligned to their size,
+// so equal starts are the only overlap.
+uint32_t usedBytesSorted(const uint64_t *starts, unsigned n, unsigned bytes) {
+  uint32_t distinct = n ? 1 : 0;
+  for (unsigned i = 1; i < n; ++i)
+    distinct += starts[i] != starts[i - 1];
+  return distinct * bytes;
 }
 
 uint32_t ceilDiv(uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b); }
@@ -126,14 +166,10 @@ void addSegmentedHalfWarp(const WarpAddresses &a, unsigned first,
 
 uint32_t usedBytesOf(const WarpAddresses &access, unsigned firstLane,
                      unsigned lanes) {
-  // Accesses are aligned to their size, so equal starts are the only overlap.
-  std::array<uint64_t, kWarpLanes> starts;
-  unsigned n = 0;
-  for (unsigned lane = firstLane; lane < firstLane + lanes; ++lane)
-    if (access.active(lane))
-      starts[n++] = access.addrs[lane];
-  return countDistinct(starts.data(), n, access.bytesPerLane) *
-         access.bytesPerLane;
+  std::array<uint64_t, kWarpLanes> buffer;
+  const uint64_t *starts;
+  unsigned n = sortedStarts(access, firstLane, lanes, buffer.data(), starts);
+  return usedBytesSorted(starts, n, access.bytesPerLane);
 }
 
 GlobalCost GlobalSectorModel::cachedCost(const WarpAddresses &access) const {
@@ -142,26 +178,25 @@ GlobalCost GlobalSectorModel::cachedCost(const WarpAddresses &access) const {
           ? std::min(kWarpLanes, 128 / std::max(4u, access.bytesPerLane))
           : kWarpLanes;
   const unsigned unit = unitBytes();
+  const int shift = std::countr_zero(unit);
   GlobalCost c;
+  std::array<uint64_t, kWarpLanes> buffer;
   for (unsigned first = 0; first < kWarpLanes; first += lanesPerRequest) {
-    // Each lane's first and last byte are both listed so that
-    // wider-than-aligned spans still count every unit they touch.
-    std::array<uint64_t, kWarpLanes * 2> ends;
-    unsigned n = 0;
-    for (unsigned lane = first; lane < first + lanesPerRequest; ++lane) {
-      if (!access.active(lane))
-        continue;
-      ends[n++] = access.addrs[lane];
-      ends[n++] = access.addrs[lane] + access.bytesPerLane - 1;
-    }
+    // Every unit a lane's bytes touch counts (wider-than-aligned spans too).
+    const uint64_t *starts;
+    unsigned n =
+        sortedStarts(access, first, lanesPerRequest, buffer.data(), starts);
     if (n == 0)
       continue;
     ++c.requests;
-    c.sectors += countDistinct(ends.data(), n, unit);
+    c.sectors += unitsTouched(starts, n, access.bytesPerLane, shift);
+    if (lanesPerRequest == kWarpLanes)
+      c.usedBytes = usedBytesSorted(starts, n, access.bytesPerLane);
   }
   if (c.requests == 0)
     return {};
-  c.usedBytes = usedBytesOf(access);
+  if (lanesPerRequest != kWarpLanes)
+    c.usedBytes = usedBytesOf(access);
   c.ideal = ceilDiv(c.usedBytes, unit);
   c.transactionBytes = unit;
   c.bytesMoved = c.sectors * unit;

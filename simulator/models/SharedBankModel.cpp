@@ -1,6 +1,7 @@
 #include "simulator/models/SharedBankModel.h"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 
 namespace kcheck::sim {
@@ -16,30 +17,38 @@ SharedCost SharedBankModel::wordsCost(const WarpAddresses &access,
                                       unsigned firstLane,
                                       unsigned lanes) const {
   // At most 32 lanes x 4 words each: a small sorted list of distinct words
-  // beats any hash set here.
+  // beats any hash set here. Bank widths and counts are powers of two
+  // (ArchSpec), so shifts and masks divide.
   std::array<uint64_t, kWarpLanes * 4> words;
   unsigned n = 0;
   const unsigned wordsPerLane = std::max(1u, access.bytesPerLane / bankBytes_);
   const bool pairWords =
       spec_.wide == SharedWideAccess::KeplerWholeWarp && bankBytes_ == 4;
   const uint64_t banks = spec_.banks;
+  const int wordShift = std::countr_zero(bankBytes_),
+            bankShift = std::countr_zero(spec_.banks);
+  bool sorted = true;
   for (unsigned lane = firstLane; lane < firstLane + lanes; ++lane) {
     if (!access.active(lane))
       continue;
-    uint64_t first = access.addrs[lane] / bankBytes_;
+    uint64_t first = access.addrs[lane] >> wordShift;
     for (unsigned w = 0; w < wordsPerLane; ++w) {
       uint64_t word = first + w;
-      words[n++] = pairWords ? word / (2 * banks) * banks + word % banks : word;
+      if (pairWords)
+        word = (word >> (bankShift + 1) << bankShift) + (word & (banks - 1));
+      sorted &= n == 0 || word >= words[n - 1];
+      words[n++] = word;
     }
   }
   if (n == 0)
     return {};
-  std::sort(words.begin(), words.begin() + n);
+  if (!sorted)
+    std::sort(words.begin(), words.begin() + n);
   n = unsigned(std::unique(words.begin(), words.begin() + n) - words.begin());
   std::array<uint32_t, 64> perBank{};
   uint32_t worst = 0;
   for (unsigned i = 0; i < n; ++i)
-    worst = std::max(worst, ++perBank[words[i] % banks]);
+    worst = std::max(worst, ++perBank[words[i] & (banks - 1)]);
   SharedCost c;
   c.wavefronts = worst;
   c.ideal = std::max<uint32_t>(1, uint32_t((n + banks - 1) / banks));

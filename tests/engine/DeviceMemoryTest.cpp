@@ -164,3 +164,40 @@ TEST(DeviceMemory, ReleasedHostBackedAllocationsAreNotFound) {
   EXPECT_NE(mem.find(device, 4), nullptr);
   EXPECT_EQ(mem.allocations().size(), 2u);
 }
+
+// A read cursor gives what a plain load gives, byte for byte and taint for
+// taint, through the changes that move pages: a store that backs a page,
+// the sharing of zero pages past the limit, marking, host-backed bytes.
+TEST(DeviceMemory, ReadsThroughACursorEqualPlainReads) {
+  DeviceMemory mem;
+  uint64_t a = mem.allocate(64 * 1024, "a");
+  alignas(256) static uint8_t host[256] = {};
+  uint64_t h = mem.allocateHostBacked(host, sizeof host, "managed");
+  DeviceMemory::ReadCursor cursor;
+  auto same = [&](uint64_t at, unsigned n) {
+    uint64_t plain = 0, viaCursor = 0;
+    bool t1 = mem.load(at, &plain, n), t2 = mem.load(at, &viaCursor, n, cursor);
+    EXPECT_EQ(plain, viaCursor) << at - a;
+    EXPECT_EQ(t1, t2) << at - a;
+    return viaCursor;
+  };
+  same(a + 8, 4); // never written: zeros, input-derived
+  uint32_t five = 5;
+  mem.store(a + 8, &five, 4, false); // backs the page the cursor noted
+  EXPECT_EQ(same(a + 8, 4), 5u);
+  same(a + 12, 4);
+  mem.store(a + 16, &five, 4, true); // the same page, tainted
+  EXPECT_EQ(same(a + 16, 4), 5u);
+  same(a + 4096 * 3, 8);
+  mem.markTainted(a, 12);
+  same(a + 8, 4);
+  host[4] = 9;
+  EXPECT_EQ(same(h + 4, 1), 9u);
+  mem.setLimit(4096); // zero pages shared from now on
+  uint32_t zeros[1024] = {};
+  mem.store(a + 8192, zeros, sizeof zeros, false);
+  mem.store(a + 12288, zeros, sizeof zeros, false);
+  same(a + 8192, 4);
+  same(a + 12288, 4);
+  same(a + 8, 4);
+}

@@ -19,11 +19,12 @@ TEST(StoreBuffer, BlockReadsOwnStoresNotOthers) {
   ASSERT_TRUE(memory.write(base, init, sizeof init));
 
   StoreBuffer buffer;
+  DeviceMemory::ReadCursor cursor;
   uint32_t v = 1000;
   buffer.store(base + 4 * 30, &v, 4, false); // straddles no granule
   uint64_t got[2] = {};
   // An unaligned 8-byte read across the buffered word and a memory word.
-  EXPECT_FALSE(buffer.load(memory, base + 4 * 30, got, 8));
+  EXPECT_FALSE(buffer.load(memory, base + 4 * 30, got, 8, cursor));
   uint32_t words[2];
   std::memcpy(words, got, 8);
   EXPECT_EQ(words[0], 1000u);
@@ -31,7 +32,7 @@ TEST(StoreBuffer, BlockReadsOwnStoresNotOthers) {
 
   buffer.endBlock(); // the next block sees memory, not the buffer
   uint32_t w = 0;
-  buffer.load(memory, base + 4 * 30, &w, 4);
+  buffer.load(memory, base + 4 * 30, &w, 4, cursor);
   EXPECT_EQ(w, 30u);
   uint32_t unchanged = 0;
   memory.read(base + 4 * 30, &unchanged, 4);
