@@ -101,6 +101,40 @@ void floatBinLanes(bc::FloatBinOp op, uint64_t *d, const uint64_t *a,
   }
 }
 
+// Fused multiply-adds over the lanes, with the CPU's FMA instruction where it
+// has one (chosen once, when kcheck loads), else libm's fma: both round
+// once, exactly, so the results are the same bits.
+template <class T>
+__attribute__((target_clones("fma", "default"))) void
+fmaLanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c,
+         uint32_t mask) {
+  forLanes(d, mask, [&](unsigned l) {
+    return bitsOf(
+        T(std::fma(asFloat<T>(a[l]), asFloat<T>(b[l]), asFloat<T>(c[l]))));
+  });
+}
+
+template <class T>
+void floatFnLanes(bc::FloatFnKind k, uint64_t *d, const uint64_t *a,
+                  const uint64_t *b, const uint64_t *c, uint32_t mask) {
+  using K = bc::FloatFnKind;
+  auto as = [](uint64_t v) { return asFloat<T>(v); };
+  switch (k) {
+  case K::Fma:
+    return fmaLanes<T>(d, a, b, c, mask);
+  case K::Sqrt:
+    return forLanes(d, mask,
+                    [&](unsigned l) { return bitsOf(T(std::sqrt(as(a[l])))); });
+  case K::Fabs:
+    return forLanes(d, mask,
+                    [&](unsigned l) { return bitsOf(T(std::fabs(as(a[l])))); });
+  default:
+    return forLanes(d, mask, [&](unsigned l) {
+      return bitsOf(floatFn(k, as(a[l]), as(b[l]), as(c[l])));
+    });
+  }
+}
+
 void icmpLanes(unsigned pred, unsigned bits, uint64_t *d, const uint64_t *a,
                const uint64_t *b, uint32_t mask) {
   switch (Pred(pred)) {
@@ -302,13 +336,9 @@ void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
       const uint64_t *c = w.slot(in.c + (in.c ? e : 0));
       auto k = bc::FloatFnKind(in.sub);
       if (in.bits == 32)
-        forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
-          return bitsOf(floatFn(k, asF32(a[l]), asF32(b[l]), asF32(c[l])));
-        });
+        floatFnLanes<float>(k, w.slot(in.dst + e), a, b, c, mask);
       else
-        forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
-          return bitsOf(floatFn(k, asF64(a[l]), asF64(b[l]), asF64(c[l])));
-        });
+        floatFnLanes<double>(k, w.slot(in.dst + e), a, b, c, mask);
     }
     return;
   default:

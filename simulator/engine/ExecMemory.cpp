@@ -368,10 +368,17 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
     bool tainted = w.taint[in.a] || overran;
     for (uint32_t m = mask & ~overran; m; m &= m - 1) {
       unsigned lane = std::countr_zero(m);
-      tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
+      // Shared bytes are read in place; other spaces through the buffer.
+      const uint8_t *src = buffer;
+      if (spaces[lane] == MemSpace::Shared) {
+        src = shared.data() + addrs[lane];
+        tainted |= sharedTainted;
+      } else {
+        tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
+      }
       for (unsigned e = 0; e < in.n; ++e)
         w.slot(in.dst + e)[lane] =
-            maskTo(loadElement(buffer + e * elemBytes, elemBytes), in.bits2);
+            maskTo(loadElement(src + e * elemBytes, elemBytes), in.bits2);
     }
     for (unsigned e = 0; e < in.n; ++e)
       w.taint[in.dst + e] = tainted;

@@ -28,9 +28,13 @@ SharedCost SharedBankModel::wordsCost(const WarpAddresses &access,
   const int wordShift = std::countr_zero(bankBytes_),
             bankShift = std::countr_zero(spec_.banks);
   bool sorted = true;
+  uint64_t previous = ~0ull;
   for (unsigned lane = firstLane; lane < firstLane + lanes; ++lane) {
-    if (!access.active(lane))
+    // A lane at the previous active lane's address adds no word (a
+    // broadcast of a wide element would otherwise leave them unsorted).
+    if (!access.active(lane) || access.addrs[lane] == previous)
       continue;
+    previous = access.addrs[lane];
     uint64_t first = access.addrs[lane] >> wordShift;
     for (unsigned w = 0; w < wordsPerLane; ++w) {
       uint64_t word = first + w;
