@@ -211,16 +211,28 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
   using State = WarpState::State;
   result.status = BlockResult::Status::Completed;
   const uint64_t writesAtEntry = memoryWrites;
-  // Warps run in order until each reaches a barrier or exits; then every
-  // waiting warp is released together. (Co-resident blocks: a warp that
-  // spins waits until another warp or block wrote memory.)
+  // Warps run in turn, each until its next global load (runWarp yields
+  // there), barrier or exit; when none is ready, every waiting warp is
+  // released together. On the GPU a warp's global load takes hundreds of
+  // cycles while the others issue, so between two barriers the warps advance
+  // together, not one after another: a value one warp reads from shared
+  // memory right after a barrier is read before another warp, past its own
+  // loads, overwrites it (HeCBench layernorm's two BlockReduce calls).
+  // (Co-resident blocks: a warp that spins waits until another warp or
+  // block wrote memory; those warps run to their barriers, unchanged.)
   for (;;) {
-    bool progressed = false;
+    bool progressed = false, yielded = false;
     for (auto &w : warps) {
       if (w->state != State::Ready)
         continue;
       uint64_t writesBefore = memoryWrites;
       WarpStop stop = runWarp(*w, sink);
+      if (stop == WarpStop::Yield) {
+        // Only its turn ended: the repeat watch stays armed (another warp
+        // that writes memory disarms it through the write count).
+        progressed = yielded = true;
+        continue;
+      }
       // Other warps run now; they may change what this one will read (a
       // count of barrier rounds kept in registers), so a repeat is judged
       // only within one uninterrupted run of a warp.
@@ -238,6 +250,8 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
       // A warp that only spun changed nothing another one could see.
       progressed |= stop != WarpStop::Spin || memoryWrites != writesBefore;
     }
+    if (yielded) // their turns go on before any barrier is released
+      continue;
     unsigned waiting = 0, done = 0, spinning = 0;
     for (auto &w : warps) {
       waiting += w->state == State::AtBarrier;
@@ -367,6 +381,9 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
   const bool instEvents = options.instructionEvents;
   const bool probing = !options.probePcs.empty();
   const bool hooks = instEvents || probing;
+  // Global loads end the warp's turn when other warps share the block
+  // (runWarps); co-resident blocks keep each warp running to its barrier.
+  const bool yieldAtGlobalLoads = !options.coResident && warps.size() > 1;
   for (;;) {
     settle(w);
     if (w.stack.empty())
@@ -430,6 +447,12 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
             kernel.insts()[pc].isVolatile && in.sub != bc::kSharedAS)
           nextRepeatCheck = std::min(nextRepeatCheck, steps);
         ++pc;
+        if (yieldAtGlobalLoads && in.op == Op::Load &&
+            in.sub != bc::kSharedAS && in.sub != bc::kLocalAS &&
+            in.sub != bc::kConstAS) {
+          top.pc = pc;
+          return WarpStop::Yield;
+        }
         continue;
       case Op::MemCpy:
       case Op::MemSet:

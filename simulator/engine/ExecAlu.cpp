@@ -103,14 +103,21 @@ void floatBinLanes(bc::FloatBinOp op, uint64_t *d, const uint64_t *a,
 
 // Fused multiply-adds over the lanes, with the CPU's FMA instruction where it
 // has one (chosen once, when kcheck loads), else libm's fma: both round
-// once, exactly, so the results are the same bits.
-template <class T>
+// once, exactly, so the results are the same bits. (Clang takes
+// target_clones on plain functions only, not on templates.)
 __attribute__((target_clones("fma", "default"))) void
-fmaLanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c,
-         uint32_t mask) {
+fmaLanesF32(uint64_t *d, const uint64_t *a, const uint64_t *b,
+            const uint64_t *c, uint32_t mask) {
   forLanes(d, mask, [&](unsigned l) {
-    return bitsOf(
-        T(std::fma(asFloat<T>(a[l]), asFloat<T>(b[l]), asFloat<T>(c[l]))));
+    return bitsOf(std::fma(asF32(a[l]), asF32(b[l]), asF32(c[l])));
+  });
+}
+
+__attribute__((target_clones("fma", "default"))) void
+fmaLanesF64(uint64_t *d, const uint64_t *a, const uint64_t *b,
+            const uint64_t *c, uint32_t mask) {
+  forLanes(d, mask, [&](unsigned l) {
+    return bitsOf(std::fma(asF64(a[l]), asF64(b[l]), asF64(c[l])));
   });
 }
 
@@ -121,7 +128,10 @@ void floatFnLanes(bc::FloatFnKind k, uint64_t *d, const uint64_t *a,
   auto as = [](uint64_t v) { return asFloat<T>(v); };
   switch (k) {
   case K::Fma:
-    return fmaLanes<T>(d, a, b, c, mask);
+    if constexpr (std::is_same_v<T, float>)
+      return fmaLanesF32(d, a, b, c, mask);
+    else
+      return fmaLanesF64(d, a, b, c, mask);
   case K::Sqrt:
     return forLanes(d, mask,
                     [&](unsigned l) { return bitsOf(T(std::sqrt(as(a[l])))); });

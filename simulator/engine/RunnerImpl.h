@@ -39,11 +39,11 @@ struct WarpState {
   }
 };
 
-/// How runWarp stopped.
 /// How runWarp stopped. Spin: in a cooperative launch, the warp came back to
 /// a loop head in the same state with no memory written (warpRepeats): it
-/// waits for another block or warp.
-enum class WarpStop : uint8_t { Barrier, Done, Abort, Spin };
+/// waits for another block or warp. Yield: it issued a global load and lets
+/// the block's other warps run (runWarps).
+enum class WarpStop : uint8_t { Barrier, Done, Abort, Spin, Yield };
 
 struct BlockRunner::Impl {
   Impl(const DecodedKernel &kernel, const core::LaunchConfig &launch,

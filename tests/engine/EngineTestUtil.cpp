@@ -65,7 +65,8 @@ ParsedKernel parseModule(const std::string &text, const std::string &name) {
 
 void RecordingSink::onAccess(const WarpAccess &a) {
   accesses.push_back({a.instId, a.space, a.kind, a.bytesPerLane, a.activeMask,
-                      std::vector<uint64_t>(a.addrs, a.addrs + kWarpSize)});
+                      std::vector<uint64_t>(a.addrs, a.addrs + kWarpSize),
+                      a.warp});
 }
 
 std::vector<RecordedAccess> RecordingSink::of(uint32_t instId) const {

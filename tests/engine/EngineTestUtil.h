@@ -45,6 +45,7 @@ struct RecordedAccess {
   uint32_t bytesPerLane;
   uint32_t activeMask;
   std::vector<uint64_t> addrs; // 32 entries
+  uint32_t warp = 0;
 };
 
 class RecordingSink : public EventSink {
