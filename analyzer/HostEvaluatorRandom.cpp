@@ -270,30 +270,22 @@ std::optional<AbstractValue> HostEvaluator::evalStdRandom(const CallExpr *e) {
                           static_cast<long double>(urngMin) + 1.0L;
     const size_t log2r = size_t(std::log(r) / std::log(2.0L));
     const size_t k = std::max<size_t>(1, (digits + log2r - 1) / log2r);
-    double canonical;
-    if (isFloat) {
-      float sum = 0, tmp = 1;
+    // The sum and the scale in T, the scale's product in long double (libstdc++
+    // multiplies T by the long double range), the result scaled in T.
+    auto generate = [&](auto zero) -> double {
+      using T = decltype(zero);
+      T sum = 0, tmp = 1;
       for (size_t i = 0; i < k; ++i) {
-        sum += float(next() - urngMin) * tmp;
-        tmp = float(tmp * r);
+        sum += T(next() - urngMin) * tmp;
+        tmp = T(tmp * r);
       }
-      float ret = sum / tmp;
+      T ret = sum / tmp;
       if (ret >= 1)
-        ret = std::nextafter(1.0f, 0.0f);
-      float product = ret * (float(b.f) - float(a.f));
-      canonical = double(product + float(a.f));
-    } else {
-      double sum = 0, tmp = 1;
-      for (size_t i = 0; i < k; ++i) {
-        sum += double(next() - urngMin) * tmp;
-        tmp = double(tmp * r);
-      }
-      double ret = sum / tmp;
-      if (ret >= 1)
-        ret = std::nextafter(1.0, 0.0);
-      double product = ret * (b.f - a.f);
-      canonical = product + a.f;
-    }
+        ret = std::nextafter(T(1), T(0));
+      T product = ret * (T(b.f) - T(a.f));
+      return double(product + T(a.f));
+    };
+    double canonical = isFloat ? generate(0.0f) : generate(0.0);
     if (lost)
       return unknown(lostWhy);
     return AbstractValue::of(HostValue::floating(canonical));

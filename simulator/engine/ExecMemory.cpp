@@ -7,6 +7,7 @@
 #include "core/Float16.h"
 
 #include "simulator/engine/AddressWindows.h"
+#include "simulator/engine/AluOps.h"
 
 #include <algorithm>
 #include <bit>
@@ -18,14 +19,12 @@
 
 namespace kcheck::sim {
 
+using alu::maskTo;
+using alu::sext;
 using bc::Inst;
 using bc::Op;
 
 namespace {
-
-uint64_t maskTo(uint64_t v, unsigned bits) {
-  return bits >= 64 ? v : v & ((1ull << bits) - 1);
-}
 
 // One element of a load's or store's bytes, by its width: a fixed-size copy
 // (a variable-length memcpy into a zeroed word stalls store forwarding).
@@ -74,12 +73,6 @@ void storeElement(uint8_t *p, uint64_t v, unsigned bytes) {
   default:
     std::memcpy(p, &v, std::min(bytes, 8u));
   }
-}
-
-int64_t sext(uint64_t v, unsigned bits) {
-  if (bits >= 64)
-    return int64_t(v);
-  return int64_t(v << (64 - bits)) >> (64 - bits);
 }
 
 uint64_t rmw(bc::RmwOp op, uint64_t old, uint64_t v, unsigned bits,
