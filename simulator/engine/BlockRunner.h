@@ -2,9 +2,10 @@
 // EventSink. Assumes one BlockRunner per driver thread (it owns the warps'
 // register files and the block's shared memory) and that the DeviceMemory it
 // is given is not mutated concurrently (with a StoreBuffer it only reads it).
-// Warps of a block run in order, each until it reaches a barrier or exits;
-// divergent branches reconverge at the immediate post-dominator on the paths
-// that return (Reconvergence.h).
+// Warps of a block take turns, each until its next global load, barrier or
+// exit (co-resident blocks: until its barrier or exit); divergent branches
+// reconverge at the immediate post-dominator on the paths that return
+// (Reconvergence.h).
 #pragma once
 
 #include "core/Launch.h"

@@ -1,8 +1,10 @@
-// Non-termination check of the block runner. A warp runs alone between
-// barriers (runBlock), so within one such run its next instructions depend
-// only on its registers, its divergence stack and memory. If, within one run,
-// it arrives at the start of the same basic block with all three unchanged,
-// it will arrive there again forever:
+// Non-termination check of the block runner. A warp's next instructions
+// depend only on its registers, its divergence stack and memory (other warps
+// change only memory, and their writes are counted, turns included). If it
+// arrives at the start of the same basic block with all three unchanged, it
+// is taken to arrive there again forever (a warp polling a flag that another
+// warp of its block sets only after a long write-free computation would be
+// the exception, as it was when warps ran to their barriers in order):
 // a spin-wait on a flag that only another block (which kcheck runs later, not
 // alongside) or the host would set, or a loop whose exit condition never
 // changes. Reporting that at once lets the step budget be generous for loops
