@@ -88,12 +88,24 @@ void HostEvaluator::restore(Snapshot &&s) {
 // Joins the two sides of an `if` whose condition is unknown.
 Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
                                   State &&b, Flow fb, const std::string &why) {
+  // A `break` leaves like an error exit out of `do { } while (0)`, and out
+  // of a loop of launches (a failing self-check's `if (!ok) break;`: the
+  // launches listed are those of the loop going on, and a note says so);
+  // elsewhere such a break still ends what is known.
   auto ends = [this](Flow f) {
     return f == Flow::Return || f == Flow::Exit ||
-           (f == Flow::Break && breakLeavesOnceLoop_);
+           (f == Flow::Break &&
+            (breakLeavesOnceLoop_ || breakLeavesLaunchLoop_));
   };
   auto take = [&](State &&s, Flow f, State &&other, Flow dropped) {
     pathDropped_ = true;
+    if (dropped == Flow::Break && !breakLeavesOnceLoop_ && !walkingOnce_) {
+      std::string note = "a `break` that " + why +
+                         " was assumed not taken (a failing check's exit): "
+                         "the launches listed are those of the loop going on";
+      if (!llvm::is_contained(program_.notes, note))
+        program_.notes.push_back(std::move(note));
+    }
     std::shared_ptr<const State> earlier = base.top.droppedReturn;
     install(std::move(s));
     store_.resize(base.store.size()); // locals of the branch are out of scope
@@ -116,20 +128,6 @@ Flow HostEvaluator::mergeBranches(const State &base, State &&a, Flow fa,
     return take(std::move(a), fa, std::move(b), fb);
   if (fb == Flow::Return && fa == Flow::Exit)
     return take(std::move(b), fb, std::move(a), fa);
-  // A `break` out of a loop of launches under a condition on data kcheck
-  // does not know (a failing self-check's `if (!ok) break;`) is dropped like
-  // an error exit, and said so: the launches listed are those of the loop
-  // going on. Elsewhere such a break still ends what is known.
-  if (breakLeavesLaunchLoop_ && (fa == Flow::Break) != (fb == Flow::Break) &&
-      fa != Flow::Unknown && fb != Flow::Unknown) {
-    std::string note = "a `break` that " + why +
-                       " was assumed not taken (a failing check's exit): "
-                       "the launches listed are those of the loop going on";
-    if (!walkingOnce_ && !llvm::is_contained(program_.notes, note))
-      program_.notes.push_back(std::move(note));
-    return fa == Flow::Break ? take(std::move(b), fb, std::move(a), fa)
-                             : take(std::move(a), fa, std::move(b), fb);
-  }
   auto join = [&](const AbstractValue &x, const AbstractValue &y) {
     return x.same(y) ? x : AbstractValue::unknown(why);
   };

@@ -221,7 +221,6 @@ cudaError_t apiDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
   *value = *v;
   return cudaSuccess;
 }
-cudaError_t apiSucceed() { return cudaSuccess; }
 // Every launch has completed when it returns; what a synchronization reports
 // is a kernel's fault.
 cudaError_t apiSynchronize() { return sticky(); }

@@ -262,35 +262,16 @@ bool DeviceMemory::compact() {
   return backedBytes_ + kPageBytes <= limitBytes_;
 }
 
-const DeviceMemory::Page *DeviceMemory::pageFor(uint64_t addr) const {
-  int i = indexOf(addr);
-  return backing_[i]->get((addr - allocs_[i].base) / kPageBytes);
-}
-
 bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n) const {
+  // Page by page (pages start at the allocation's base), each through a
+  // cursor that then covers it.
   auto *out = static_cast<uint8_t *>(dst);
-  const int i = indexOf(addr);
-  const uint64_t base = allocs_[size_t(i)].base;
-  Backing &backing = *backing_[size_t(i)];
-  backing.note(Backing::kRead);
-  if (uint8_t *host = backing.host) {
-    std::memcpy(out, host + (addr - base), n);
-    return false;
-  }
+  const uint64_t base = allocs_[size_t(indexOf(addr))].base;
+  ReadCursor cursor;
   bool tainted = false;
   while (n) {
-    uint64_t offset = addr - base, off = offset % kPageBytes;
-    uint64_t chunk = std::min(n, kPageBytes - off);
-    const Page *p = backing.get(offset / kPageBytes);
-    if (!p) {
-      std::memset(out, 0, chunk);
-      tainted |= !backing.unbackedIsWrittenZero;
-    } else {
-      std::memcpy(out, p->data + off, chunk);
-      forBitWords(off, chunk, [&](uint64_t word, uint64_t bits) {
-        tainted |= ((~p->written[word] | p->tainted[word]) & bits) != 0;
-      });
-    }
+    uint64_t chunk = std::min(n, kPageBytes - (addr - base) % kPageBytes);
+    tainted |= load(addr, out, chunk, cursor);
     addr += chunk, out += chunk, n -= chunk;
   }
   return tainted;
@@ -319,7 +300,7 @@ bool DeviceMemory::load(uint64_t addr, void *dst, uint64_t n,
       c.tainted = p ? p->tainted : nullptr;
       c.unbackedTainted = !backing.unbackedIsWrittenZero;
     }
-    if (addr < c.lo || n > c.hi - addr) { // across pages: the long way
+    if (n > c.hi - addr) { // across pages: the long way
       c.hi = 0;
       return load(addr, dst, n);
     }

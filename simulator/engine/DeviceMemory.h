@@ -139,7 +139,6 @@ private:
   Page *pageFor(uint64_t addr, bool fromHost); // creates the page
   void storeBytes(uint64_t addr, const void *src, uint64_t n, bool tainted,
                   bool fromHost);
-  const Page *pageFor(uint64_t addr) const;
   int indexOf(uint64_t addr) const;
 
   std::vector<Allocation> allocs_; // in allocation order
