@@ -9,6 +9,7 @@
 #include "IrPipelineMemory.h"
 #include "IrPipelineNarrow.h"
 #include "IrPipelinePhis.h"
+#include "IrPipelinePtxasUnroll.h"
 #include "IrPipelineShared.h"
 #include "IrPipelineSink.h"
 #include "IrPipelineSwitch.h"
@@ -500,6 +501,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     // What the NVPTX backend does to the IR's accesses on the way to PTX.
     FunctionPassManager backend;
     // ptxas, which sees the lowered assembly's instructions.
+    backend.addPass(UnrollShortLoopsLikePtxas());
     backend.addPass(ForwardSharedReloadsLikePtxas());
     backend.addPass(ShapeSharedLoadsLikePtxas());
     backend.addPass(MergeSharedStoresAcrossVariablesLikePtxas());

@@ -38,7 +38,8 @@ void initializeNvptxTarget();
 //   stores sunk (IrPipelineMemory.h)
 //   -> infer-address-spaces, infer-alignment, load-store-vectorizer
 //   -> the vectorizer's masked loads and stores as nvcc's plain ones
-//   -> what ptxas and the NVPTX backend do to shared loads and stores
+//   -> what ptxas and the NVPTX backend do to loops of at most 7 iterations
+//   (IrPipelinePtxasUnroll.h), to shared loads and stores
 //   (IrPipelineShared.h, IrPipelineSink.h), switches as compare trees
 //   (IrPipelineSwitch.h)
 // and debug locations moved to where nvcc's line table has them (before:

@@ -1,5 +1,7 @@
 #include "IrPipelineUnroll.h"
 
+#include "IrPipelinePtxasUnroll.h"
+
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/CodeMetrics.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -108,6 +110,13 @@ UnrollRuntimeLoopsLikeNvvm::run(Function &function,
         evolution.getSmallConstantTripCount(loop) != 0 ||
         isa<SCEVCouldNotCompute>(evolution.getBackedgeTakenCount(loop)))
       continue;
+    // One of at most 7 iterations stays rolled, as LLVM's unroller leaves it
+    // (ptxas unrolls it: IrPipelinePtxasUnroll.h).
+    if (hasShortRuntimeTripCount(*loop, evolution)) {
+      markShortRuntimeTripCount(*loop);
+      changed = true;
+      continue;
+    }
     SmallPtrSet<const Value *, 32> ephemeral;
     CodeMetrics::collectEphemeralValues(loop, &assumptions, ephemeral);
     UnrollCostEstimator size(loop, costs, ephemeral, kBackedgeInstructions);

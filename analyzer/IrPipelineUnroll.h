@@ -21,9 +21,10 @@ namespace kcheck::analyzer {
 // loop's `llvm.loop.unroll.count` for LoopUnroll to apply. Assumptions:
 // innermost loops whose trip count is computable but not constant (a loop
 // left only by breaks stays rolled, as in nvcc's PTX for HeCBench merge's
-// binary search), without unroll metadata of their own; loops with a constant
-// trip count keep O3's rule (measured there: x8 within 75 units); size as
-// LLVM's UnrollCostEstimator counts it.
+// binary search; so does one of at most 7 iterations, as LLVM leaves it:
+// IrPipelinePtxasUnroll.h), without unroll metadata of their own; loops with a
+// constant trip count keep O3's rule (measured there: x8 within 75 units); size
+// as LLVM's UnrollCostEstimator counts it.
 struct UnrollRuntimeLoopsLikeNvvm
     : llvm::PassInfoMixin<UnrollRuntimeLoopsLikeNvvm> {
   llvm::PreservedAnalyses run(llvm::Function &function,
