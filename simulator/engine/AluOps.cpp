@@ -14,76 +14,16 @@ namespace kcheck::sim::alu {
 using bc::Inst;
 using Pred = llvm::CmpInst::Predicate;
 
-uint64_t intBin(bc::IntBinOp op, uint64_t a, uint64_t b, unsigned bits) {
-  using O = bc::IntBinOp;
-  switch (op) {
-  case O::Add:
-    return maskTo(a + b, bits);
-  case O::Sub:
-    return maskTo(a - b, bits);
-  case O::Mul:
-    return maskTo(a * b, bits);
-  case O::UDiv:
-    return b ? a / b : 0;
-  case O::URem:
-    return b ? a % b : 0;
-  case O::SDiv: {
-    int64_t sa = sext(a, bits), sb = sext(b, bits);
-    if (sb == 0)
-      return 0;
-    if (sb == -1)
-      return maskTo(0 - uint64_t(sa), bits);
-    return maskTo(uint64_t(sa / sb), bits);
-  }
-  case O::SRem: {
-    int64_t sa = sext(a, bits), sb = sext(b, bits);
-    if (sb == 0 || sb == -1)
-      return 0;
-    return maskTo(uint64_t(sa % sb), bits);
-  }
-  case O::Shl:
-    return b >= bits ? 0 : maskTo(a << b, bits);
-  case O::LShr:
-    return b >= bits ? 0 : a >> b;
-  case O::AShr:
-    return maskTo(uint64_t(sext(a, bits) >> (b >= bits ? bits - 1 : b)), bits);
-  case O::And:
-    return a & b;
-  case O::Or:
-    return a | b;
-  case O::Xor:
-    return a ^ b;
-  }
-  return 0;
-}
-
-bool icmp(unsigned pred, uint64_t a, uint64_t b, unsigned bits) {
-  int64_t sa = sext(a, bits), sb = sext(b, bits);
-  switch (Pred(pred)) {
-  case Pred::ICMP_EQ:
-    return a == b;
-  case Pred::ICMP_NE:
-    return a != b;
-  case Pred::ICMP_UGT:
-    return a > b;
-  case Pred::ICMP_UGE:
-    return a >= b;
-  case Pred::ICMP_ULT:
-    return a < b;
-  case Pred::ICMP_ULE:
-    return a <= b;
-  case Pred::ICMP_SGT:
-    return sa > sb;
-  case Pred::ICMP_SGE:
-    return sa >= sb;
-  case Pred::ICMP_SLT:
-    return sa < sb;
-  case Pred::ICMP_SLE:
-    return sa <= sb;
-  default:
-    return false;
-  }
-}
+static_assert(unsigned(IcmpPred::Eq) == Pred::ICMP_EQ &&
+              unsigned(IcmpPred::Ne) == Pred::ICMP_NE &&
+              unsigned(IcmpPred::Ugt) == Pred::ICMP_UGT &&
+              unsigned(IcmpPred::Uge) == Pred::ICMP_UGE &&
+              unsigned(IcmpPred::Ult) == Pred::ICMP_ULT &&
+              unsigned(IcmpPred::Ule) == Pred::ICMP_ULE &&
+              unsigned(IcmpPred::Sgt) == Pred::ICMP_SGT &&
+              unsigned(IcmpPred::Sge) == Pred::ICMP_SGE &&
+              unsigned(IcmpPred::Slt) == Pred::ICMP_SLT &&
+              unsigned(IcmpPred::Sle) == Pred::ICMP_SLE);
 
 template <class T> bool fcmp(unsigned pred, T a, T b) {
   bool unordered = std::isnan(a) || std::isnan(b);
@@ -125,29 +65,13 @@ template <class T> bool fcmp(unsigned pred, T a, T b) {
   }
 }
 
-template <class T> T floatBin(bc::FloatBinOp op, T a, T b) {
-  switch (op) {
-  case bc::FloatBinOp::Add:
-    return a + b;
-  case bc::FloatBinOp::Sub:
-    return a - b;
-  case bc::FloatBinOp::Mul:
-    return a * b;
-  case bc::FloatBinOp::Div:
-    return a / b;
-  case bc::FloatBinOp::Rem:
-    return std::fmod(a, b);
-  }
-  return 0;
-}
-
 template <class T> T floatFn(bc::FloatFnKind k, T a, T b, T c) {
   using K = bc::FloatFnKind;
   switch (k) {
   case K::Sqrt:
-    return std::sqrt(a);
+    return floatFnOf<K::Sqrt>(a, b, c);
   case K::Fabs:
-    return std::fabs(a);
+    return floatFnOf<K::Fabs>(a, b, c);
   case K::Exp:
     return std::exp(a);
   case K::Exp2:
@@ -207,7 +131,7 @@ template <class T> T floatFn(bc::FloatFnKind k, T a, T b, T c) {
   case K::Atan2:
     return std::atan2(a, b);
   case K::Fma:
-    return std::fma(a, b, c);
+    return floatFnOf<K::Fma>(a, b, c);
   }
   return 0;
 }
@@ -299,11 +223,11 @@ uint64_t cast(const Inst &in, uint64_t a) {
   bool srcDouble = in.bits == 64, dstDouble = in.bits2 == 64;
   switch (bc::CastKind(in.sub)) {
   case K::Trunc:
-    return maskTo(a, in.bits2);
+    return castIntOf<K::Trunc>(a, in.bits, in.bits2);
   case K::ZExt:
-    return a;
+    return castIntOf<K::ZExt>(a, in.bits, in.bits2);
   case K::SExt:
-    return maskTo(uint64_t(sext(a, in.bits)), in.bits2);
+    return castIntOf<K::SExt>(a, in.bits, in.bits2);
   case K::FPTrunc:
     if (in.bits2 == 16) {
       double v = in.bits == 64 ? asF64(a) : double(asF32(a));
@@ -330,8 +254,9 @@ uint64_t cast(const Inst &in, uint64_t a) {
     return dstDouble ? bitsOf(double(s)) : bitsOf(float(s));
   }
   case K::PtrToInt:
+    return castIntOf<K::PtrToInt>(a, in.bits, in.bits2);
   case K::IntToPtr:
-    return maskTo(a, in.bits2);
+    return castIntOf<K::IntToPtr>(a, in.bits, in.bits2);
   case K::AddrSpaceCast:
     return maskTo(castAddressSpace(a, in.bits, in.bits2), unsigned(in.imm));
   }
@@ -340,8 +265,6 @@ uint64_t cast(const Inst &in, uint64_t a) {
 
 template bool fcmp<float>(unsigned, float, float);
 template bool fcmp<double>(unsigned, double, double);
-template float floatBin<float>(bc::FloatBinOp, float, float);
-template double floatBin<double>(bc::FloatBinOp, double, double);
 template float floatFn<float>(bc::FloatFnKind, float, float, float);
 template double floatFn<double>(bc::FloatFnKind, double, double, double);
 

@@ -4,8 +4,6 @@
 
 #include "simulator/engine/AluOps.h"
 
-#include "llvm/IR/InstrTypes.h"
-
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -15,7 +13,6 @@ namespace kcheck::sim {
 
 using bc::Inst;
 using bc::Op;
-using Pred = llvm::CmpInst::Predicate;
 using namespace alu;
 
 namespace {
@@ -43,62 +40,22 @@ inline void lanes2(uint64_t *d, const uint64_t *a, const uint64_t *b,
 
 void intBinLanes(bc::IntBinOp op, unsigned bits, uint64_t *d, const uint64_t *a,
                  const uint64_t *b, uint32_t mask) {
-  using O = bc::IntBinOp;
-  const uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-  switch (op) {
-  case O::Add:
-    return lanes2(d, a, b, mask,
-                  [m](uint64_t x, uint64_t y) { return (x + y) & m; });
-  case O::Sub:
-    return lanes2(d, a, b, mask,
-                  [m](uint64_t x, uint64_t y) { return (x - y) & m; });
-  case O::Mul:
-    return lanes2(d, a, b, mask,
-                  [m](uint64_t x, uint64_t y) { return (x * y) & m; });
-  case O::And:
-    return lanes2(d, a, b, mask, [](uint64_t x, uint64_t y) { return x & y; });
-  case O::Or:
-    return lanes2(d, a, b, mask, [](uint64_t x, uint64_t y) { return x | y; });
-  case O::Xor:
-    return lanes2(d, a, b, mask, [](uint64_t x, uint64_t y) { return x ^ y; });
-  case O::Shl:
-    return lanes2(d, a, b, mask, [m, bits](uint64_t x, uint64_t y) {
-      return y >= bits ? 0 : (x << y) & m;
+  withIntBinOp(op, [&](auto k) {
+    lanes2(d, a, b, mask, [bits](uint64_t x, uint64_t y) {
+      return intBinOf<decltype(k)::value>(x, y, bits);
     });
-  case O::LShr:
-    return lanes2(d, a, b, mask, [bits](uint64_t x, uint64_t y) {
-      return y >= bits ? 0 : x >> y;
-    });
-  default:
-    return lanes2(d, a, b, mask, [op, bits](uint64_t x, uint64_t y) {
-      return intBin(op, x, y, bits);
-    });
-  }
+  });
 }
 
 template <class T>
 void floatBinLanes(bc::FloatBinOp op, uint64_t *d, const uint64_t *a,
                    const uint64_t *b, uint32_t mask) {
-  using O = bc::FloatBinOp;
-  auto as = [](uint64_t v) { return asFloat<T>(v); };
-  switch (op) {
-  case O::Add:
-    return lanes2(d, a, b, mask, [as](uint64_t x, uint64_t y) {
-      return bitsOf(as(x) + as(y));
+  withFloatBinOp(op, [&](auto k) {
+    lanes2(d, a, b, mask, [](uint64_t x, uint64_t y) {
+      return bitsOf(
+          floatBinOf<decltype(k)::value>(asFloat<T>(x), asFloat<T>(y)));
     });
-  case O::Sub:
-    return lanes2(d, a, b, mask, [as](uint64_t x, uint64_t y) {
-      return bitsOf(as(x) - as(y));
-    });
-  case O::Mul:
-    return lanes2(d, a, b, mask, [as](uint64_t x, uint64_t y) {
-      return bitsOf(as(x) * as(y));
-    });
-  default:
-    return lanes2(d, a, b, mask, [op, as](uint64_t x, uint64_t y) {
-      return bitsOf(floatBin(op, as(x), as(y)));
-    });
-  }
+  });
 }
 
 // Fused multiply-adds over the lanes, with the CPU's FMA instruction where it
@@ -109,7 +66,8 @@ __attribute__((target_clones("fma", "default"))) void
 fmaLanesF32(uint64_t *d, const uint64_t *a, const uint64_t *b,
             const uint64_t *c, uint32_t mask) {
   forLanes(d, mask, [&](unsigned l) {
-    return bitsOf(std::fma(asF32(a[l]), asF32(b[l]), asF32(c[l])));
+    return bitsOf(
+        floatFnOf<bc::FloatFnKind::Fma>(asF32(a[l]), asF32(b[l]), asF32(c[l])));
   });
 }
 
@@ -117,7 +75,16 @@ __attribute__((target_clones("fma", "default"))) void
 fmaLanesF64(uint64_t *d, const uint64_t *a, const uint64_t *b,
             const uint64_t *c, uint32_t mask) {
   forLanes(d, mask, [&](unsigned l) {
-    return bitsOf(std::fma(asF64(a[l]), asF64(b[l]), asF64(c[l])));
+    return bitsOf(
+        floatFnOf<bc::FloatFnKind::Fma>(asF64(a[l]), asF64(b[l]), asF64(c[l])));
+  });
+}
+
+template <class T, bc::FloatFnKind K>
+void unaryLanes(uint64_t *d, const uint64_t *a, uint32_t mask) {
+  forLanes(d, mask, [&](unsigned l) {
+    T x = asFloat<T>(a[l]);
+    return bitsOf(floatFnOf<K>(x, x, x));
   });
 }
 
@@ -125,7 +92,6 @@ template <class T>
 void floatFnLanes(bc::FloatFnKind k, uint64_t *d, const uint64_t *a,
                   const uint64_t *b, const uint64_t *c, uint32_t mask) {
   using K = bc::FloatFnKind;
-  auto as = [](uint64_t v) { return asFloat<T>(v); };
   switch (k) {
   case K::Fma:
     if constexpr (std::is_same_v<T, float>)
@@ -133,67 +99,49 @@ void floatFnLanes(bc::FloatFnKind k, uint64_t *d, const uint64_t *a,
     else
       return fmaLanesF64(d, a, b, c, mask);
   case K::Sqrt:
-    return forLanes(d, mask,
-                    [&](unsigned l) { return bitsOf(T(std::sqrt(as(a[l])))); });
+    return unaryLanes<T, K::Sqrt>(d, a, mask);
   case K::Fabs:
-    return forLanes(d, mask,
-                    [&](unsigned l) { return bitsOf(T(std::fabs(as(a[l])))); });
+    return unaryLanes<T, K::Fabs>(d, a, mask);
   default:
     return forLanes(d, mask, [&](unsigned l) {
-      return bitsOf(floatFn(k, as(a[l]), as(b[l]), as(c[l])));
+      return bitsOf(
+          floatFn(k, asFloat<T>(a[l]), asFloat<T>(b[l]), asFloat<T>(c[l])));
     });
   }
 }
 
 void icmpLanes(unsigned pred, unsigned bits, uint64_t *d, const uint64_t *a,
                const uint64_t *b, uint32_t mask) {
-  switch (Pred(pred)) {
-  case Pred::ICMP_EQ:
-    return lanes2(d, a, b, mask,
-                  [](uint64_t x, uint64_t y) { return uint64_t(x == y); });
-  case Pred::ICMP_NE:
-    return lanes2(d, a, b, mask,
-                  [](uint64_t x, uint64_t y) { return uint64_t(x != y); });
-  case Pred::ICMP_ULT:
-    return lanes2(d, a, b, mask,
-                  [](uint64_t x, uint64_t y) { return uint64_t(x < y); });
-  case Pred::ICMP_UGT:
-    return lanes2(d, a, b, mask,
-                  [](uint64_t x, uint64_t y) { return uint64_t(x > y); });
-  case Pred::ICMP_SLT:
-    return lanes2(d, a, b, mask, [bits](uint64_t x, uint64_t y) {
-      return uint64_t(sext(x, bits) < sext(y, bits));
-    });
-  case Pred::ICMP_SGT:
-    return lanes2(d, a, b, mask, [bits](uint64_t x, uint64_t y) {
-      return uint64_t(sext(x, bits) > sext(y, bits));
-    });
-  default:
-    return lanes2(d, a, b, mask, [pred, bits](uint64_t x, uint64_t y) {
-      return uint64_t(icmp(pred, x, y, bits));
-    });
-  }
+  withIcmpPred(
+      pred,
+      [&](auto k) {
+        lanes2(d, a, b, mask, [bits](uint64_t x, uint64_t y) {
+          return uint64_t(icmpOf<decltype(k)::value>(x, y, bits));
+        });
+      },
+      [&] { forLanes(d, mask, [](unsigned) { return uint64_t(0); }); });
+}
+
+template <bc::CastKind K>
+void castIntLanes(const Inst &in, uint64_t *d, const uint64_t *a,
+                  uint32_t mask) {
+  const unsigned from = in.bits, to = in.bits2;
+  forLanes(d, mask, [&](unsigned l) { return castIntOf<K>(a[l], from, to); });
 }
 
 void castLanes(const Inst &in, uint64_t *d, const uint64_t *a, uint32_t mask) {
   using K = bc::CastKind;
   switch (K(in.sub)) {
   case K::ZExt:
-    return forLanes(d, mask, [a](unsigned l) { return a[l]; });
+    return castIntLanes<K::ZExt>(in, d, a, mask);
   case K::Trunc:
+    return castIntLanes<K::Trunc>(in, d, a, mask);
   case K::PtrToInt:
-  case K::IntToPtr: {
-    const unsigned bits = in.bits2;
-    const uint64_t m = bits >= 64 ? ~0ull : (1ull << bits) - 1;
-    return forLanes(d, mask, [a, m](unsigned l) { return a[l] & m; });
-  }
-  case K::SExt: {
-    const unsigned from = in.bits, to = in.bits2;
-    const uint64_t m = to >= 64 ? ~0ull : (1ull << to) - 1;
-    return forLanes(d, mask, [a, m, from](unsigned l) {
-      return uint64_t(sext(a[l], from)) & m;
-    });
-  }
+    return castIntLanes<K::PtrToInt>(in, d, a, mask);
+  case K::IntToPtr:
+    return castIntLanes<K::IntToPtr>(in, d, a, mask);
+  case K::SExt:
+    return castIntLanes<K::SExt>(in, d, a, mask);
   default:
     return forLanes(d, mask, [&in, a](unsigned l) { return cast(in, a[l]); });
   }
