@@ -474,7 +474,16 @@ Flow HostEvaluator::execLoop(const Stmt *loop, const Expr *cond,
   // A loop without launches gets a share of the budget, so a CPU reference
   // computation cannot starve the launches after it.
   uint64_t stepLimit = launches ? ~uint64_t(0) : steps_ + options_.maxLoopSteps;
+  const size_t launchesBefore = program_.launches.size();
   for (uint64_t iter = 0;; ++iter) {
+    // One whose launches are made through a callable it was given (a
+    // `benchmark(repeats, kernel, args...)` wrapper) shows them only as it
+    // runs: from then on it is a loop of launches.
+    if (!launches && program_.launches.size() > launchesBefore) {
+      launches = true;
+      limit = options_.maxLaunchLoopIterations;
+      stepLimit = ~uint64_t(0);
+    }
     if (cond && !(doWhile && iter == 0)) {
       HostValue c = eval(cond).scalar;
       if (exitRequested_)

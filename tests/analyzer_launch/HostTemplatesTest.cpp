@@ -256,5 +256,37 @@ int main() {
   EXPECT_FALSE(p.launches[1].grid) << "a loop's unknown break decides n";
 }
 
+TEST(HostTemplates, AFunctionPassedToAWrapperMakesItsLoopALaunchLoop) {
+  // HeCBench softmax-online: `benchmark_kernel(100, softmax_forward, ...)`
+  // calls the function it is given. The loop around it is a loop of
+  // launches, followed whole, not host work cut short at 20000 steps.
+  HostProgram p = extract(R"cuda(
+#include <utility>
+__global__ void k(int *p, int n) {}
+void forward(int *d, int block) { k<<<64 / block, block>>>(d, block); }
+template <class Kernel, class... Args>
+float bench(int repeats, Kernel kernel, Args &&...args) {
+  float t = 0;
+  for (int i = 0; i < repeats; i++) {
+    for (int j = 0; j < 50; j++)
+      t += j * 0.5f;
+    kernel(std::forward<Args>(args)...);
+  }
+  return t;
+}
+int main() {
+  int *d;
+  cudaMalloc(&d, 64 * 4);
+  for (int b = 1; b <= 32; b *= 2)
+    bench(100, forward, d, b);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 600u)
+      << joined(p.notes) << joined(p.launches[0].notes);
+  EXPECT_EQ(p.launches[0].grid, d3(64));
+  EXPECT_EQ(p.launches[599].grid, d3(2));
+  EXPECT_EQ(p.launches[599].block, d3(32));
+}
+
 } // namespace
 } // namespace kcheck::analyzer
