@@ -81,6 +81,7 @@ std::optional<int64_t> byteDistance(Value *from, Value *to,
   auto *lastA = dyn_cast<CastInst>(a->getOperand(a->getNumOperands() - 1));
   auto *lastB = dyn_cast<CastInst>(b->getOperand(b->getNumOperands() - 1));
   if (!lastA || !lastB || lastA->getOpcode() != lastB->getOpcode() ||
+      lastA->getSrcTy() != lastB->getSrcTy() ||
       (!isa<SExtInst>(lastA) && !isa<ZExtInst>(lastA)))
     return std::nullopt;
   const auto *steps = dyn_cast<SCEVConstant>(
@@ -88,14 +89,20 @@ std::optional<int64_t> byteDistance(Value *from, Value *to,
                              evolution.getSCEV(lastA->getOperand(0))));
   if (!steps)
     return std::nullopt;
+  // The last index steps over the source element type when it is the only
+  // one, else over the elements of the array the others select.
+  Type *stepped = a->getSourceElementType();
+  if (a->getNumIndices() > 1) {
+    SmallVector<Value *, 4> leading(a->idx_begin(), a->idx_end() - 1);
+    auto *array = dyn_cast_or_null<ArrayType>(
+        GetElementPtrInst::getIndexedType(stepped, leading));
+    if (!array)
+      return std::nullopt;
+    stepped = array->getElementType();
+  }
   const DataLayout &layout = a->getModule()->getDataLayout();
-  SmallVector<Value *, 4> leading(a->idx_begin(), a->idx_end() - 1);
-  Type *indexed =
-      GetElementPtrInst::getIndexedType(a->getSourceElementType(), leading);
-  if (!indexed)
-    return std::nullopt;
   return steps->getAPInt().getSExtValue() *
-         static_cast<int64_t>(layout.getTypeAllocSize(indexed));
+         static_cast<int64_t>(layout.getTypeAllocSize(stepped));
 }
 
 // The trailing zero bits `expression` is known to have: ScalarEvolution's
