@@ -105,6 +105,49 @@ std::unique_ptr<TargetMachine> createNvptxTargetMachine(const Module &module,
       CodeGenOptLevel::Aggressive));
 }
 
+// NVVM takes a pointer that a kernel reads from its by-value struct
+// parameter for a global one (a kernel's argument cannot point into shared
+// or local memory): HeCBench ssm's `params.B_ptr[l]` is an `ld.global.f32`,
+// so the shared stores beside it, which a generic load might read, still
+// merge into st.shared.v4 (tests/host/programs/param_pointers.cu). Casts
+// each such pointer to the global space and back, for InferAddressSpaces to
+// carry on.
+struct GlobalPointersFromKernelParamsLikeNvvm
+    : PassInfoMixin<GlobalPointersFromKernelParamsLikeNvvm> {
+  PreservedAnalyses run(Function &function, FunctionAnalysisManager &) {
+    if (!isKernel(function))
+      return PreservedAnalyses::all();
+    SmallVector<LoadInst *, 8> loads;
+    for (Argument &argument : function.args()) {
+      if (!argument.hasByValAttr())
+        continue;
+      SmallVector<Value *, 8> work{&argument};
+      SmallPtrSet<Value *, 16> seen{&argument};
+      while (!work.empty()) {
+        Value *address = work.pop_back_val();
+        for (User *user : address->users())
+          if (auto *gep = dyn_cast<GetElementPtrInst>(user)) {
+            if (seen.insert(gep).second)
+              work.push_back(gep);
+          } else if (auto *load = dyn_cast<LoadInst>(user);
+                     load && load->getType()->isPointerTy() &&
+                     load->getType()->getPointerAddressSpace() == 0) {
+            loads.push_back(load);
+          }
+      }
+    }
+    for (LoadInst *load : loads) {
+      IRBuilder<> builder(load->getNextNode());
+      Value *global = builder.CreateAddrSpaceCast(
+          load, PointerType::get(load->getContext(), /*global=*/1));
+      Value *generic = builder.CreateAddrSpaceCast(global, load->getType());
+      load->replaceUsesWithIf(
+          generic, [&](Use &use) { return use.getUser() != global; });
+    }
+    return loads.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  }
+};
+
 // nvcc inlines device functions into kernels; the interpreter executes no
 // calls.
 struct MarkDeviceFunctionsAlwaysInline
@@ -461,6 +504,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     early.addPass(StoreWholeStructCopiesLikeNvcc());
     early.addPass(LoadWholeStructCopiesLikeNvcc());
     early.addPass(SROAPass(SROAOptions::ModifyCFG));
+    early.addPass(GlobalPointersFromKernelParamsLikeNvvm());
     early.addPass(InferAddressSpacesPass());
     // While the special-register reads stand where the source has them.
     early.addPass(KeepSpecialRegisterLoopsRolledLikeNvvm());
