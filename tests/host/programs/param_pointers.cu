@@ -45,5 +45,8 @@ int main() {
   for (float v : h)
     sum += v;
   printf("sum %.1f\n", sum);
+  cudaFree(b);
+  cudaFree(c);
+  cudaFree(out);
   return 0;
 }

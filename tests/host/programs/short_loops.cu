@@ -81,5 +81,11 @@ int main() {
     sh += hh[i];
   }
   printf("float sum %.2f, 16-bit sum %.0f\n", sf, sh);
+  cudaFree(af);
+  cudaFree(cf);
+  cudaFree(ah);
+  cudaFree(ch);
+  delete[] hf;
+  delete[] hh;
   return 0;
 }
