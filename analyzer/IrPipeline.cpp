@@ -111,7 +111,8 @@ std::unique_ptr<TargetMachine> createNvptxTargetMachine(const Module &module,
 // so the shared stores beside it, which a generic load might read, still
 // merge into st.shared.v4 (tests/host/programs/param_pointers.cu). Casts
 // each such pointer to the global space and back, for InferAddressSpaces to
-// carry on.
+// carry on. Runs before inlining: a read in a device function the kernel
+// hands its parameter to is not seen yet (not measured).
 struct GlobalPointersFromKernelParamsLikeNvvm
     : PassInfoMixin<GlobalPointersFromKernelParamsLikeNvvm> {
   PreservedAnalyses run(Function &function, FunctionAnalysisManager &) {
