@@ -110,9 +110,6 @@ LinearAddress linearAddress(const Value *pointer, const DataLayout &layout) {
   return result;
 }
 
-namespace {
-
-// a - b, as a linear form; nullopt unless every opaque term cancels.
 std::optional<int64_t> constantDistance(const Value *a, const Value *b,
                                         const DataLayout &layout) {
   LinearAddress left = linearAddress(a, layout);
@@ -124,8 +121,6 @@ std::optional<int64_t> constantDistance(const Value *a, const Value *b,
       return std::nullopt;
   return left.constant - right.constant;
 }
-
-} // namespace
 
 bool sameLinearAddress(const Value *a, const Value *b,
                        const DataLayout &layout) {

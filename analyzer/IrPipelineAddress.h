@@ -7,6 +7,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
 #include <utility>
 
 #include <cstdint>
@@ -37,6 +38,12 @@ using LinearAddressKey =
     std::pair<int64_t,
               llvm::SmallVector<std::pair<const llvm::Value *, int64_t>, 4>>;
 LinearAddressKey keyOf(const LinearAddress &address);
+
+// a - b in bytes, as their linear forms; nullopt unless every opaque term
+// cancels.
+std::optional<int64_t> constantDistance(const llvm::Value *a,
+                                        const llvm::Value *b,
+                                        const llvm::DataLayout &layout);
 
 // Whether the two pointers are provably equal, as their linear forms.
 bool sameLinearAddress(const llvm::Value *a, const llvm::Value *b,

@@ -1,5 +1,6 @@
 #include "IrPipelinePtxasUnroll.h"
 
+#include "IrPipelineAddress.h"
 #include "IrPipelineShared.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
@@ -60,51 +61,6 @@ bool mayWriteShared(const Instruction &instruction) {
   return true;
 }
 
-// The distance in bytes from `from`'s address to `to`'s when it is a
-// constant: ScalarEvolution's difference, or, where a sign or zero extension
-// hides it (`gep float, @raw, sext(k + 1)` against `sext(k)`), the
-// difference of the two GEPs' last indices before their extension.
-std::optional<int64_t> byteDistance(Value *from, Value *to,
-                                    ScalarEvolution &evolution) {
-  if (const auto *distance = dyn_cast<SCEVConstant>(evolution.getMinusSCEV(
-          evolution.getSCEV(to), evolution.getSCEV(from))))
-    return distance->getAPInt().getSExtValue();
-  auto *a = dyn_cast<GetElementPtrInst>(from);
-  auto *b = dyn_cast<GetElementPtrInst>(to);
-  if (!a || !b || a->getPointerOperand() != b->getPointerOperand() ||
-      a->getSourceElementType() != b->getSourceElementType() ||
-      a->getNumIndices() != b->getNumIndices())
-    return std::nullopt;
-  for (unsigned i = 1; i < a->getNumOperands() - 1; ++i)
-    if (a->getOperand(i) != b->getOperand(i))
-      return std::nullopt;
-  auto *lastA = dyn_cast<CastInst>(a->getOperand(a->getNumOperands() - 1));
-  auto *lastB = dyn_cast<CastInst>(b->getOperand(b->getNumOperands() - 1));
-  if (!lastA || !lastB || lastA->getOpcode() != lastB->getOpcode() ||
-      lastA->getSrcTy() != lastB->getSrcTy() ||
-      (!isa<SExtInst>(lastA) && !isa<ZExtInst>(lastA)))
-    return std::nullopt;
-  const auto *steps = dyn_cast<SCEVConstant>(
-      evolution.getMinusSCEV(evolution.getSCEV(lastB->getOperand(0)),
-                             evolution.getSCEV(lastA->getOperand(0))));
-  if (!steps)
-    return std::nullopt;
-  // The last index steps over the source element type when it is the only
-  // one, else over the elements of the array the others select.
-  Type *stepped = a->getSourceElementType();
-  if (a->getNumIndices() > 1) {
-    SmallVector<Value *, 4> leading(a->idx_begin(), a->idx_end() - 1);
-    auto *array = dyn_cast_or_null<ArrayType>(
-        GetElementPtrInst::getIndexedType(stepped, leading));
-    if (!array)
-      return std::nullopt;
-    stepped = array->getElementType();
-  }
-  const DataLayout &layout = a->getModule()->getDataLayout();
-  return steps->getAPInt().getSExtValue() *
-         static_cast<int64_t>(layout.getTypeAllocSize(stepped));
-}
-
 // The trailing zero bits `expression` is known to have: ScalarEvolution's
 // count, looking also through the phis that join an unrolled loop's exit to
 // its leftover iterations (`k.epil.init = phi [0], [k.unr]`, with `k.unr` a
@@ -146,8 +102,7 @@ unsigned trailingZeros(const SCEV *expression, ScalarEvolution &evolution,
 
 // The load of the element next to `first`'s among the loads after it in its
 // block, and whether `first` is the lower of the two.
-std::optional<std::pair<LoadInst *, bool>>
-adjacentLoad(LoadInst &first, ScalarEvolution &evolution) {
+std::optional<std::pair<LoadInst *, bool>> adjacentLoad(LoadInst &first) {
   Type *type = first.getType();
   const DataLayout &layout = first.getModule()->getDataLayout();
   int64_t size = static_cast<int64_t>(layout.getTypeStoreSize(type));
@@ -155,8 +110,8 @@ adjacentLoad(LoadInst &first, ScalarEvolution &evolution) {
        next = next->getNextNode()) {
     if (auto *load = dyn_cast<LoadInst>(next);
         load && load->getType() == type && isMergeableSharedLoad(*load)) {
-      std::optional<int64_t> distance = byteDistance(
-          first.getPointerOperand(), load->getPointerOperand(), evolution);
+      std::optional<int64_t> distance = constantDistance(
+          load->getPointerOperand(), first.getPointerOperand(), layout);
       if (distance && (*distance == size || *distance == -size))
         return std::make_pair(load, *distance == size);
     }
@@ -171,8 +126,7 @@ adjacentLoad(LoadInst &first, ScalarEvolution &evolution) {
 // lower address is aligned to the pair; a load taken as the second of a pair
 // is not paired again, merged or not (ptxas pairs copies 0-1 and 2-3: from
 // a start one element past alignment it merges nothing).
-bool mergeSharedLoadPairs(BasicBlock &block, ScalarEvolution &evolution) {
-  bool changed = false;
+void mergeSharedLoadPairs(BasicBlock &block, ScalarEvolution &evolution) {
   SmallVector<LoadInst *, 16> loads;
   for (Instruction &instruction : block)
     if (isMergeableSharedLoad(instruction))
@@ -183,7 +137,7 @@ bool mergeSharedLoadPairs(BasicBlock &block, ScalarEvolution &evolution) {
     if (paired.contains(load))
       continue;
     LoadInst &first = *load;
-    auto adjacent = adjacentLoad(first, evolution);
+    auto adjacent = adjacentLoad(first);
     if (!adjacent || paired.contains(adjacent->first))
       continue;
     auto [second, firstIsLower] = *adjacent;
@@ -208,9 +162,7 @@ bool mergeSharedLoadPairs(BasicBlock &block, ScalarEvolution &evolution) {
     second->replaceAllUsesWith(firstIsLower ? upperValue : lowerValue);
     second->eraseFromParent();
     first.eraseFromParent();
-    changed = true;
   }
-  return changed;
 }
 
 // Whether `value` is the same in every thread of a block: computed from
