@@ -20,7 +20,10 @@ Per program, one verdict:
   no-h100       the program has no H100 output to compare with
 Timing lines (a word such as time, elapsed, throughput, bandwidth, GB/s or a
 time unit) are left out on both sides: they measure the machine, not the
-program. Lines the program wrote to its standard error on the H100 are left
+program. For the same reason a wall-clock timestamp (a whole number of
+seconds or milliseconds since 1970 that falls in 2020-2034, as HeCBench
+langford prefixes its lines; a window that leaves out INT_MAX, 2038) reads
+`<timestamp>` on both sides. Lines the program wrote to its standard error on the H100 are left
 out of kcheck's side too (the two streams are merged there).
 """
 import gzip
@@ -42,6 +45,19 @@ DIAGNOSTIC = re.compile(r"^(?:\S+:\d+:\d+: )?(?:warning|error|note|remark): ")
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)",
                     re.I)
 REL_TOL = 1e-4
+# Seconds (10 digits) or milliseconds (13 digits) since 1970, from 2020-01-01
+# to 2035-01-01: numbers such as 2^31 - 1 (2038) stay results.
+EPOCH_NUMBER = re.compile(r"(?<![\d.])(\d{10}|\d{13})(?![\d.])")
+EPOCH_WINDOW_S = (1577836800, 2051222400)
+
+
+def mask_timestamps(line):
+    def mask(m):
+        v = int(m.group(1))
+        seconds = v / 1000 if len(m.group(1)) == 13 else v
+        inside = EPOCH_WINDOW_S[0] <= seconds < EPOCH_WINDOW_S[1]
+        return "<timestamp>" if inside else m.group(1)
+    return EPOCH_NUMBER.sub(mask, line)
 
 
 TIMING_COLUMN = re.compile(r"ms\b|ms\)|time|elapsed|flop|gb/s|bandwidth|"
@@ -79,7 +95,7 @@ def result_lines(text):
                                   for i, c in enumerate(cells)))
             continue
         timing_columns = None
-        out.append(line.rstrip())
+        out.append(mask_timestamps(line.rstrip()))
     return out
 
 
