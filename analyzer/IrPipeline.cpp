@@ -9,6 +9,7 @@
 #include "IrPipelineMemory.h"
 #include "IrPipelineNarrow.h"
 #include "IrPipelinePhis.h"
+#include "IrPipelinePtxasMerge.h"
 #include "IrPipelinePtxasUnroll.h"
 #include "IrPipelineShared.h"
 #include "IrPipelineSink.h"
@@ -517,6 +518,15 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   passes.addPass(RecordSourceLines());
   passes.addPass(builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3));
   passes.addPass(RestoreDroppedLines());
+  {
+    // What NVVM's vectorizer will know: the alignments of the accesses at
+    // the variables' declared alignments (IrPipelinePtxasMerge.h).
+    passes.addPass(AlignDynamicSharedLikeNvvm());
+    FunctionPassManager nvvmAlignment;
+    nvvmAlignment.addPass(InferAlignmentPass());
+    nvvmAlignment.addPass(RememberAlignmentLikeNvvm());
+    passes.addPass(createModuleToFunctionPassAdaptor(std::move(nvvmAlignment)));
+  }
   passes.addPass(AlignSharedGlobalsLikePtxas());
   passes.addPass(createModuleToFunctionPassAdaptor(ExpandSmallMemcpys()));
   {
@@ -533,13 +543,22 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
     late.addPass(InferAlignmentPass());
     late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
     late.addPass(LetVectorizerPassPureAsmLikeNvvm());
+    // NVVM's vectorizer, then ptxas's merging of what follows each other
+    // (IrPipelinePtxasMerge.h).
+    late.addPass(CapAlignmentLikeNvvm());
     late.addPass(LoadStoreVectorizerPass());
+    late.addPass(InferAlignmentPass());
+    late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
+    late.addPass(FenceLoadStoreTurnsLikePtxas());
+    late.addPass(LoadStoreVectorizerPass());
+    late.addPass(RemoveLoadStoreFences());
     late.addPass(LowerMaskedMemoryLikeNvcc());
     late.addPass(NarrowVectorLoadsLikePtxas());
     late.addPass(RelocateLikeNvcc(lineState));
     passes.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
   }
   passes.run(module, moduleAnalyses);
+  eraseLoadStoreFenceDeclaration(module);
   // Last, as nvcc's optimizer never sees inside inline assembly.
   lowerInlinePtx(module);
   {

@@ -461,6 +461,20 @@ void markSharedSpan(Instruction &access, uint64_t begin, uint64_t end,
                      MDNode::get(context, MDString::get(context, names)));
 }
 
+PreservedAnalyses AlignDynamicSharedLikeNvvm::run(Module &module,
+                                                  ModuleAnalysisManager &) {
+  const DataLayout &layout = module.getDataLayout();
+  bool changed = false;
+  for (GlobalVariable &variable : module.globals())
+    if (variable.getAddressSpace() == kSharedAS &&
+        isDynamicShared(variable, layout) &&
+        variable.getAlign().valueOrOne().value() < core::kDynamicSharedAlign) {
+      variable.setAlignment(Align(core::kDynamicSharedAlign));
+      changed = true;
+    }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
 PreservedAnalyses AlignSharedGlobalsLikePtxas::run(Module &module,
                                                    ModuleAnalysisManager &) {
   DenseMap<GlobalVariable *, uint64_t> proven; // least over the kernels

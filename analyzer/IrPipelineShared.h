@@ -66,6 +66,16 @@ struct AlignSharedGlobalsLikePtxas
   static bool isRequired() { return true; }
 };
 
+// Extern __shared__ arrays (the dynamic window) at the alignment NVVM
+// declares them, 16, before its vectorizer runs (AlignSharedGlobalsLikePtxas
+// gives them the same; this is the part NVVM already knows).
+struct AlignDynamicSharedLikeNvvm
+    : llvm::PassInfoMixin<AlignDynamicSharedLikeNvvm> {
+  llvm::PreservedAnalyses run(llvm::Module &module,
+                              llvm::ModuleAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
 // ptxas drops a shared load that reloads what a dominating shared load of
 // the same address and width read, with no instruction between them that may
 // write that memory. NVVM keeps such reloads when an inline-assembly
