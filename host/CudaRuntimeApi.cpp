@@ -224,6 +224,10 @@ cudaError_t apiDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
 // Every launch has completed when it returns; what a synchronization reports
 // is a kernel's fault.
 cudaError_t apiSynchronize() { return sticky(); }
+// No profiler is attached to the simulated device: starting and stopping
+// one's collection succeeds (or reports the context's fault), as the runtime
+// does when the program runs without a profiler.
+cudaError_t apiProfilerControl() { return sticky(); }
 cudaError_t apiDeviceReset() {
   // A new context: the fault is forgotten (device memory is kept, which a
   // program cannot tell from fresh allocations).
@@ -532,6 +536,8 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaDeviceSynchronize", address(apiSynchronize)},
       {"cudaThreadSynchronize", address(apiSynchronize)},
       {"cudaDeviceReset", address(apiDeviceReset)},
+      {"cudaProfilerStart", address(apiProfilerControl)},
+      {"cudaProfilerStop", address(apiProfilerControl)},
       {"cudaSetDeviceFlags", address(apiSucceedUnsigned)},
       {"cudaDeviceSetCacheConfig", address(apiSucceedInt)},
       {"cudaDeviceSetSharedMemConfig", address(apiSucceedInt)},
