@@ -8,7 +8,8 @@
 // variable (AlignSharedGlobalsLikePtxas raises the alignment to what that
 // offset proves) and merges such a pair, but it moves no shared access
 // across another that may touch the same memory where one of the two is a
-// store. Measured on the H200 (nvcc 13.0, sm_90 SASS, probes built around
+// store. Measured on the H200 (nvcc 13.0, sm_90 SASS,
+// docs/validation/probes/ptxas_merge.cu, kernels built around
 // `a = o[-2]; b = o[-1]; o[0] = a; o[1] = b;`): the two loads are one
 // LDS.128 and the two stores one STS.128 (32-bit elements: LDS.64, STS.64),
 // offsets constant or from a loaded index; a shared load, or a global load
