@@ -421,9 +421,9 @@ std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
                                     core::toString(worst->block), worst->warp);
 
     if (bad.empty()) {
-      // Not a finding: say why, when asked.
+      // Not a finding: say why, when asked. The remark is the same check's
+      // (`--checks=-uncoalesced-access` silences it, `explain` knows it).
       d.severity = core::Severity::Remark;
-      d.checkId = "coalescing";
       std::string perRequest = average(all.sectors, all.requests);
       if (all.sectors == all.ideal)
         d.message = fmt::format(

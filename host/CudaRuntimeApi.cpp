@@ -246,8 +246,14 @@ cudaError_t apiFuncSetAttribute(const void *func, cudaFuncAttribute attr,
   auto it = rt().kernels.find(func);
   if (it == rt().kernels.end())
     return fail(cudaErrorInvalidDeviceFunction);
-  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    // Past the device's opt-in maximum the runtime refuses the value (the
+    // kernel's static bytes count against it too: the launch checks both).
+    if (value < 0 ||
+        uint64_t(value) > core::deviceFacts(rt().arch()).sharedPerBlockOptin)
+      return fail(cudaErrorInvalidValue);
     rt().maxDynamicShared[it->second] = uint64_t(value);
+  }
   return cudaSuccess;
 }
 

@@ -1,5 +1,6 @@
 #include "simulator/Predictor.h"
 
+#include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
 #include "simulator/BlockClasses.h"
 #include "simulator/RepeatedLaunches.h"
@@ -168,43 +169,27 @@ bool sameFile(const std::string &a, const std::string &b) {
   return a == b || base(a) == base(b);
 }
 
-/// Shared memory one block may use on `arch` with the opt-in attribute
-/// (CUDA C Programming Guide, "Compute Capabilities" table); a kernel
-/// declares at most 48 KB statically (16 KB on cc 1.x).
-uint64_t maxSharedPerBlock(const core::ArchSpec &arch) {
-  unsigned cc = arch.major * 10 + arch.minor;
-  if (cc < 20)
-    return 16 << 10;
-  if (cc >= 90)
-    return 227 << 10;
-  if (cc == 80 || cc == 87)
-    return 163 << 10;
-  if (cc >= 86)
-    return 99 << 10;
-  if (cc == 70 || cc == 72)
-    return 96 << 10;
-  if (cc == 75)
-    return 64 << 10;
-  return 48 << 10;
-}
-
 /// Why a launch cannot be simulated within the hardware's and the limits'
 /// bounds, found before any block runs; empty when it can.
 std::string launchTooLarge(const core::ArchSpec &arch,
                            const DecodedKernel &kernel,
                            const core::LaunchConfig &config,
                            const Limits &limits) {
+  // The limits the simulated runtime answers device queries with
+  // (core/DeviceFacts.h): a kernel declares at most sharedPerBlock
+  // statically, a launch uses at most the opt-in maximum.
+  const core::DeviceFacts facts = core::deviceFacts(arch);
   uint64_t staticShared = kernel.staticSharedBytes();
   uint64_t shared = staticShared + config.dynamicSharedBytes;
-  uint64_t staticMax = arch.major < 2 ? 16 << 10 : 48 << 10;
+  uint64_t staticMax = facts.sharedPerBlock;
   if (staticShared > staticMax)
     return kernel.name() + " declares " + std::to_string(staticShared) +
            " bytes of __shared__ memory: a kernel may declare at most " +
            std::to_string(staticMax) + " statically (ptxas rejects it)";
-  if (shared > maxSharedPerBlock(arch))
+  if (shared > facts.sharedPerBlockOptin)
     return "launch needs " + std::to_string(shared) +
            " bytes of shared memory per block: " + arch.name +
-           " allows at most " + std::to_string(maxSharedPerBlock(arch)) +
+           " allows at most " + std::to_string(facts.sharedPerBlockOptin) +
            " (the launch fails on the GPU)";
   if (shared > limits.maxMemoryBytes)
     return "launch needs more shared memory than --max-memory allows";
