@@ -6,12 +6,14 @@
 #include "cli/Divergence.h"
 #include "cli/Fixes.h"
 #include "cli/HtmlEmitter.h"
+#include "cli/JsonEmitter.h"
 #include "cli/Sanitize.h"
 #include "cli/SarifEmitter.h"
 #include "cli/Session.h"
 #include "cli/Suppressions.h"
 #include "cli/TextEmitter.h"
 #include "cli/Verify.h"
+#include "core/Json.h"
 
 #include <fmt/format.h>
 
@@ -246,9 +248,11 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
     fixes = searchFixes(o, s, source, diags);
 
   if (o.format == OutputFormat::Json) {
-    out << (searchesFixes(o)
-                ? withFixesJson(core::toJson(s.report), o, s, source, fixes)
-                : core::toJson(s.report));
+    out << core::toJson(s.report, [&](core::JsonWriter &w) {
+      writeFindingsJson(w, diags);
+      if (searchesFixes(o))
+        writeFixesJson(w, o, s, source, fixes);
+    });
   } else if (o.format == OutputFormat::Sarif) {
     out << sarifLog(s, diags);
   } else if (o.format == OutputFormat::Html) {

@@ -329,10 +329,8 @@ void emitTextWithFixIts(std::ostream &out,
   }
 }
 
-std::string withFixesJson(std::string json, const Options &o, const Session &s,
-                          const std::string &source, const FixSearch &search) {
-  core::JsonWriter w;
-  w.beginObject();
+void writeFixesJson(core::JsonWriter &w, const Options &o, const Session &s,
+                    const std::string &source, const FixSearch &search) {
   w.key("fixes");
   w.beginArray();
   std::vector<size_t> starts = lineStarts(source);
@@ -406,17 +404,6 @@ std::string withFixesJson(std::string json, const Options &o, const Session &s,
     w.key("diff");
     w.value(unifiedDiff(source, analyzer::applyEdits(source, edits), o.file));
   }
-  w.endObject();
-  // Splice the members into the report object: "{\n  ...\n}" -> "  ...".
-  const std::string &members = w.str();
-  size_t open = members.find('\n'), close = members.rfind('\n');
-  size_t end = json.rfind('}');
-  if (open == std::string::npos || end == std::string::npos)
-    return json;
-  while (end > 0 && (json[end - 1] == '\n' || json[end - 1] == ' '))
-    --end;
-  return json.substr(0, end) + ",\n" +
-         members.substr(open + 1, close - open - 1) + "\n}\n";
 }
 
 bool applyFixes(const Options &o, const Session &s, const std::string &source,

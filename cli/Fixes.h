@@ -22,6 +22,7 @@
 #include "cli/Options.h"
 #include "cli/Session.h"
 #include "core/Diagnostic.h"
+#include "core/Json.h"
 
 #include <cstdint>
 #include <ostream>
@@ -73,10 +74,10 @@ void emitTextWithFixIts(std::ostream &out,
                         const Session &s, const std::string &source,
                         const FixSearch &search, bool colour);
 
-/// `json` (a report object) with a "fixes" array added (and "diff" with
-/// --diff).
-std::string withFixesJson(std::string json, const Options &o, const Session &s,
-                          const std::string &source, const FixSearch &search);
+/// The report's "fixes" and "fix_search" members (and "diff" with --diff),
+/// written into the report object `w` has open.
+void writeFixesJson(core::JsonWriter &w, const Options &o, const Session &s,
+                    const std::string &source, const FixSearch &search);
 
 /// -fix: writes the offered fixes (each once; one overlapping an earlier one
 /// is skipped) to the file, naming each on `err`; --diff (text output):

@@ -7,11 +7,13 @@
 #include "cli/Coalescing.h"
 #include "cli/Commands.h"
 #include "cli/Divergence.h"
+#include "cli/JsonEmitter.h"
 #include "cli/Progress.h"
 #include "cli/Sanitize.h"
 #include "cli/Session.h"
 #include "cli/Suppressions.h"
 #include "cli/TextEmitter.h"
+#include "core/Json.h"
 #include "host/HostRunner.h"
 
 #include <fmt/format.h>
@@ -248,7 +250,9 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
   std::vector<core::Diagnostic> diags =
       reportedDiagnostics(o, source, allDiagnostics(o, s), suppressed);
   if (o.format == OutputFormat::Json) {
-    out << core::toJson(s.report);
+    out << core::toJson(s.report, [&diags](core::JsonWriter &w) {
+      writeFindingsJson(w, diags);
+    });
   } else {
     emitText(out, diags, isatty(STDOUT_FILENO));
     if (suppressed)

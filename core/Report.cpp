@@ -73,7 +73,8 @@ void writeLaunchIdentity(JsonWriter &w, int index, const std::string &kernel,
   w.value(config.dynamicSharedBytes);
 }
 
-std::string toJson(const PredictionReport &report) {
+std::string toJson(const PredictionReport &report,
+                   const std::function<void(JsonWriter &)> &members) {
   JsonWriter w;
   w.beginObject();
   w.key("schema");
@@ -126,6 +127,8 @@ std::string toJson(const PredictionReport &report) {
   for (const std::string &n : report.notes)
     w.value(n);
   w.endArray();
+  if (members)
+    members(w);
   w.endObject();
   return w.str() + "\n";
 }

@@ -7,6 +7,7 @@
 #include "core/Metrics.h"
 #include "core/SourceLoc.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,9 @@ struct PredictionReport {
   std::vector<std::string> notes; // about the program as a whole
 };
 
-std::string toJson(const PredictionReport &report);
+/// The report as JSON; `members`, when given, writes further members into
+/// the report object before it closes (the commands' findings and fixes).
+std::string toJson(const PredictionReport &report,
+                   const std::function<void(JsonWriter &)> &members = nullptr);
 
 } // namespace kcheck::core
