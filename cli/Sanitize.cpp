@@ -350,7 +350,8 @@ int runSanitize(const Options &o, std::ostream &out, std::ostream &err) {
     out << summaryText(o, s);
     break;
   }
-  if (suppressed && o.format != OutputFormat::Text)
+  if (suppressed && o.format != OutputFormat::Text &&
+      o.format != OutputFormat::Markdown)
     err << "kcheck: note: " << suppressedSummary(suppressed) << '\n';
   for (const std::string &e : s.errors)
     err << "kcheck: error: " << e << '\n';
