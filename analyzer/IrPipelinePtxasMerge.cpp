@@ -1,6 +1,7 @@
 #include "IrPipelinePtxasMerge.h"
 
 #include "IrPipelineAddress.h"
+#include "IrPipelineMemory.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -112,14 +113,6 @@ bool keepNvvmSubwordVectorAtMost8(Instruction &i) {
   return true;
 }
 
-PreservedAnalyses preservedUnless(bool changed) {
-  if (!changed)
-    return PreservedAnalyses::all();
-  PreservedAnalyses kept;
-  kept.preserveSet<CFGAnalyses>();
-  return kept;
-}
-
 } // namespace
 
 PreservedAnalyses RememberAlignmentLikeNvvm::run(Function &function,
@@ -155,7 +148,7 @@ PreservedAnalyses CapAlignmentLikeNvvm::run(Function &function,
       cast<StoreInst>(&i)->setAlignment(nvvm);
     changed = true;
   }
-  return preservedUnless(changed);
+  return cfgPreservedUnless(changed);
 }
 
 PreservedAnalyses FenceLoadStoreTurnsLikePtxas::run(Function &function,
@@ -188,7 +181,7 @@ PreservedAnalyses FenceLoadStoreTurnsLikePtxas::run(Function &function,
     }
     changed |= creditMergedLoadsToTheLast(accesses, layout);
   }
-  return preservedUnless(changed);
+  return cfgPreservedUnless(changed);
 }
 
 PreservedAnalyses RemoveLoadStoreFences::run(Function &function,
@@ -207,7 +200,7 @@ PreservedAnalyses RemoveLoadStoreFences::run(Function &function,
   }
   for (CallInst *call : calls)
     call->eraseFromParent();
-  return preservedUnless(!calls.empty());
+  return cfgPreservedUnless(!calls.empty());
 }
 
 void eraseLoadStoreFenceDeclaration(Module &module) {

@@ -491,16 +491,8 @@ PreservedAnalyses AlignSharedGlobalsLikePtxas::run(Module &module,
         it->second = std::min(it->second, align);
     }
   }
-  // Extern __shared__ arrays (declarations, or of zero size) are the
-  // dynamic window, which starts at a multiple of 16: nvcc's NVVM declares
-  // them `.align 16` and its load-store vectorizer merges `b[4 * v + i]`,
-  // i = 0..3, of an `extern __shared__ char[]` cast to float* into one
-  // ld.shared.v4 (HeCBench fma); at their own alignment nothing merges.
-  const DataLayout &layout = module.getDataLayout();
-  for (GlobalVariable &variable : module.globals())
-    if (variable.getAddressSpace() == kSharedAS &&
-        isDynamicShared(variable, layout))
-      proven.try_emplace(&variable, core::kDynamicSharedAlign);
+  // The dynamic window's arrays are at 16 already (AlignDynamicSharedLikeNvvm
+  // runs first).
   bool changed = false;
   for (auto [variable, align] : proven)
     if (align > variable->getAlign().valueOrOne().value()) {

@@ -66,9 +66,13 @@ struct AlignSharedGlobalsLikePtxas
   static bool isRequired() { return true; }
 };
 
-// Extern __shared__ arrays (the dynamic window) at the alignment NVVM
-// declares them, 16, before its vectorizer runs (AlignSharedGlobalsLikePtxas
-// gives them the same; this is the part NVVM already knows).
+// Extern __shared__ arrays (declarations, or of zero size) are the dynamic
+// window, which starts at a multiple of 16: nvcc's NVVM declares them
+// `.align 16` and its load-store vectorizer merges `b[4 * v + i]`, i = 0..3,
+// of an `extern __shared__ char[]` cast to float* into one ld.shared.v4
+// (HeCBench fma); at their own alignment nothing merges. Runs before
+// AlignSharedGlobalsLikePtxas, which raises the static variables only: this
+// is what NVVM knows, that is what ptxas adds.
 struct AlignDynamicSharedLikeNvvm
     : llvm::PassInfoMixin<AlignDynamicSharedLikeNvvm> {
   llvm::PreservedAnalyses run(llvm::Module &module,

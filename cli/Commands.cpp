@@ -198,6 +198,32 @@ void printCompileFailure(const std::string &clangDiagnostics,
     err << "kcheck: error: '" << file << "' could not be compiled\n";
 }
 
+bool writeReportDocument(
+    const Options &o, const Session &s,
+    const std::vector<core::Diagnostic> &diags, const std::string &source,
+    std::ostream &out,
+    const std::function<void(core::JsonWriter &)> &moreJson) {
+  switch (o.format) {
+  case OutputFormat::Json:
+    out << core::toJson(s.report, [&](core::JsonWriter &w) {
+      writeFindingsJson(w, diags);
+      if (moreJson)
+        moreJson(w);
+    });
+    return true;
+  case OutputFormat::Sarif:
+    out << sarifLog(s, diags);
+    return true;
+  case OutputFormat::Html:
+    out << htmlReport(s, diags, source);
+    return true;
+  case OutputFormat::Text:
+  case OutputFormat::Markdown:
+    return false;
+  }
+  return false;
+}
+
 std::optional<Session> openSession(const Options &o, std::string &source,
                                    std::ostream &err) {
   if (!readFile(o.file, source)) {
@@ -247,23 +273,19 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   if (searchesFixes(o) && s.errors.empty())
     fixes = searchFixes(o, s, source, diags);
 
-  if (o.format == OutputFormat::Json) {
-    out << core::toJson(s.report, [&](core::JsonWriter &w) {
-      writeFindingsJson(w, diags);
-      if (searchesFixes(o))
-        writeFixesJson(w, o, s, source, fixes);
-    });
-  } else if (o.format == OutputFormat::Sarif) {
-    out << sarifLog(s, diags);
-  } else if (o.format == OutputFormat::Html) {
-    out << htmlReport(s, diags, source);
-  } else if (o.command != Command::Predict) {
+  auto fixesJson = [&](core::JsonWriter &w) {
+    if (searchesFixes(o))
+      writeFixesJson(w, o, s, source, fixes);
+  };
+  if (writeReportDocument(o, s, diags, source, out, fixesJson)) {
+    // The document holds it all.
+  } else if (o.command == Command::Predict) {
+    out << predictText(s);
+  } else {
     emitTextWithFixIts(out, diags, s, source, fixes, isatty(STDOUT_FILENO));
     if (suppressed)
       out << suppressedSummary(suppressed) << '\n';
     out << summaryText(o, s);
-  } else {
-    out << predictText(s);
   }
   // predict runs no check and its output carries counters only; the
   // program's own memory errors go to stderr, with the notes.

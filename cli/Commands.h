@@ -7,10 +7,15 @@
 #include "core/Diagnostic.h"
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+namespace kcheck::core {
+class JsonWriter;
+}
 
 namespace kcheck::cli {
 
@@ -39,6 +44,15 @@ int checkInputLimits(const Options &options, std::ostream &err);
 std::vector<core::Diagnostic>
 reportedDiagnostics(const Options &options, const std::string &source,
                     std::vector<core::Diagnostic> diags, size_t &suppressed);
+
+/// The report as a document on `out` when `options.format` is one (JSON:
+/// the report with its findings, and what `moreJson` adds; SARIF; HTML);
+/// false for the text formats, which each command prints its own way.
+bool writeReportDocument(
+    const Options &options, const Session &s,
+    const std::vector<core::Diagnostic> &diags, const std::string &source,
+    std::ostream &out,
+    const std::function<void(core::JsonWriter &)> &moreJson = nullptr);
 
 /// Prints why a file could not be compiled: Clang's diagnostics, kcheck's
 /// errors, or, when there are neither, that it could not be.

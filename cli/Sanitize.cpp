@@ -2,13 +2,9 @@
 
 #include "cli/Commands.h"
 #include "cli/Divergence.h"
-#include "cli/HtmlEmitter.h"
-#include "cli/JsonEmitter.h"
-#include "cli/SarifEmitter.h"
 #include "cli/Suppressions.h"
 #include "cli/TextEmitter.h"
 #include "cli/Verify.h"
-#include "core/Json.h"
 
 #include <fmt/format.h>
 
@@ -330,29 +326,15 @@ int runSanitize(const Options &o, std::ostream &out, std::ostream &err) {
       return kExitCannotAnalyse;
     return problems.empty() ? kExitClean : kExitFindings;
   }
-  switch (o.format) {
-  case OutputFormat::Json:
-    out << core::toJson(s.report, [&diags](core::JsonWriter &w) {
-      writeFindingsJson(w, diags);
-    });
-    break;
-  case OutputFormat::Sarif:
-    out << sarifLog(s, diags);
-    break;
-  case OutputFormat::Html:
-    out << htmlReport(s, diags, source);
-    break;
-  case OutputFormat::Text:
-  case OutputFormat::Markdown: // as the other commands: text
+  bool document = writeReportDocument(o, s, diags, source, out);
+  if (!document) {
     emitText(out, diags, isatty(STDOUT_FILENO));
     if (suppressed)
       out << suppressedSummary(suppressed) << '\n';
     out << summaryText(o, s);
-    break;
-  }
-  if (suppressed && o.format != OutputFormat::Text &&
-      o.format != OutputFormat::Markdown)
+  } else if (suppressed) {
     err << "kcheck: note: " << suppressedSummary(suppressed) << '\n';
+  }
   for (const std::string &e : s.errors)
     err << "kcheck: error: " << e << '\n';
   if (!s.errors.empty())

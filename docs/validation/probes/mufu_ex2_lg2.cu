@@ -5,28 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-__global__ void ex2k(const uint32_t *in, float *out, int n, int ftz) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  float x = __uint_as_float(in[i]), r;
-  if (ftz)
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  else
-    asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  out[i] = r;
-}
-__global__ void lg2k(const uint32_t *in, float *out, int n, int ftz) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  float x = __uint_as_float(in[i]), r;
-  if (ftz)
-    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  else
-    asm("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  out[i] = r;
-}
+
+#include "mufu.cuh"
 __global__ void fastk(const float *in, float *e, float *l, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n)
@@ -75,9 +55,9 @@ int main(int argc, char **argv) {
     cudaMemcpy(din, in.data(), n * 4, cudaMemcpyHostToDevice);
     for (int ftz = 1; ftz >= 0; --ftz) {
       if (r.fn == 0)
-        ex2k<<<n / 256, 256>>>(din, dout, n, ftz);
+        mufuOf<Mufu::Ex2><<<n / 256, 256>>>(din, dout, n, ftz);
       else
-        lg2k<<<n / 256, 256>>>(din, dout, n, ftz);
+        mufuOf<Mufu::Lg2><<<n / 256, 256>>>(din, dout, n, ftz);
       cudaMemcpy(out.data(), dout, n * 4, cudaMemcpyDeviceToHost);
       long hist[9] = {0};
       long vsTrunc = 0;

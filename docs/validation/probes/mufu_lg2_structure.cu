@@ -6,28 +6,8 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-__global__ void lg2k(const uint32_t *in, float *out, int n, int ftz) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  float x = __uint_as_float(in[i]), r;
-  if (ftz)
-    asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  else
-    asm("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  out[i] = r;
-}
-__global__ void ex2k(const uint32_t *in, float *out, int n, int ftz) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n)
-    return;
-  float x = __uint_as_float(in[i]), r;
-  if (ftz)
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
-  else
-    asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
-  out[i] = r;
-}
+
+#include "mufu.cuh"
 static float cvt(double v, int mode) { // 0 RN 1 RZ 2 RD 3 RU
   float f = (float)v;
   if (mode == 0 || (double)f == v)
@@ -52,9 +32,9 @@ int main(int argc, char **argv) {
       in[i] = first + (uint32_t)i;
     cudaMemcpy(din, in.data(), n * 4, cudaMemcpyHostToDevice);
     if (lg)
-      lg2k<<<n / 256, 256>>>(din, dout, n, ftz);
+      mufuOf<Mufu::Lg2><<<n / 256, 256>>>(din, dout, n, ftz);
     else
-      ex2k<<<n / 256, 256>>>(din, dout, n, ftz);
+      mufuOf<Mufu::Ex2><<<n / 256, 256>>>(din, dout, n, ftz);
     cudaMemcpy(o.data(), dout, n * 4, cudaMemcpyDeviceToHost);
   };
   run(0x3f800000u, true, 1, L);
@@ -101,9 +81,9 @@ int main(int argc, char **argv) {
   for (int lg = 0; lg < 2; ++lg)
     for (int ftz = 1; ftz >= 0; --ftz) {
       if (lg)
-        lg2k<<<1, 64>>>(din, dout, k, ftz);
+        mufuOf<Mufu::Lg2><<<1, 64>>>(din, dout, k, ftz);
       else
-        ex2k<<<1, 64>>>(din, dout, k, ftz);
+        mufuOf<Mufu::Ex2><<<1, 64>>>(din, dout, k, ftz);
       cudaMemcpy(r.data(), dout, k * 4, cudaMemcpyDeviceToHost);
       for (int i = 0; i < k; ++i) {
         uint32_t rb;
