@@ -1,5 +1,6 @@
 #include "AstFacts.h"
 
+#include "core/SourcePath.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -299,10 +300,6 @@ private:
   std::vector<SubscriptFact> &facts;
 };
 
-bool sameFile(const std::string &a, const std::string &b) {
-  return a == b || llvm::sys::path::filename(a) == llvm::sys::path::filename(b);
-}
-
 // (line, col) as one comparable number; columns stay far below 2^20.
 uint64_t position(unsigned line, unsigned col) {
   return (uint64_t(line) << 20) | col;
@@ -322,7 +319,7 @@ const SubscriptFact *findSubscript(const std::vector<SubscriptFact> &facts,
   uint64_t bestSpan = 0;
   uint64_t at = position(where.line, where.col);
   for (const SubscriptFact &fact : facts) {
-    if (!where.file.empty() && !sameFile(fact.loc.file, where.file))
+    if (!where.file.empty() && !core::sameSourceFile(fact.loc.file, where.file))
       continue;
     uint64_t begin = position(fact.loc.line, fact.loc.col);
     uint64_t end = position(fact.endLine, fact.endCol);

@@ -2,6 +2,7 @@
 
 #include "analyzer/IrPipeline.h"
 
+#include "core/SourcePath.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/PostDominators.h"
@@ -356,8 +357,9 @@ std::vector<StaticBranch> analyzeBranches(const Function &kernel) {
       continue;
     for (const DILocation *loc = term->getDebugLoc().get(); loc;
          loc = loc->getInlinedAt())
-      b.inlineChain.push_back(
-          {loc->getFilename().str(), loc->getLine(), loc->getColumn()});
+      b.inlineChain.push_back({core::debugInfoPath(loc->getDirectory().str(),
+                                                   loc->getFilename().str()),
+                               loc->getLine(), loc->getColumn()});
     if (ui.hasDivergentTerminator(bb)) {
       b.uniformity = tracer.isWarpUniform(condition)
                          ? BranchUniformity::WarpUniform

@@ -1,4 +1,5 @@
 #include "cli/Divergence.h"
+#include "core/SourcePath.h"
 
 #include <fmt/format.h>
 
@@ -419,14 +420,10 @@ std::string simtLineRows(const core::LaunchReport &launch) {
                     "lowest SIMT efficiency first):\n";
   for (size_t i = 0; i < idle.size() && i < kShown; ++i) {
     const core::LineReport &l = *idle[i];
-    size_t slash = l.file.find_last_of('/');
     out += fmt::format(
         "    {:<24} {:5.1f}% active, {:.1f} lanes per warp instruction "
         "({} warp instructions)\n",
-        fmt::format("{}:{}",
-                    slash == std::string::npos ? l.file
-                                               : l.file.substr(slash + 1),
-                    l.line),
+        fmt::format("{}:{}", core::baseName(l.file), l.line),
         tenths(100.0 * double(l.simt.activeLanes), double(l.simt.warpInst * 32),
                true),
         tenths(double(l.simt.activeLanes), double(l.simt.warpInst), true),

@@ -3,6 +3,7 @@
 #include "cli/TextEmitter.h"
 #include "cli/UnifiedDiff.h"
 #include "core/Json.h"
+#include "core/SourcePath.h"
 
 #include "llvm/Support/Path.h"
 
@@ -30,10 +31,6 @@ std::string baseName(const std::string &kernel) {
   std::string n = kernel.substr(0, kernel.find('<'));
   size_t colon = n.rfind("::");
   return colon == std::string::npos ? n : n.substr(colon + 2);
-}
-
-bool sameFile(const std::string &a, const std::string &b) {
-  return a == b || llvm::sys::path::filename(a) == llvm::sys::path::filename(b);
 }
 
 bool isSharedCheck(const std::string &checkId) {
@@ -82,7 +79,7 @@ KernelCosts costsOf(const Session &s, const std::string &kernel) {
         m[Metric::SharedLdWavefronts] + m[Metric::SharedStWavefronts];
     k.globalSectors += m[Metric::GlobalLdSectors] + m[Metric::GlobalStSectors];
     for (const core::LineReport &line : l.innermostLines) {
-      if (!sameFile(line.file, s.mainFile))
+      if (!core::sameSourceFile(line.file, s.mainFile))
         continue;
       KernelCosts::Line &c = k.lines[line.line];
       const core::Counters &lm = line.metrics;
@@ -259,7 +256,7 @@ FixSearch searchFixes(const Options &o, const Session &s,
   for (size_t di = 0; di < diags.size(); ++di) {
     core::Diagnostic &d = diags[di];
     if (d.severity != core::Severity::Warning || !d.loc.valid() ||
-        !sameFile(d.loc.file, s.mainFile))
+        !core::sameSourceFile(d.loc.file, s.mainFile))
       continue;
     unsigned tried = 0;
     std::optional<OfferedFix> best;

@@ -5,6 +5,7 @@
 #include "cli/Coalescing.h"
 #include "cli/HtmlPictures.h"
 #include "cli/SarifEmitter.h"
+#include "core/SourcePath.h"
 
 #include <fmt/format.h>
 
@@ -66,16 +67,6 @@ struct LineFigures {
 using LineTable =
     std::map<unsigned, std::vector<std::pair<size_t, LineFigures>>>;
 
-/// As the simulator compares files: the same path or the same base name
-/// (Clang may record the main file under another spelling).
-bool sameFile(const std::string &a, const std::string &b) {
-  auto base = [](const std::string &p) {
-    size_t slash = p.find_last_of('/');
-    return slash == std::string::npos ? p : p.substr(slash + 1);
-  };
-  return a == b || base(a) == base(b);
-}
-
 LineTable lineTable(const Session &s) {
   LineTable table;
   for (size_t li = 0; li < s.launches.size(); ++li) {
@@ -86,7 +77,7 @@ LineTable lineTable(const Session &s) {
     const auto &insts = sl.kernel->insts();
     for (size_t i = 0; i < sl.result.perInst.size(); ++i) {
       core::SourceLoc loc = sim::userLocation(insts[i], s.mainFile);
-      if (loc.valid() && sameFile(loc.file, s.mainFile))
+      if (loc.valid() && core::sameSourceFile(loc.file, s.mainFile))
         lines[loc.line].add(sl.result.perInst[i]);
     }
     for (auto &[line, figures] : lines)
@@ -420,7 +411,7 @@ std::string sourceSection(const Session &s,
   std::map<unsigned, std::vector<size_t>> byLine;
   std::vector<size_t> elsewhere;
   for (size_t k = 0; k < diags.size(); ++k)
-    (diags[k].loc.valid() && sameFile(diags[k].loc.file, s.mainFile)
+    (diags[k].loc.valid() && core::sameSourceFile(diags[k].loc.file, s.mainFile)
          ? byLine[diags[k].loc.line]
          : elsewhere)
         .push_back(k);

@@ -41,9 +41,7 @@ Session sessionOf(const Options &o, host::RunResult &run,
   s.mainFile = o.file;
   s.arch = arch;
   s.report.arch = o.arch;
-  size_t slash = o.file.find_last_of('/');
-  s.report.file =
-      slash == std::string::npos ? o.file : o.file.substr(slash + 1);
+  s.report.file = o.file;
   s.subscripts = run.device.subscripts;
   s.report.notes = run.notes;
   s.report.cudaHeaders = headers;

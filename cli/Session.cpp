@@ -381,11 +381,7 @@ Session analyzeFile(const Options &options,
   Session s;
   s.mainFile = options.file;
   s.report.arch = options.arch;
-  {
-    size_t slash = options.file.find_last_of('/');
-    s.report.file = slash == std::string::npos ? options.file
-                                               : options.file.substr(slash + 1);
-  }
+  s.report.file = options.file;
   core::ArchSpec arch = *core::findArch(options.arch);
   arch.options = modelOptionsFor(options, arch); // validated by parseOptions
   s.arch = arch;

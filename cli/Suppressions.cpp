@@ -1,4 +1,5 @@
 #include "cli/Suppressions.h"
+#include "core/SourcePath.h"
 
 #include <algorithm>
 #include <cctype>
@@ -129,14 +130,6 @@ std::string parseDirective(const std::string &text, size_t at,
   return "";
 }
 
-bool sameFile(const std::string &a, const std::string &b) {
-  auto base = [](const std::string &p) {
-    size_t s = p.find_last_of('/');
-    return s == std::string::npos ? p : p.substr(s + 1);
-  };
-  return base(a) == base(b);
-}
-
 bool isFinding(const core::Diagnostic &d) {
   return d.severity == core::Severity::Warning ||
          d.severity == core::Severity::Error;
@@ -192,7 +185,7 @@ SuppressionOutcome applySuppressions(
 
   for (core::Diagnostic &d : diagnostics) {
     bool removed = false;
-    if (!d.checkId.empty() && sameFile(d.loc.file, mainFile))
+    if (!d.checkId.empty() && core::sameSourceFile(d.loc.file, mainFile))
       for (size_t i = 0; i < set.suppressions.size(); ++i) {
         const Suppression &s = set.suppressions[i];
         if (s.line != d.loc.line)
@@ -216,7 +209,7 @@ SuppressionOutcome applySuppressions(
   // that they sort among them.
   std::string spelling = mainFile;
   for (const core::Diagnostic &d : out.diagnostics)
-    if (sameFile(d.loc.file, mainFile)) {
+    if (core::sameSourceFile(d.loc.file, mainFile)) {
       spelling = d.loc.file;
       break;
     }

@@ -1,4 +1,5 @@
 #include "cli/Verify.h"
+#include "core/SourcePath.h"
 
 #include <regex>
 #include <sstream>
@@ -23,14 +24,6 @@ bool severityFromWord(const std::string &w, core::Severity &s) {
 
 // `file` as the diagnostics carry it and `main` as the user named it may
 // differ in directory; the base name decides.
-bool sameFile(const std::string &a, const std::string &b) {
-  auto base = [](const std::string &p) {
-    size_t s = p.find_last_of('/');
-    return s == std::string::npos ? p : p.substr(s + 1);
-  };
-  return base(a) == base(b);
-}
-
 } // namespace
 
 ExpectationSet parseExpectations(const std::string &sourceText) {
@@ -105,7 +98,7 @@ std::vector<std::string> verify(const ExpectationSet &expectations,
       if (found == e.count)
         break;
       if (s.used || s.d->severity != e.severity || s.d->loc.line != e.line ||
-          !sameFile(s.d->loc.file, mainFile) ||
+          !core::sameSourceFile(s.d->loc.file, mainFile) ||
           s.d->message.find(e.text) == std::string::npos)
         continue;
       s.used = true;

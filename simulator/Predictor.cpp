@@ -2,6 +2,7 @@
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
+#include "core/SourcePath.h"
 #include "simulator/BlockClasses.h"
 #include "simulator/RepeatedLaunches.h"
 #include "simulator/models/GlobalSectorModel.h"
@@ -160,14 +161,6 @@ private:
   bool recordIterations_ = false;
   std::map<std::pair<uint32_t, unsigned>, unsigned> ordinals_;
 };
-
-bool sameFile(const std::string &a, const std::string &b) {
-  auto base = [](const std::string &p) {
-    size_t s = p.find_last_of('/');
-    return s == std::string::npos ? p : p.substr(s + 1);
-  };
-  return a == b || base(a) == base(b);
-}
 
 /// Why a launch cannot be simulated within the hardware's and the limits'
 /// bounds, found before any block runs; empty when it can.
@@ -333,9 +326,11 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
 
 core::SourceLoc userLocation(const InstInfo &inst,
                              const std::string &mainFile) {
+  // The main file as the user named it: Clang's spelling of it may differ
+  // (core/SourcePath.h).
   for (const core::SourceLoc &loc : inst.inlineChain)
-    if (sameFile(loc.file, mainFile))
-      return loc;
+    if (core::sameSourceFile(loc.file, mainFile))
+      return {mainFile, loc.line, loc.col};
   return inst.inlineChain.empty() ? core::SourceLoc{}
                                   : inst.inlineChain.front();
 }
@@ -347,8 +342,8 @@ std::vector<core::SourceLoc> mainFileChain(const InstInfo &inst,
                                            const std::string &mainFile) {
   std::vector<core::SourceLoc> chain;
   for (const core::SourceLoc &loc : inst.inlineChain)
-    if (sameFile(loc.file, mainFile))
-      chain.push_back(loc);
+    if (core::sameSourceFile(loc.file, mainFile))
+      chain.push_back({mainFile, loc.line, loc.col});
   return chain;
 }
 

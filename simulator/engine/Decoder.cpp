@@ -6,6 +6,7 @@
 #include "simulator/engine/AddressWindows.h"
 #include "simulator/engine/Reconvergence.h"
 
+#include "core/SourcePath.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
@@ -113,8 +114,9 @@ uint32_t Decoder::emit(const bc::Inst &inst, const Instruction &at,
   info.opcode = std::move(opcode);
   for (const DILocation *loc = at.getDebugLoc().get(); loc;
        loc = loc->getInlinedAt())
-    info.inlineChain.push_back(
-        {loc->getFilename().str(), loc->getLine(), loc->getColumn()});
+    info.inlineChain.push_back({core::debugInfoPath(loc->getDirectory().str(),
+                                                    loc->getFilename().str()),
+                                loc->getLine(), loc->getColumn()});
   k_.infos_.push_back(std::move(info));
   k_.code_.push_back(inst);
   k_.reconv_.push_back(DecodedKernel::kExitPc);
