@@ -1,19 +1,16 @@
 #include "cli/Commands.h"
 
-#include "cli/BankConflicts.h"
-#include "cli/Checks.h"
-#include "cli/Coalescing.h"
-#include "cli/Divergence.h"
-#include "cli/Fixes.h"
+#include "checks/Registry.h"
 #include "cli/HtmlEmitter.h"
 #include "cli/JsonEmitter.h"
-#include "cli/Sanitize.h"
 #include "cli/SarifEmitter.h"
-#include "cli/Session.h"
-#include "cli/Suppressions.h"
 #include "cli/TextEmitter.h"
-#include "cli/Verify.h"
 #include "core/Json.h"
+#include "driver/Fixes.h"
+#include "driver/LaunchFaults.h"
+#include "driver/Session.h"
+#include "driver/Suppressions.h"
+#include "driver/Verify.h"
 
 #include <fmt/format.h>
 
@@ -25,6 +22,20 @@
 #include <unistd.h>
 
 namespace kcheck::cli {
+
+using driver::analyzeFile;
+using driver::applyFixes;
+using driver::applySuppressions;
+using driver::describeLaunch;
+using driver::FixSearch;
+using driver::parseExpectations;
+using driver::parseSuppressions;
+using driver::searchesFixes;
+using driver::searchFixes;
+using driver::sessionFromHostRun;
+using driver::suppressedSummary;
+using driver::SuppressionOutcome;
+using driver::verify;
 
 namespace {
 
@@ -66,81 +77,18 @@ std::string predictText(const Session &s) {
   return out;
 }
 
-bool runsBankConflicts(Command c) {
-  return c == Command::BankConflicts || c == Command::Check;
-}
-bool runsCoalescing(Command c) {
-  return c == Command::Coalescing || c == Command::Check;
-}
-bool runsDivergence(Command c) {
-  return c == Command::Divergence || c == Command::Check;
-}
-
-/// Every check the command runs, in source order (a stable sort keeps a
-/// line's shared findings before its global ones).
-std::vector<core::Diagnostic> diagnosticsOf(const Options &o,
-                                            const Session &s) {
-  std::vector<core::Diagnostic> diags;
-  if (runsBankConflicts(o.command))
-    diags = bankConflictDiagnostics(s);
-  if (runsCoalescing(o.command)) {
-    std::vector<core::Diagnostic> global =
-        coalescingDiagnostics(s, o.remarks && !o.verify);
-    diags.insert(diags.end(), std::make_move_iterator(global.begin()),
-                 std::make_move_iterator(global.end()));
-  }
-  if (runsDivergence(o.command)) {
-    std::vector<core::Diagnostic> branches =
-        divergenceDiagnostics(s, o.remarks && !o.verify);
-    diags.insert(diags.end(), std::make_move_iterator(branches.begin()),
-                 std::make_move_iterator(branches.end()));
-  }
-  std::vector<core::Diagnostic> overruns = overrunDiagnostics(s);
-  diags.insert(diags.end(), std::make_move_iterator(overruns.begin()),
-               std::make_move_iterator(overruns.end()));
-  std::stable_sort(diags.begin(), diags.end(),
-                   [](const core::Diagnostic &a, const core::Diagnostic &b) {
-                     return std::tie(a.loc.file, a.loc.line, a.loc.col) <
-                            std::tie(b.loc.file, b.loc.line, b.loc.col);
-                   });
-  return diags;
-}
-
-/// The ids of the checks whose findings this run can report: the command's
-/// (`run`: all), less those --checks disabled.
-std::vector<std::string> checksRunBy(const Options &o) {
-  bool all = o.command == Command::Run;
-  std::vector<std::string> ids;
-  if (all || runsBankConflicts(o.command))
-    ids.push_back("bank-conflict");
-  if (all || runsCoalescing(o.command))
-    ids.push_back("uncoalesced-access");
-  if (all || runsDivergence(o.command))
-    ids.insert(ids.end(), {"divergent-branch", "barrier-divergence"});
-  if (isSanitizerCommand(o.command))
-    ids = sanitizerCheckIds(o.command);
-  std::erase_if(ids, [&](const std::string &id) {
-    return std::count(o.disabledChecks.begin(), o.disabledChecks.end(), id);
-  });
-  return ids;
-}
-
-std::string summaryText(const Options &o, const Session &s) {
+std::string summaryText(const std::vector<const checks::Check *> &run,
+                        const Session &s) {
   std::string out;
   for (size_t li = 0; li < s.report.launches.size(); ++li) {
-    const core::LaunchReport &l = s.report.launches[li];
     out += "launch " + describeLaunchCall(s, li);
-    if (!l.simulated) {
+    // A launch that faulted under a sanitizer has that check's row.
+    if (!s.report.launches[li].simulated &&
+        !driver::faultReportedBy(s.launches[li].result)) {
       out += ": not simulated\n";
       continue;
     }
-    out += "\n";
-    if (runsBankConflicts(o.command))
-      out += bankConflictSummaryRows(s, li);
-    if (runsCoalescing(o.command))
-      out += coalescingSummaryRows(s, li);
-    if (runsDivergence(o.command))
-      out += divergenceSummaryRows(s, li);
+    out += "\n" + checks::summaryRows(run, s, li);
   }
   return out;
 }
@@ -161,9 +109,9 @@ reportedDiagnostics(const Options &o, const std::string &source,
     return std::count(o.disabledChecks.begin(), o.disabledChecks.end(),
                       d.checkId);
   });
-  SuppressionOutcome kept =
-      applySuppressions(parseSuppressions(source, o.file, checkIds()),
-                        std::move(diags), o.file, checksRunBy(o));
+  SuppressionOutcome kept = applySuppressions(
+      parseSuppressions(source, o.file, checks::checkIds()), std::move(diags),
+      o.file, checks::findingIds(checks::checksRunBy(o)));
   suppressed = kept.suppressed;
   return std::move(kept.diagnostics);
 }
@@ -240,22 +188,23 @@ std::optional<Session> openSession(const Options &o, std::string &source,
 }
 
 int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
-  if (isSanitizerCommand(o.command))
-    return runSanitize(o, out, err);
   std::string source;
   std::optional<Session> opened = openSession(o, source, err);
   if (!opened)
     return kExitCannotAnalyse;
   Session &s = *opened;
   bool anySimulated = false;
-  for (const core::LaunchReport &l : s.report.launches)
-    anySimulated |= l.simulated;
+  for (size_t li = 0; li < s.launches.size(); ++li)
+    anySimulated |= s.report.launches[li].simulated ||
+                    driver::faultReportedBy(s.launches[li].result);
   if (!anySimulated && s.errors.empty() && !s.makesNoLaunch)
     s.errors.push_back("no launch could be simulated (see the notes above)");
 
+  std::vector<const checks::Check *> run = checks::checksRunBy(o);
   size_t suppressed = 0;
-  std::vector<core::Diagnostic> diags =
-      reportedDiagnostics(o, source, diagnosticsOf(o, s), suppressed);
+  std::vector<core::Diagnostic> diags = reportedDiagnostics(
+      o, source, checks::findingsOf(run, s, o.remarks && !o.verify),
+      suppressed);
 
   if (o.verify) {
     for (const std::string &e : s.errors)
@@ -277,21 +226,23 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
     if (searchesFixes(o))
       writeFixesJson(w, o, s, source, fixes);
   };
-  if (writeReportDocument(o, s, diags, source, out, fixesJson)) {
-    // The document holds it all.
-  } else if (o.command == Command::Predict) {
+  bool document = writeReportDocument(o, s, diags, source, out, fixesJson);
+  if (!document && o.command == Command::Predict) {
     out << predictText(s);
-  } else {
-    emitTextWithFixIts(out, diags, s, source, fixes, isatty(STDOUT_FILENO));
+  } else if (!document) {
+    emitTextWithFixIts(out, diags, s, source, fixes, isatty(STDOUT_FILENO),
+                       o.parseableFixIts ? FixItStyle::Parseable
+                                         : FixItStyle::UnderCaret);
     if (suppressed)
       out << suppressedSummary(suppressed) << '\n';
-    out << summaryText(o, s);
+    out << summaryText(run, s);
   }
   // predict runs no check and its output carries counters only; the
   // program's own memory errors go to stderr, with the notes.
   if (o.command == Command::Predict)
     emitText(err, diags, isatty(STDERR_FILENO));
-  if (suppressed && o.format != OutputFormat::Text)
+  // A document holds only itself: the note goes to stderr.
+  if (suppressed && document)
     err << "kcheck: note: " << suppressedSummary(suppressed) << '\n';
   if ((o.applyFixes || o.printDiff) && s.errors.empty() &&
       !applyFixes(o, s, source, fixes, out, err))

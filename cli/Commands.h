@@ -3,8 +3,8 @@
 #pragma once
 
 #include "cli/Options.h"
-#include "cli/Session.h"
 #include "core/Diagnostic.h"
+#include "driver/Session.h"
 
 #include <cstddef>
 #include <functional>
@@ -19,6 +19,10 @@ class JsonWriter;
 
 namespace kcheck::cli {
 
+// The driver's vocabulary, as every command uses it.
+using driver::describeLaunchCall;
+using driver::Session;
+
 enum ExitCode : int {
   kExitClean = 0,
   kExitFindings = 1,
@@ -29,11 +33,11 @@ enum ExitCode : int {
 
 int runCommand(const Options &options, std::ostream &out, std::ostream &err);
 
-/// The input limits checked before anything is compiled (--max-source):
-/// kExitClean when FILE.cu is within them, else the message and exit code.
 /// Every counter predicted for launch `l`, a line each (predict, run).
 std::string countersText(const core::LaunchReport &l);
 
+/// The input limits checked before anything is compiled (--max-source):
+/// kExitClean when FILE.cu is within them, else the message and exit code.
 int checkInputLimits(const Options &options, std::ostream &err);
 
 /// A command's findings less what the user asked not to see: the checks
@@ -73,11 +77,6 @@ int runCompare(const Options &options, std::ostream &out, std::ostream &err);
 /// `kcheck validate`: predict, build with nvcc, measure with kcheck-profile,
 /// compare (cli/ValidateCommand.cpp); exit 4 without a GPU.
 int runValidate(const Options &options, std::ostream &out, std::ostream &err);
-
-/// predict/check --run-host: the launches of running the program's host code
-/// (its output goes to `err`, the report's stream stays clean), as a Session
-/// for the other commands' checks and emitters (cli/RunCommand.cpp).
-Session sessionFromHostRun(const Options &options, std::ostream &err);
 
 /// `kcheck run`: runs the program's host code against a simulated GPU and
 /// reports its launches (cli/RunCommand.cpp).

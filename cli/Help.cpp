@@ -1,7 +1,11 @@
 #include "cli/Help.h"
 
+#include "checks/Registry.h"
 #include "cli/Commands.h"
 #include "cli/Options.h"
+#include "core/Json.h"
+
+#include <fmt/format.h>
 
 #include <string_view>
 
@@ -72,22 +76,21 @@ struct HelpPage {
 
 // The sanitizer commands share one page shape: what they catch differs.
 #define SANITIZER_PAGE(name, catches, examples)                                \
-  HelpPage{                                                                    \
-      name,                                                                    \
-      name " FILE.cu [options] [-- clang args]",                               \
-      "compute-sanitizer's " name " without a GPU: simulates every launch "    \
-      "of\nFILE.cu and reports " catches ",\nwith the kernel, line, thread, "  \
-      "block and address (kcheck explain " name ").\nA faulting launch stops " \
-      "there, as on a GPU; the others are still checked.\n",                   \
-      "  --verify             check FILE.cu's // expected-error {{...}} "      \
-      "comments\n",                                                            \
-      true,                                                                    \
-      true,                                                                    \
-      true,                                                                    \
-      false,                                                                   \
-      examples,                                                                \
-      "exit codes: 0 no finding, 1 findings, 2 usage error, 3 FILE.cu could "  \
-      "not be\n            analysed\n"}
+  HelpPage {                                                                   \
+    name, name " FILE.cu [options] [-- clang args]",                           \
+        "compute-sanitizer's " name " without a GPU: simulates every launch "  \
+        "of\nFILE.cu and reports " catches                                     \
+        ",\nwith the kernel, line, thread, "                                   \
+        "block and address (kcheck explain " name                              \
+        ").\nA faulting launch stops "                                         \
+        "there, as on a GPU; the others are still checked.\n",                 \
+        "  --verify             check FILE.cu's // expected-error {{...}} "    \
+        "comments\n",                                                          \
+        true, true, true, false, examples,                                     \
+        "exit codes: 0 no finding, 1 findings, 2 usage error, 3 FILE.cu "      \
+        "could "                                                               \
+        "not be\n            analysed\n"                                       \
+  }
 
 // One page per command, in `kcheck --help`'s order.
 const HelpPage kPages[] = {
@@ -354,6 +357,62 @@ int printHelp(const std::string &command, std::ostream &out,
   }
   out << text;
   return kExitClean;
+}
+
+namespace {
+
+const checks::CheckPage *pageOf(std::string_view id) {
+  for (const checks::CheckPage &page : checks::checkPages())
+    if (page.id == id)
+      return &page;
+  return nullptr;
+}
+
+} // namespace
+
+int listChecks(std::ostream &out, bool json) {
+  if (json) {
+    core::JsonWriter w;
+    w.beginArray();
+    for (const checks::Check &c : checks::registry()) {
+      w.beginObject();
+      w.key("id");
+      w.value(c.id);
+      w.key("severity");
+      w.value(core::severityName(c.severity));
+      w.key("reports_as");
+      w.value(c.findingId());
+      w.key("sanitizer");
+      w.value(c.sanitizer);
+      const checks::CheckPage *page = pageOf(c.id);
+      w.key("summary");
+      w.value(page ? page->summary : "");
+      w.key("page");
+      w.value(page ? fmt::format("docs/checks/{}.md", c.id) : "");
+      w.key("kernel");
+      w.value(c.kernel.empty() ? "" : fmt::format("kernels/{}", c.kernel));
+      w.endObject();
+    }
+    w.endArray();
+    out << w.str() << '\n';
+    return kExitClean;
+  }
+  for (const checks::Check &c : checks::registry()) {
+    const checks::CheckPage *page = pageOf(c.id);
+    out << fmt::format("{:<20} {}\n", c.id, page ? page->summary : "(no page)");
+  }
+  out << "\n`kcheck explain ID` shows a check's page (docs/checks/ID.md).\n";
+  return kExitClean;
+}
+
+int explainCheck(const std::string &id, std::ostream &out, std::ostream &err) {
+  if (const checks::CheckPage *page = pageOf(id)) {
+    out << page->text;
+    return kExitClean;
+  }
+  err << "kcheck: error: no check '" << id
+      << "' (kcheck list-checks lists them)\n";
+  return kExitUsage;
 }
 
 } // namespace kcheck::cli

@@ -19,4 +19,11 @@ std::vector<std::string> helpCommands();
 /// unknown command: a message on `err`, exit 2.
 int printHelp(const std::string &command, std::ostream &out, std::ostream &err);
 
+/// `kcheck list-checks`: one line per check of the registry; with `json`,
+/// the registry as data (id, severity, the id its findings carry, summary,
+/// docs page, demonstrating kernel).
+int listChecks(std::ostream &out, bool json);
+/// `kcheck explain ID`: the check's page; exit 2 for an unknown id.
+int explainCheck(const std::string &id, std::ostream &out, std::ostream &err);
+
 } // namespace kcheck::cli

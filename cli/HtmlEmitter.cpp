@@ -1,8 +1,8 @@
 #include "cli/HtmlEmitter.h"
 
-#include "cli/BankConflicts.h"
-#include "cli/Checks.h"
-#include "cli/Coalescing.h"
+#include "checks/BankConflict.h"
+#include "checks/Registry.h"
+#include "checks/UncoalescedAccess.h"
 #include "cli/HtmlPictures.h"
 #include "cli/SarifEmitter.h"
 #include "core/SourcePath.h"
@@ -15,6 +15,12 @@
 #include <set>
 
 namespace kcheck::cli {
+
+using checks::BankConflictWarp;
+using checks::UncoalescedWarp;
+using driver::describeLaunchCall;
+using driver::Session;
+using driver::SimulatedLaunch;
 
 namespace {
 
@@ -405,8 +411,8 @@ std::string sourceSection(const Session &s,
                           const std::vector<core::Diagnostic> &diags,
                           const std::string &source) {
   LineTable table = lineTable(s);
-  std::vector<BankConflictWarp> banks = bankConflictWorstWarps(s);
-  std::vector<UncoalescedWarp> sectors = uncoalescedWorstWarps(s);
+  std::vector<BankConflictWarp> banks = checks::bankConflictWorstWarps(s);
+  std::vector<UncoalescedWarp> sectors = checks::uncoalescedWorstWarps(s);
   // Findings by main-file line; the others (headers, no location) go first.
   std::map<unsigned, std::vector<size_t>> byLine;
   std::vector<size_t> elsewhere;
@@ -467,7 +473,7 @@ std::string sourceSection(const Session &s,
 
 std::string checksSection(const std::vector<core::Diagnostic> &diags) {
   std::string out;
-  for (const CheckPage &page : checkPages())
+  for (const checks::CheckPage &page : checks::checkPages())
     if (std::any_of(diags.begin(), diags.end(),
                     [&](const auto &d) { return d.checkId == page.id; }))
       out += fmt::format("<details id=\"check-{}\"><summary>{}: {}</summary>"
@@ -526,8 +532,8 @@ std::string htmlReport(const Session &s,
       "<span><b>{}</b> launch{}, {} simulated</span><span>kcheck {}</span>"
       "</div><div class=\"summary\">{}</div></header>\n<main>\n",
       escape(s.report.file), escape(s.report.arch), s.report.launches.size(),
-      s.report.launches.size() == 1 ? "" : "es", simulated, kKcheckVersion,
-      findingsSummary(diags));
+      s.report.launches.size() == 1 ? "" : "es", simulated,
+      driver::kKcheckVersion, findingsSummary(diags));
   out += launchSection(s);
   out += sourceSection(s, diags, source);
   out += checksSection(diags);

@@ -10,8 +10,8 @@
 // first line to the call line.
 #pragma once
 
-#include "cli/Session.h"
 #include "core/Diagnostic.h"
+#include "driver/Session.h"
 
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ namespace kcheck::cli {
 
 /// The page for `session`, whose main file's text is `source`;
 /// `diagnostics` are the findings the command reports (none for predict).
-std::string htmlReport(const Session &session,
+std::string htmlReport(const driver::Session &session,
                        const std::vector<core::Diagnostic> &diagnostics,
                        const std::string &source);
 

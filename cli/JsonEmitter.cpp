@@ -2,6 +2,8 @@
 
 #include "core/Json.h"
 
+#include <fmt/format.h>
+
 namespace kcheck::cli {
 
 namespace {
@@ -43,6 +45,80 @@ void writeFindingsJson(core::JsonWriter &w,
     w.endObject();
   }
   w.endArray();
+}
+
+void writeFixesJson(core::JsonWriter &w, const driver::Options &o,
+                    const driver::Session &s, const std::string &source,
+                    const driver::FixSearch &search) {
+  w.key("fixes");
+  w.beginArray();
+  auto figures = [&w](const driver::FixFigures &f) {
+    w.beginObject();
+    w.key("line_cost");
+    w.value(f.lineCost);
+    w.key("line_requests");
+    w.value(f.lineRequests);
+    w.key("kernel_shared_wavefronts");
+    w.value(f.sharedWavefronts);
+    w.key("kernel_global_sectors");
+    w.value(f.globalSectors);
+    w.key("launches");
+    w.value(uint64_t(f.launches));
+    w.endObject();
+  };
+  for (const driver::OfferedFix &f : search.fixes) {
+    const analyzer::FixCandidate &c = s.fixCandidates[f.candidate];
+    w.beginObject();
+    w.key("file");
+    w.value(o.file);
+    w.key("line");
+    w.value(f.line);
+    w.key("check");
+    w.value(c.checkId);
+    w.key("kernel");
+    w.value(c.kernel);
+    w.key("recipe");
+    w.value(c.recipe);
+    w.key("title");
+    w.value(c.title);
+    w.key("line_cost_unit");
+    w.value(driver::lineCostUnit(c.checkId));
+    w.key("before");
+    figures(f.before);
+    w.key("after");
+    figures(f.after);
+    w.key("edits");
+    w.beginArray();
+    for (const analyzer::TextEdit &e : c.edits) {
+      driver::EditRange r = driver::editRange(source, e);
+      w.beginObject();
+      w.key("offset");
+      w.value(e.offset);
+      w.key("length");
+      w.value(e.length);
+      w.key("begin");
+      w.value(fmt::format("{}:{}", r.beginLine, r.beginCol));
+      w.key("end");
+      w.value(fmt::format("{}:{}", r.endLine, r.endCol));
+      w.key("replacement");
+      w.value(e.replacement);
+      w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+  }
+  w.endArray();
+  w.key("fix_search");
+  w.beginObject();
+  w.key("resimulations");
+  w.value(search.resimulations);
+  w.key("seconds");
+  w.value(search.seconds);
+  w.endObject();
+  if (o.printDiff) {
+    w.key("diff");
+    w.value(driver::fixesDiff(o, s, source, search));
+  }
 }
 
 } // namespace kcheck::cli

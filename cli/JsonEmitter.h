@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/Diagnostic.h"
+#include "driver/Fixes.h"
 
 #include <vector>
 
@@ -15,5 +16,11 @@ namespace kcheck::cli {
 
 void writeFindingsJson(core::JsonWriter &w,
                        const std::vector<core::Diagnostic> &diags);
+
+/// The report's "fixes" and "fix_search" members (and "diff" with --diff),
+/// written into the report object `w` has open.
+void writeFixesJson(core::JsonWriter &w, const driver::Options &o,
+                    const driver::Session &s, const std::string &source,
+                    const driver::FixSearch &search);
 
 } // namespace kcheck::cli

@@ -1,6 +1,6 @@
 #include "cli/Options.h"
 
-#include "cli/Checks.h"
+#include "checks/Registry.h"
 #include "core/ArchSpec.h"
 
 #include <algorithm>
@@ -9,16 +9,6 @@
 #include <sstream>
 
 namespace kcheck::cli {
-
-core::ModelOptions modelOptionsFor(const Options &o,
-                                   const core::ArchSpec &arch) {
-  core::ModelOptions m = core::defaultModelOptions(arch);
-  if (o.bankModeBytes)
-    m.bankModeBytes = *o.bankModeBytes;
-  if (o.l1Cache)
-    m.l1Cache = *o.l1Cache;
-  return m;
-}
 
 namespace {
 
@@ -64,6 +54,12 @@ bool runsChecks(Command c) {
   }
 }
 
+// The commands whose report is a document with findings: the checks, and
+// predict and run, which report the program's own memory errors.
+bool reportsFindings(Command c) {
+  return runsChecks(c) || c == Command::Predict || c == Command::Run;
+}
+
 // Modes that the --arch does not have are usage errors, not silently
 // ignored.
 std::string modeErrorFor(const Options &o) {
@@ -86,7 +82,8 @@ commands:
   divergence       thread-dependent branches, how often warps diverge there,
                    SIMT efficiency [divergent-branch]; __syncthreads() reached
                    by part of a block [barrier-divergence] (error)
-  check            every check above
+  check            every check: the three above and compute-sanitizer's four
+                   below (--no-sanitizers: without them)
   predict          all predicted counters (use --format json for the schema)
   compare          PRED.json MEAS.json [...]: predicted vs measured counters
                    per launch and line (exit 0 all agree, 1 any differs)
@@ -111,9 +108,9 @@ options:
   --arch sm_XX         target architecture (default sm_90)
   --format text|json|markdown|sarif|html  output format (default text;
                        markdown: compare, validate; sarif: SARIF 2.1.0 for
-                       code scanning, check commands; html: one
-                       self-contained page with the annotated source and
-                       pictures of the worst warps, check commands, predict)
+                       code scanning; html: one self-contained page with the
+                       annotated source and pictures of the worst warps;
+                       sarif and html: the check commands, predict, run)
   --verify             check the file's // expected-warning {{...}} comments
   --remarks            also explain the accesses that are not findings
                        (coalesced, broadcast)
@@ -146,6 +143,11 @@ options:
                        that re-simulation verified to FILE.cu in place
   --diff               the same fixes as a unified diff on stdout
   --no-fixes           do not search for fixes (each is re-simulated)
+  --parseable-fixits   print a fix's edits as Clang's
+                       -fdiagnostics-parseable-fixits lines, not under the
+                       caret
+  --no-sanitizers      check: leave out memcheck, initcheck, racecheck and
+                       synccheck (their shadow state runs blocks on one thread)
   --run-host           predict, check, bank-conflicts, coalescing, divergence:
                        take the launches (sizes, arguments, data) from running
                        the program's host code, as `run` does (it executes
@@ -226,7 +228,12 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
   else if (cmd == "sanitize")
     o.command = Command::Sanitize;
   else if (cmd == "list-checks") {
+    // `--format json`: the registry as data (id, severity, page, kernel).
     o.command = Command::ListChecks;
+    if (argv.size() == 3 && argv[1] == "--format" && argv[2] == "json")
+      o.format = OutputFormat::Json;
+    else if (argv.size() != 1)
+      r.error = "list-checks takes no argument but --format json";
     return r;
   } else if (cmd == "explain") {
     o.command = Command::Explain;
@@ -305,19 +312,17 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       else if (*v == "markdown" && (o.command == Command::Compare ||
                                     o.command == Command::Validate))
         o.format = OutputFormat::Markdown;
-      else if (*v == "sarif" && runsChecks(o.command))
+      else if (*v == "sarif" && reportsFindings(o.command))
         o.format = OutputFormat::Sarif;
-      else if (*v == "html" &&
-               (runsChecks(o.command) || o.command == Command::Predict))
+      else if (*v == "html" && reportsFindings(o.command))
         o.format = OutputFormat::Html;
       else {
         r.error =
             "unknown format '" + *v + "' (text, json" +
             (o.command == Command::Compare || o.command == Command::Validate
                  ? ", markdown)"
-             : runsChecks(o.command)         ? ", sarif, html)"
-             : o.command == Command::Predict ? ", html)"
-                                             : ")");
+             : reportsFindings(o.command) ? ", sarif, html)"
+                                          : ")");
         return r;
       }
     } else if (a == "--verify") {
@@ -382,6 +387,10 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       o.printDiff = true;
     } else if (a == "--no-fixes") {
       o.searchFixes = false;
+    } else if (a == "--parseable-fixits") {
+      o.parseableFixIts = true;
+    } else if (a == "--no-sanitizers" && o.command == Command::Check) {
+      o.noSanitizers = true;
     } else if (a == "--quiet" || a == "-q") {
       o.quiet = true;
     } else if (a == "--jobs" || a == "-j") {
@@ -477,7 +486,8 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
       const std::string *v = value();
       if (!v)
         return r;
-      o.disabledChecks = disabledChecks(*v, checkIds(), r.error);
+      o.disabledChecks =
+          checks::disabledChecks(*v, checks::checkIds(), r.error);
       if (!r.error.empty())
         return r;
     } else if (!a.empty() && a[0] == '-') {
@@ -500,6 +510,13 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
   } else {
     r.error = modeErrorFor(o);
   }
+  // The engine's shadow state for the checks this command runs; compute-
+  // sanitizer's own tools stop a kernel at a small global overrun, as it
+  // does, where the other commands count it and go on, as the GPU does.
+  o.sanitizers = checks::shadowFor(checks::checksRunBy(o));
+  o.stopAtGlobalOverrun =
+      o.sanitizers.memcheck &&
+      (o.command == Command::Memcheck || o.command == Command::Sanitize);
   return r;
 }
 

@@ -1,6 +1,6 @@
 #include "cli/SarifEmitter.h"
 
-#include "cli/Checks.h"
+#include "checks/Registry.h"
 #include "core/Json.h"
 
 #include <fmt/format.h>
@@ -13,6 +13,10 @@
 #include <tuple>
 
 namespace kcheck::cli {
+
+using driver::describeLaunchCall;
+using driver::Session;
+using driver::SimulatedLaunch;
 
 namespace {
 
@@ -33,21 +37,23 @@ struct Rule {
   std::string level;     // "warning", "error" or "note"
 };
 
-/// "# bank-conflict: shared-memory bank conflicts (warning)" gives the short
-/// text and the level; the first paragraph after the title the full text.
-Rule ruleFromPage(const CheckPage &page) {
-  Rule r{page.id, page.summary, page.summary, page.text, "warning"};
-  for (const char *level : {"warning", "error", "note"}) {
-    std::string suffix = fmt::format(" ({})", level);
-    if (r.shortText.size() > suffix.size() && r.shortText.ends_with(suffix)) {
-      r.shortText.resize(r.shortText.size() - suffix.size());
-      r.level = level;
-    }
-  }
-  size_t start = page.text.find("\n\n");
+/// A registry row and its page: the page title gives the short text (less
+/// its "(warning)" suffix), the first paragraph after it the full text; the
+/// level is the check's severity.
+Rule ruleOf(const checks::Check &check, const checks::CheckPage *page) {
+  Rule r{std::string(check.id), std::string(check.id), std::string(check.id),
+         "", std::string(core::severityName(check.severity))};
+  if (!page)
+    return r;
+  r.shortText = r.fullText = page->summary;
+  r.page = page->text;
+  if (size_t paren = r.shortText.rfind(" (");
+      paren != std::string::npos && r.shortText.ends_with(")"))
+    r.shortText.resize(paren);
+  size_t start = page->text.find("\n\n");
   if (start != std::string::npos) {
-    size_t end = page.text.find("\n\n", start + 2);
-    std::string paragraph = page.text.substr(start + 2, end - start - 2);
+    size_t end = page->text.find("\n\n", start + 2);
+    std::string paragraph = page->text.substr(start + 2, end - start - 2);
     const std::string bold = "**What it reports.** ";
     if (paragraph.starts_with(bold))
       paragraph.erase(0, bold.size());
@@ -77,8 +83,13 @@ std::string pascalCase(const std::string &id) {
 /// remarks' ids), so that every result has a ruleIndex.
 std::vector<Rule> rulesFor(const std::vector<core::Diagnostic> &diags) {
   std::vector<Rule> rules;
-  for (const CheckPage &page : checkPages())
-    rules.push_back(ruleFromPage(page));
+  for (const checks::Check &c : checks::registry()) {
+    const checks::CheckPage *page = nullptr;
+    for (const checks::CheckPage &p : checks::checkPages())
+      if (p.id == c.id)
+        page = &p;
+    rules.push_back(ruleOf(c, page));
+  }
   for (const core::Diagnostic &d : diags)
     if (!d.checkId.empty() &&
         std::none_of(rules.begin(), rules.end(),
@@ -315,7 +326,7 @@ std::string sarifLog(const Session &s,
   w.value(KCHECK_HOME_URL);
 #endif
   w.key("version");
-  w.value(kKcheckVersion);
+  w.value(driver::kKcheckVersion);
   w.key("rules");
   w.beginArray();
   for (const Rule &r : rules)

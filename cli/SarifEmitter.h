@@ -16,8 +16,8 @@
 //   the run's property bag, the check's own numbers stay in the notes.
 #pragma once
 
-#include "cli/Session.h"
 #include "core/Diagnostic.h"
+#include "driver/Session.h"
 
 #include <string>
 #include <vector>
@@ -27,7 +27,7 @@ namespace kcheck::cli {
 /// The whole SARIF log (UTF-8 JSON). `diagnostics` are the findings as the
 /// text output lists them; `session.errors` make the invocation
 /// unsuccessful and become notifications.
-std::string sarifLog(const Session &session,
+std::string sarifLog(const driver::Session &session,
                      const std::vector<core::Diagnostic> &diagnostics);
 
 } // namespace kcheck::cli

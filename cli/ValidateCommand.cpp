@@ -6,7 +6,7 @@
 // differs, 3 when the file cannot be predicted or built (no nvcc, nvcc
 // errors), 4 when there is no GPU or profiling is not permitted.
 #include "cli/Commands.h"
-#include "cli/Session.h"
+#include "driver/Session.h"
 
 #include "core/Compare.h"
 #include "core/ReportFile.h"

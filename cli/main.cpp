@@ -1,10 +1,10 @@
 // kcheck: predicts what the GPU does with a CUDA kernel's memory accesses.
 // A thin main: parse the options, run the command, return its exit code.
-#include "cli/Checks.h"
+#include "checks/Registry.h"
 #include "cli/Commands.h"
-#include "cli/CompileDatabase.h"
 #include "cli/Help.h"
 #include "cli/Options.h"
+#include "driver/CompileDatabase.h"
 
 #include <iostream>
 
@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
     std::cout << "kcheck " << kKcheckVersion << "\n";
     return kExitClean;
   case Command::ListChecks:
-    return listChecks(std::cout);
+    return listChecks(std::cout, parsed.options.format == OutputFormat::Json);
   case Command::Explain:
     return explainCheck(parsed.options.file, std::cout, std::cerr);
   case Command::Compare:

@@ -106,9 +106,11 @@ HostDevice::HostDevice(const llvm::Module &module, const RunOptions &options,
   predictor_.setJobs(options.jobs);
   predictor_.setPrintf(options.printfOut);
   predictor_.setSanitizer(options.sanitizer);
-  // The program goes on past a small overrun, as on the GPU (memcheck, when
-  // on, stops the kernel instead, as compute-sanitizer does).
-  predictor_.setGlobalOverruns(sim::GlobalOverrun::CountAndGoOn);
+  // The program goes on past a small overrun, as on the GPU, unless asked to
+  // stop as compute-sanitizer's memcheck does.
+  predictor_.setGlobalOverruns(options.stopAtGlobalOverrun
+                                   ? sim::GlobalOverrun::Fault
+                                   : sim::GlobalOverrun::CountAndGoOn);
   if (options.progress)
     predictor_.setProgress(options.progress);
 }

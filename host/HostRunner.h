@@ -49,6 +49,8 @@ struct RunOptions {
   unsigned jobs = 1; // threads simulating a launch's blocks
   // Sanitizer checks on every launch (kcheck memcheck --run-host).
   sim::SanitizerOptions sanitizer;
+  // A small overrun of a global allocation stops the kernel (memcheck).
+  bool stopAtGlobalOverrun = false;
   /// Where the kernels' device printf goes (null: dropped); give the stream
   /// host code's stdout feeds (std::cout) to keep the two in order.
   std::ostream *printfOut = nullptr;

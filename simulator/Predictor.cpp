@@ -306,7 +306,7 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
   options.jobs = jobs_;
   options.progress = progress_;
   options.printfOut = printfOut_;
-  options.overruns = sanitizer_.memcheck ? GlobalOverrun::Fault : overruns_;
+  options.overruns = overruns_;
   LaunchResult result = runBlockClasses(
       kernel, config, args, memory, limits, options,
       sanitizing ? static_cast<BlockCounter &>(*sanitizing) : counter);

@@ -138,9 +138,8 @@ public:
   /// Also run these sanitizer checks (LaunchResult::sanitizer); off by
   /// default, since they keep shadow state and run blocks on one thread.
   void setSanitizer(SanitizerOptions options) { sanitizer_ = options; }
-  /// What a small overrun of a global allocation does (GlobalOverrun); with
-  /// the memcheck sanitizer on it always faults, as compute-sanitizer stops
-  /// the kernel.
+  /// What a small overrun of a global allocation does (GlobalOverrun):
+  /// compute-sanitizer's memcheck stops the kernel (Fault), the GPU goes on.
   void setGlobalOverruns(GlobalOverrun overruns) { overruns_ = overruns; }
   /// Called now and then during run() with (blocks done, blocks in launch).
   void setProgress(std::function<void(uint64_t, uint64_t)> progress) {

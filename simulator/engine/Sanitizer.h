@@ -34,6 +34,7 @@
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DecodedKernel.h"
 #include "simulator/engine/Events.h"
+#include "simulator/engine/SanitizerOptions.h"
 
 #include <cstdint>
 #include <map>
@@ -43,12 +44,6 @@
 #include <vector>
 
 namespace kcheck::sim {
-
-struct SanitizerOptions {
-  bool memcheck = false, initcheck = false, racecheck = false,
-       synccheck = false;
-  bool any() const { return memcheck || initcheck || racecheck || synccheck; }
-};
 
 enum class Hazard : uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
 const char *toString(Hazard hazard); // "read-after-write"...

@@ -3,7 +3,7 @@
 
 kcheck writes smsp__sass_branch_targets_threads_divergent.sum into a launch's
 metrics only where its rule says ptxas predicates every divergent body
-(cli/Divergence.h); that value must equal the measured one. Launches it
+(simulator/models/SassBranchRule.h); that value must equal the measured one. Launches it
 leaves out are counted, not failed.
 
 usage: sass_divergence.py KCHECK TABLE.csv DIR [--min-predicted N] [--grid K=G]

@@ -2,7 +2,7 @@
 // swizzle) on small kernels: the edits each proposes, that the edited source
 // compiles, and the shapes they must leave alone.
 #include "../fixes_recipes/RecipeTestSupport.h"
-#include "cli/UnifiedDiff.h"
+#include "driver/UnifiedDiff.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ TEST(ApplyEdits, RefusesOverlapsAndEditsPastTheEnd) {
 }
 
 TEST(UnifiedDiff, EqualTextsGiveNothing) {
-  EXPECT_EQ(cli::unifiedDiff("a\nb\n", "a\nb\n", "f.cu"), "");
+  EXPECT_EQ(driver::unifiedDiff("a\nb\n", "a\nb\n", "f.cu"), "");
 }
 
 TEST(UnifiedDiff, OneChangedLineWithContext) {
@@ -39,7 +39,7 @@ TEST(UnifiedDiff, OneChangedLineWithContext) {
     after +=
         (i == 5 ? std::string("LINE 5") : "line " + std::to_string(i)) + "\n";
   }
-  EXPECT_EQ(cli::unifiedDiff(before, after, "f.cu"),
+  EXPECT_EQ(driver::unifiedDiff(before, after, "f.cu"),
             "--- f.cu\n+++ f.cu\n@@ -2,7 +2,7 @@\n line 2\n line 3\n"
             " line 4\n-line 5\n+LINE 5\n line 6\n line 7\n line 8\n");
 }
@@ -53,13 +53,13 @@ TEST(UnifiedDiff, DistantChangesMakeTwoHunksAndInsertionsCount) {
       after += "inserted\n";
   }
   after.replace(after.find("\n20\n") + 1, 2, "twenty");
-  EXPECT_EQ(cli::unifiedDiff(before, after, "f"),
+  EXPECT_EQ(driver::unifiedDiff(before, after, "f"),
             "--- f\n+++ f\n@@ -1,4 +1,5 @@\n 1\n+inserted\n 2\n 3\n 4\n"
             "@@ -17,4 +18,4 @@\n 17\n 18\n 19\n-20\n+twenty\n");
 }
 
 TEST(UnifiedDiff, MarksAMissingFinalNewline) {
-  EXPECT_EQ(cli::unifiedDiff("a\nb", "a\nc", "f"),
+  EXPECT_EQ(driver::unifiedDiff("a\nb", "a\nc", "f"),
             "--- f\n+++ f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of "
             "file\n+c\n\\ No newline at end of file\n");
 }

@@ -158,7 +158,7 @@ def main():
                      f"{got}, the fix stated {want}")
 
         # 3. The text output notes the same fixes, and -fix writes them.
-        text, err = run(kcheck, "check", "-fix", copy, "--kernel", kernel, "-q")
+        text, err = run(kcheck, "check", "-fix", "--parseable-fixits", copy, "--kernel", kernel, "-q")
         for f in fixes:
             note = re.compile(r":%d:\d+: note: fix: %s: line %d: .* \(%d -> %d\);.*"
                               r"\(re-simulated\)" % (f["line"], re.escape(f["title"]), f["line"],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""kcheck --format sarif: valid SARIF 2.1.0, and the same findings as text.
+"""kcheck --format sarif and json: valid SARIF 2.1.0, and the same findings as text.
 
 usage: sarif_schema.py KCHECK SCHEMA COMMAND:FILE [COMMAND:FILE ...]
 
@@ -13,7 +13,10 @@ the repository root) it runs `kcheck COMMAND FILE --format sarif` and checks:
   depends on nothing else, and is stable across runs) and unique in the log;
 - the results are the findings of `kcheck COMMAND FILE` (text): same lines,
   columns, ids and messages; exit code 1 exactly when there is a warning or
-  error, 0 otherwise.
+  error, 0 otherwise;
+- `--format json` lists the same findings (its "findings" array).
+Text findings are read from stdout and stderr (predict prints the program's
+memory errors on stderr, beside its counters).
 """
 import json
 import os
@@ -130,7 +133,7 @@ def main():
             continue
         mine = check_log(log, schema, source, failures)
         expected = []
-        for line in text.stdout.splitlines():
+        for line in (text.stdout + text.stderr).splitlines():
             m = TEXT_FINDING.match(line)
             if m:
                 expected.append((int(m["line"] or 0), int(m["col"] or 0), m["id"],
@@ -138,6 +141,18 @@ def main():
         if sorted(mine) != sorted(expected):
             failures.append("%s: SARIF results %s differ from the text findings %s" %
                             (case, sorted(mine), sorted(expected)))
+        js = subprocess.run([kcheck, command, source, "--format", "json", "-q"],
+                            capture_output=True, text=True)
+        try:
+            findings = json.loads(js.stdout[js.stdout.index("{"):])["findings"]
+            in_json = [(f["line"], f["column"], f["check"], f["message"])
+                       for f in findings if f["severity"] != "note"]
+            if sorted(in_json) != sorted(expected):
+                failures.append("%s: JSON findings %s differ from the text findings %s" %
+                                (case, sorted(in_json), sorted(expected)))
+        except (ValueError, KeyError) as e:
+            failures.append("%s: --format json has no findings (%s); stderr: %s" %
+                            (case, e, js.stderr))
         levels = [r["level"] for r in log["runs"][0]["results"]]
         want_exit = 1 if any(l in ("warning", "error") for l in levels) else 0
         if sarif.returncode != want_exit or text.returncode != want_exit:

@@ -1,8 +1,8 @@
 #include "PipelineOracle.h"
 
-#include "cli/Options.h"
-#include "cli/Session.h"
 #include "core/Metrics.h"
+#include "driver/Options.h"
+#include "driver/Session.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,9 +13,9 @@ namespace kcheck::fuzz {
 
 namespace {
 
-cli::Options pipelineOptions(const std::string &path) {
-  cli::Options o;
-  o.command = cli::Command::Predict;
+driver::Options pipelineOptions(const std::string &path) {
+  driver::Options o;
+  o.command = driver::Command::Predict;
   o.file = path;
   o.quiet = true;
   o.jobs = 1;
@@ -39,8 +39,8 @@ std::string countersDiff(const core::Counters &a, const core::Counters &b,
   return d;
 }
 
-std::string compareSessions(const cli::Session &classes,
-                            const cli::Session &exhaustive) {
+std::string compareSessions(const driver::Session &classes,
+                            const driver::Session &exhaustive) {
   const auto &a = classes.report.launches, &b = exhaustive.report.launches;
   if (a.size() != b.size())
     return "launch count differs: " + std::to_string(a.size()) + " vs " +
@@ -87,8 +87,8 @@ std::string writeTempSource(std::string_view text) {
 
 std::string checkGeneratedProgram(const GeneratedProgram &program) {
   // In memory (an overlay over the real file system): no file is written.
-  cli::Options options = pipelineOptions("/kcheck-fuzz/generated.cu");
-  cli::Session s = cli::analyzeFile(options, program.source);
+  driver::Options options = pipelineOptions("/kcheck-fuzz/generated.cu");
+  driver::Session s = driver::analyzeFile(options, program.source);
   std::string failure;
   if (!s.compiled) {
     failure = "the generated program does not compile:\n" + s.clangDiagnostics;
@@ -117,7 +117,7 @@ std::string checkGeneratedProgram(const GeneratedProgram &program) {
   if (failure.empty() && s.errors.empty() &&
       program.mostBlocks <= kMaxExhaustiveBlocks) {
     options.exhaustive = true;
-    cli::Session all = cli::analyzeFile(options, program.source);
+    driver::Session all = driver::analyzeFile(options, program.source);
     failure = compareSessions(s, all);
     if (!failure.empty())
       failure = "class-based and --exhaustive simulation differ:\n" + failure;
@@ -128,8 +128,8 @@ std::string checkGeneratedProgram(const GeneratedProgram &program) {
 }
 
 std::string checkArbitrarySource(std::string_view source) {
-  cli::Session s = cli::analyzeFile(pipelineOptions("/kcheck-fuzz/input.cu"),
-                                    std::string(source));
+  driver::Session s = driver::analyzeFile(
+      pipelineOptions("/kcheck-fuzz/input.cu"), std::string(source));
   // Whatever happened (compile error, no kernel, fault, a limit) came back
   // as a result: that is all this input can be held to.
   (void)s;

@@ -1,9 +1,9 @@
 // --checks=LIST: clang-tidy style globs over the check ids.
-#include "cli/Checks.h"
+#include "checks/Registry.h"
 
 #include <gtest/gtest.h>
 
-using namespace kcheck::cli;
+using namespace kcheck::checks;
 
 namespace {
 

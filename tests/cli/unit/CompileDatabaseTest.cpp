@@ -1,10 +1,10 @@
 // -p: reading compile_commands.json, finding the file's entry, and keeping
 // only the flags that change what kcheck's front end sees.
-#include "cli/CompileDatabase.h"
+#include "driver/CompileDatabase.h"
 
 #include <gtest/gtest.h>
 
-using namespace kcheck::cli;
+using namespace kcheck::driver;
 
 namespace {
 

@@ -1,10 +1,10 @@
 // // kcheck-ignore(ID): reason: parsing the comments and removing the
 // findings they name (pure functions, no compile).
-#include "cli/Suppressions.h"
+#include "driver/Suppressions.h"
 
 #include <gtest/gtest.h>
 
-using namespace kcheck::cli;
+using namespace kcheck::driver;
 using kcheck::core::Diagnostic;
 using kcheck::core::Severity;
 

@@ -1,0 +1,145 @@
+// The launches of running a program's host code against a simulated GPU
+// (host/HostRunner.h), as a Session: `kcheck run` and every command's
+// --run-host. Every launch then has the grid, block, sizes and data the
+// program really computes.
+#include "driver/HostRun.h"
+
+#include "driver/LaunchFaults.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+namespace kcheck::driver {
+
+host::RunOptions hostRunOptions(const Options &o, const core::ArchSpec &arch,
+                                Progress &progress) {
+  host::RunOptions ro;
+  ro.file = o.file;
+  ro.programArgs = o.programArgs;
+  ro.clangArgs = o.clangArgs; // -p's flags, --run-host's `-- clang args`
+  ro.arch = arch;
+  ro.hostBudgetSeconds = o.hostBudgetSeconds;
+  ro.stepBudget = o.stepBudget;
+  ro.zeroFillStepBudget = o.zeroFillStepBudget;
+  ro.maxLaunchSteps = o.maxLaunchSteps;
+  ro.maxMemoryBytes = o.maxMemoryBytes;
+  ro.maxLaunches = o.maxLaunches;
+  ro.jobs =
+      o.jobs ? o.jobs : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  ro.beginLaunch = [&progress](const std::string &label) {
+    progress.beginLaunch(label);
+  };
+  ro.progress = [&progress](uint64_t done, uint64_t total) {
+    progress.update(done, total);
+  };
+  ro.endLaunch = [&progress] { progress.endLaunch(); };
+  return ro;
+}
+
+Session sessionOfHostRun(const Options &o, host::RunResult &run,
+                         const core::ArchSpec &arch,
+                         const core::CudaHeaders &headers) {
+  Session s;
+  s.compiled = true;
+  s.mainFile = o.file;
+  s.arch = arch;
+  s.report.arch = o.arch;
+  s.report.file = o.file;
+  s.subscripts = run.device.subscripts;
+  s.report.notes = run.notes;
+  s.report.cudaHeaders = headers;
+  std::map<const llvm::Function *,
+           std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
+      branches;
+  for (host::RunLaunch &l : run.launches) {
+    core::LaunchReport lr;
+    lr.index = l.index;
+    lr.kernel = l.kernelName;
+    lr.signature = l.signature;
+    lr.config = l.config;
+    SimulatedLaunch sl;
+    sl.kernel = l.kernel;
+    auto &b = branches[l.function];
+    if (!b)
+      b = std::make_shared<std::vector<analyzer::StaticBranch>>(
+          analyzer::analyzeBranches(*l.function));
+    sl.branches = b;
+    sl.result = std::move(l.result);
+    lr.simulated = sl.result.error.empty();
+    lr.notes = sl.result.notes;
+    // Every block runs (results must be computed): say where time goes.
+    if (l.seconds >= 1)
+      lr.notes.push_back(fmt::format("{} blocks simulated in {:.1f} s",
+                                     sl.result.blocksSimulated, l.seconds));
+    if (!lr.simulated) {
+      lr.notes.push_back(sl.result.error);
+    } else {
+      reportSimulatedLaunch(sl, o.file, lr);
+    }
+    s.report.launches.push_back(std::move(lr));
+    s.launches.push_back(std::move(sl));
+  }
+  return s;
+}
+
+Session sessionFromHostRun(const Options &o, std::ostream &err) {
+  core::ArchSpec arch = *core::findArch(o.arch);
+  arch.options = modelOptionsFor(o, arch);
+  Progress progress(!o.quiet);
+  host::RunOptions ro = hostRunOptions(o, arch, progress);
+  core::CudaHeaders headers;
+  std::vector<std::string> headerErrors;
+  if (!chooseCudaHeaders(o, arch, ro.toolkit, headers, headerErrors)) {
+    Session failed;
+    failed.errors = headerErrors;
+    return failed;
+  }
+  ro.programStdoutToStderr = true; // stdout is the report's
+  ro.printfOut = &err;
+  ro.sanitizer = o.sanitizers; // kcheck memcheck --run-host
+  ro.stopAtGlobalOverrun = o.stopAtGlobalOverrun;
+  auto run = std::make_shared<host::RunResult>(host::runProgram(ro));
+  std::fflush(stdout);
+  if (!run->compiled) {
+    Session failed;
+    failed.clangDiagnostics = run->diagnostics;
+    failed.errors = run->errors;
+    return failed;
+  }
+  Session s = sessionOfHostRun(o, *run, arch, headers);
+  // A launch that faulted under memcheck or synccheck is its finding (the
+  // program's run stopped there, as its CUDA calls would fail on a GPU), not an
+  // error.
+  for (const std::string &e : run->errors)
+    if (std::none_of(s.launches.begin(), s.launches.end(),
+                     [&](const SimulatedLaunch &l) {
+                       return faultReportedBy(l.result) &&
+                              e.find(l.result.error) != std::string::npos;
+                     }))
+      s.errors.push_back(e);
+  for (size_t i = 0; i < s.launches.size(); ++i)
+    if (faultReportedBy(s.launches[i].result))
+      s.report.launches[i].notes = {faultedLaunchNote(s.launches[i].result)};
+  s.report.notes.push_back(fmt::format(
+      "launches from running the host code (--run-host): exit status {}; {} "
+      "launch{} simulated in {:.2f} s, host code {:.2f} s",
+      run->exitStatus ? std::to_string(*run->exitStatus)
+                      : std::string("none (stopped)"),
+      run->launches.size(), run->launches.size() == 1 ? "" : "es",
+      run->simulationSeconds, run->hostSeconds));
+  // Host code ran to its end (returned, exited or aborted) without a
+  // launch: the GPU would run nothing, which is not an input kcheck cannot
+  // analyse.
+  if (run->launches.empty() && run->exitStatus && s.errors.empty()) {
+    s.report.notes.push_back("the program makes no kernel launch");
+    s.makesNoLaunch = true;
+  }
+  s.keepAlive = run;
+  return s;
+}
+
+} // namespace kcheck::driver

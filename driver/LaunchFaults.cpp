@@ -1,0 +1,36 @@
+#include "driver/LaunchFaults.h"
+
+#include <fmt/format.h>
+
+namespace kcheck::driver {
+
+const char *sanitizerCheckId(sim::SanitizerFinding::Check c) {
+  using Check = sim::SanitizerFinding::Check;
+  switch (c) {
+  case Check::Memcheck:
+    return "memcheck";
+  case Check::Initcheck:
+    return "initcheck";
+  case Check::Racecheck:
+    return "racecheck";
+  case Check::Synccheck: // compute-sanitizer's synccheck, one id
+    return "barrier-divergence";
+  }
+  return "?";
+}
+
+const char *faultReportedBy(const sim::LaunchResult &r) {
+  if (r.sanitizer)
+    for (const sim::SanitizerFinding &f : r.sanitizer->findings)
+      if (f.fault)
+        return sanitizerCheckId(f.check);
+  return nullptr;
+}
+
+std::string faultedLaunchNote(const sim::LaunchResult &r) {
+  return fmt::format("the kernel faulted (see the {} error): its counters are "
+                     "not reported",
+                     faultReportedBy(r));
+}
+
+} // namespace kcheck::driver
