@@ -52,43 +52,123 @@ constexpr GenerationRules kVoltaAndLater = {kMaxwellPascal.shared,
                                              GlobalRequests::OnePerInstruction,
                                              32, 0, true, true}};
 
+/// Device limits per group of compute capabilities [Guide, Technical
+/// Specifications; Occ]; fields not set are DeviceLimits' defaults.
+constexpr DeviceLimits limitsTesla(int registersPerSM) {
+  DeviceLimits l;
+  l.sharedPerBlock = l.sharedPerBlockOptin = l.sharedPerSM = 16 * 1024;
+  l.registersPerSM = registersPerSM;
+  l.blocksPerSM = 8;
+  l.maxThreadsPerBlock = 512;
+  l.maxGridDimX = 65535;
+  l.sharedAllocationGranularity = 256;
+  l.maxRegistersPerThread = 255;
+  return l;
+}
+constexpr DeviceLimits kTesla10Limits = limitsTesla(8192);
+constexpr DeviceLimits kTesla12Limits = limitsTesla(16384);
+constexpr DeviceLimits kFermiLimits = [] {
+  DeviceLimits l;
+  l.registersPerSM = 32768;
+  l.blocksPerSM = 8;
+  l.maxGridDimX = 65535;
+  l.sharedAllocationGranularity = 256;
+  l.maxRegistersPerThread = 255;
+  return l;
+}();
+constexpr DeviceLimits kKeplerMaxwellPascalLimits = [] {
+  DeviceLimits l;
+  l.blocksPerSM = 16; // cc3.x; Maxwell and Pascal below
+  l.sharedAllocationGranularity = 256;
+  l.maxRegistersPerThread = 255;
+  return l;
+}();
+constexpr DeviceLimits kMaxwellPascalLimits = [] {
+  DeviceLimits l = kKeplerMaxwellPascalLimits;
+  l.blocksPerSM = 32;
+  return l;
+}();
+constexpr DeviceLimits kGP100Limits = [] { // sm_60: two sub-partitions [Occ]
+  DeviceLimits l = kMaxwellPascalLimits;
+  l.subPartitions = 2;
+  return l;
+}();
+constexpr DeviceLimits kVoltaLimits = [] {
+  DeviceLimits l;
+  l.sharedPerBlockOptin = l.sharedPerSM = 96 * 1024;
+  l.sharedAllocationGranularity = 256;
+  return l;
+}();
+constexpr DeviceLimits kTuringLimits = [] {
+  DeviceLimits l;
+  l.sharedPerBlockOptin = l.sharedPerSM = 64 * 1024;
+  l.blocksPerSM = 16;
+  l.sharedAllocationGranularity = 256;
+  return l;
+}();
+// cc8.0 and later reserve 1 KB of shared memory per block.
+constexpr DeviceLimits ampereLimits(uint64_t optinKB, uint64_t perSMKB,
+                                    int blocksPerSM) {
+  DeviceLimits l;
+  l.sharedPerBlockOptin = optinKB * 1024;
+  l.sharedPerSM = perSMKB * 1024;
+  l.blocksPerSM = blocksPerSM;
+  l.reservedSharedPerBlock = 1024;
+  return l;
+}
+constexpr DeviceLimits kA100Limits = ampereLimits(163, 164, 32);
+constexpr DeviceLimits kOrinLimits = ampereLimits(163, 164, 16);
+constexpr DeviceLimits kGA10xLimits = ampereLimits(99, 100, 16);
+// cc8.9 and 12.x: 24 resident blocks [Occ cudaOccMaxBlocksPerMultiprocessor].
+constexpr DeviceLimits kAdaLimits = ampereLimits(99, 100, 24);
+constexpr DeviceLimits withBarrierSets(DeviceLimits l, int sets) {
+  l.barrierSetsPerBlockSlot = sets;
+  return l;
+}
+constexpr DeviceLimits kBlackwellGeForceLimits = withBarrierSets(kAdaLimits, 1);
+// Two named-barrier sets per block slot on sm_90, one from sm_100 [Occ].
+constexpr DeviceLimits kHopperLimits =
+    withBarrierSets(ampereLimits(227, 228, 32), 2);
+constexpr DeviceLimits kBlackwellLimits = withBarrierSets(kHopperLimits, 1);
+
 struct ArchRow {
   const char *name;
   unsigned major, minor, smCount, maxThreadsPerSM;
   const GenerationRules *rules;
+  const DeviceLimits *limits;
 };
 // SM counts and threads per SM are those of the flagship part of each
 // generation (used only to answer device queries in host code).
 constexpr std::array<ArchRow, 29> kArchs = {{
-    {"sm_10", 1, 0, 16, 768, &kTesla10},
-    {"sm_11", 1, 1, 16, 768, &kTesla10},
-    {"sm_12", 1, 2, 30, 1024, &kTesla12},
-    {"sm_13", 1, 3, 30, 1024, &kTesla12},
-    {"sm_20", 2, 0, 16, 1536, &kFermi},
-    {"sm_21", 2, 1, 16, 1536, &kFermi},
-    {"sm_30", 3, 0, 8, 2048, &kKepler},
-    {"sm_32", 3, 2, 1, 2048, &kKepler},
-    {"sm_35", 3, 5, 15, 2048, &kKepler},
-    {"sm_37", 3, 7, 13, 2048, &kKepler},
-    {"sm_50", 5, 0, 5, 2048, &kMaxwellPascal},
-    {"sm_52", 5, 2, 24, 2048, &kMaxwellPascal},
-    {"sm_53", 5, 3, 2, 2048, &kMaxwellPascal},
-    {"sm_60", 6, 0, 56, 2048, &kMaxwellPascal},
-    {"sm_61", 6, 1, 30, 2048, &kMaxwellPascal},
-    {"sm_62", 6, 2, 2, 2048, &kMaxwellPascal},
-    {"sm_70", 7, 0, 80, 2048, &kVoltaAndLater},
-    {"sm_72", 7, 2, 8, 2048, &kVoltaAndLater},
-    {"sm_75", 7, 5, 72, 1024, &kVoltaAndLater},
-    {"sm_80", 8, 0, 108, 2048, &kVoltaAndLater},
-    {"sm_86", 8, 6, 84, 1536, &kVoltaAndLater},
-    {"sm_87", 8, 7, 16, 1536, &kVoltaAndLater},
-    {"sm_89", 8, 9, 128, 1536, &kVoltaAndLater},
-    {"sm_90", 9, 0, 132, 2048, &kVoltaAndLater},
-    {"sm_90a", 9, 0, 132, 2048, &kVoltaAndLater},
-    {"sm_100", 10, 0, 148, 2048, &kVoltaAndLater},
-    {"sm_103", 10, 3, 148, 2048, &kVoltaAndLater},
-    {"sm_120", 12, 0, 170, 1536, &kVoltaAndLater},
-    {"sm_121", 12, 1, 48, 1536, &kVoltaAndLater},
+    {"sm_10", 1, 0, 16, 768, &kTesla10, &kTesla10Limits},
+    {"sm_11", 1, 1, 16, 768, &kTesla10, &kTesla10Limits},
+    {"sm_12", 1, 2, 30, 1024, &kTesla12, &kTesla12Limits},
+    {"sm_13", 1, 3, 30, 1024, &kTesla12, &kTesla12Limits},
+    {"sm_20", 2, 0, 16, 1536, &kFermi, &kFermiLimits},
+    {"sm_21", 2, 1, 16, 1536, &kFermi, &kFermiLimits},
+    {"sm_30", 3, 0, 8, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
+    {"sm_32", 3, 2, 1, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
+    {"sm_35", 3, 5, 15, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
+    {"sm_37", 3, 7, 13, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
+    {"sm_50", 5, 0, 5, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
+    {"sm_52", 5, 2, 24, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
+    {"sm_53", 5, 3, 2, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
+    {"sm_60", 6, 0, 56, 2048, &kMaxwellPascal, &kGP100Limits},
+    {"sm_61", 6, 1, 30, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
+    {"sm_62", 6, 2, 2, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
+    {"sm_70", 7, 0, 80, 2048, &kVoltaAndLater, &kVoltaLimits},
+    {"sm_72", 7, 2, 8, 2048, &kVoltaAndLater, &kVoltaLimits},
+    {"sm_75", 7, 5, 72, 1024, &kVoltaAndLater, &kTuringLimits},
+    {"sm_80", 8, 0, 108, 2048, &kVoltaAndLater, &kA100Limits},
+    {"sm_86", 8, 6, 84, 1536, &kVoltaAndLater, &kGA10xLimits},
+    {"sm_87", 8, 7, 16, 1536, &kVoltaAndLater, &kOrinLimits},
+    {"sm_89", 8, 9, 128, 1536, &kVoltaAndLater, &kAdaLimits},
+    {"sm_90", 9, 0, 132, 2048, &kVoltaAndLater, &kHopperLimits},
+    {"sm_90a", 9, 0, 132, 2048, &kVoltaAndLater, &kHopperLimits},
+    {"sm_100", 10, 0, 148, 2048, &kVoltaAndLater, &kBlackwellLimits},
+    {"sm_103", 10, 3, 148, 2048, &kVoltaAndLater, &kBlackwellLimits},
+    {"sm_120", 12, 0, 170, 1536, &kVoltaAndLater, &kBlackwellGeForceLimits},
+    {"sm_121", 12, 1, 48, 1536, &kVoltaAndLater, &kBlackwellGeForceLimits},
 }};
 
 } // namespace
@@ -110,6 +190,7 @@ std::optional<ArchSpec> findArch(std::string_view name) {
         a.major == 9 ? "NVIDIA H100 80GB HBM3" : "kcheck simulated " + a.name;
     a.shared = r.rules->shared;
     a.global = r.rules->global;
+    a.limits = *r.limits;
     a.sharedBanks = a.shared.banks;
     a.bankWidthBytes = a.shared.defaultBankBytes;
     a.sectorBytes = a.global.segmentBytes;

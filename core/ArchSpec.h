@@ -14,6 +14,7 @@
 //   /t/165293): on Volta and newer, one request per warp instruction.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,6 +75,36 @@ struct GlobalMemorySpec {
   bool l1CacheSelectable = true; // false on cc1.x: no L1 for global memory
 };
 
+/// What a program learns about the GPU from device queries
+/// (cudaGetDeviceProperties, cudaDeviceGetAttribute), what the simulated
+/// runtime and the simulator enforce (shared memory per block, grid and
+/// block sizes), and what occupancy is computed from. [Guide] "Technical
+/// Specifications per Compute Capability"; [Occ] the toolkit's
+/// cuda_occupancy.h; the defaults are the H100 SXM's (sm_90, where kcheck's
+/// counting rules were measured), also answered for other generations whose
+/// record does not say otherwise.
+struct DeviceLimits {
+  uint64_t sharedPerBlock = 48 * 1024, sharedPerBlockOptin = 48 * 1024;
+  uint64_t sharedPerSM = 48 * 1024, reservedSharedPerBlock = 0;
+  int registersPerBlock = 65536, registersPerSM = 65536;
+  int blocksPerSM = 32, maxThreadsPerBlock = 1024;
+  int maxBlockDimZ = 64;
+  int maxGridDimX = 2147483647, maxGridDimYZ = 65535;
+  // [Occ] cudaOccSMemAllocationGranularity, cudaOccRegAllocationMaxPerThread,
+  // cudaOccSubPartitionsPerMultiprocessor.
+  unsigned sharedAllocationGranularity = 128;
+  int maxRegistersPerThread = 256;
+  int subPartitions = 4;
+  // [Occ] cudaOccMaxBlocksPerSMBlockBarrierLimit: named-barrier sets per
+  // resident-block slot from sm_90 (0: barriers do not limit occupancy).
+  int barrierSetsPerBlockSlot = 0;
+  uint64_t totalGlobalMem = uint64_t(80) << 30;
+  int l2Bytes = 50 * 1024 * 1024;
+  int clockRateKHz = 1980000, memoryClockRateKHz = 2619000;
+  int memoryBusWidth = 5120, totalConstMem = 65536, memPitch = 2147483647;
+  int textureAlignment = 512, asyncEngineCount = 2;
+};
+
 /// What the user may change per run (`--bank-mode`, `--l1-cache`).
 struct ModelOptions {
   unsigned bankModeBytes = 4; // 4, or 8 on cc3.x
@@ -92,6 +123,7 @@ struct ArchSpec {
   unsigned maxThreadsPerSM = 0;
   SharedMemorySpec shared;
   GlobalMemorySpec global;
+  DeviceLimits limits;
   /// What the models use; findArch fills the defaults, the CLI overrides
   /// them after validateModelOptions.
   ModelOptions options;

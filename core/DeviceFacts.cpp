@@ -4,44 +4,12 @@ namespace kcheck::core {
 
 DeviceFacts deviceFacts(const ArchSpec &a) {
   DeviceFacts f;
-  unsigned cc = a.major * 10 + a.minor;
+  static_cast<DeviceLimits &>(f) = a.limits;
   f.warpSize = int(a.warpSize);
   f.smCount = int(a.smCount);
   f.maxThreadsPerSM = int(a.maxThreadsPerSM);
   f.major = int(a.major);
   f.minor = int(a.minor);
-  if (a.major < 2) {
-    f.sharedPerBlock = f.sharedPerBlockOptin = f.sharedPerSM = 16 * 1024;
-    f.registersPerSM = cc < 12 ? 8192 : 16384;
-    f.blocksPerSM = 8;
-    f.maxThreadsPerBlock = 512;
-  } else if (a.major < 5) {
-    f.registersPerSM = a.major == 2 ? 32768 : 65536;
-    f.blocksPerSM = a.major == 2 ? 8 : 16;
-  } else if (cc == 70 || cc == 72) {
-    f.sharedPerBlockOptin = 96 * 1024;
-    f.sharedPerSM = 96 * 1024;
-  } else if (cc == 75) {
-    f.sharedPerBlockOptin = f.sharedPerSM = 64 * 1024;
-    f.blocksPerSM = 16;
-  } else if (cc == 80 || cc == 87) {
-    f.sharedPerBlockOptin = 163 * 1024;
-    f.sharedPerSM = 164 * 1024;
-    f.blocksPerSM = cc == 80 ? 32 : 16;
-  } else if (a.major == 8 || a.major == 12) {
-    // Resident blocks: the toolkit's cuda_occupancy.h
-    // (cudaOccMaxBlocksPerMultiprocessor): 8.9 and 12.x 24, 8.6 16.
-    f.sharedPerBlockOptin = 99 * 1024;
-    f.sharedPerSM = 100 * 1024;
-    f.blocksPerSM = cc == 86 ? 16 : 24;
-  } else if (a.major >= 9) {
-    f.sharedPerBlockOptin = 227 * 1024;
-    f.sharedPerSM = 228 * 1024;
-  }
-  if (a.major < 3)
-    f.maxGridDimX = 65535;
-  if (a.major >= 8)
-    f.reservedSharedPerBlock = 1024;
   return f;
 }
 

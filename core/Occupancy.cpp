@@ -13,20 +13,13 @@ uint64_t roundUp(uint64_t x, uint64_t unit) {
   return unit ? (x + unit - 1) / unit * unit : x;
 }
 
-// cuda_occupancy.h: cudaOccSMemAllocationGranularity.
 uint64_t sharedGranularity(const DeviceFacts &f) {
-  return f.major >= 8 ? 128 : 256;
+  return f.sharedAllocationGranularity;
 }
-
-// cuda_occupancy.h: cudaOccRegAllocationMaxPerThread.
 int maxRegistersPerThread(const DeviceFacts &f) {
-  return f.major >= 7 ? 256 : 255;
+  return f.maxRegistersPerThread;
 }
-
-// cuda_occupancy.h: cudaOccSubPartitionsPerMultiprocessor (sm_60: 2).
-int subPartitions(const DeviceFacts &f) {
-  return f.major == 6 && f.minor == 0 ? 2 : 4;
-}
+int subPartitions(const DeviceFacts &f) { return f.subPartitions; }
 
 constexpr int kRegisterGranularity = 256; // registers per warp, all archs
 
@@ -106,8 +99,7 @@ Occupancy occupancy(const ArchSpec &arch, const KernelResources &k,
   uint64_t limitPerBlock = staticPart + maxDynamic > f.sharedPerBlock
                                ? f.sharedPerBlockOptin
                                : f.sharedPerBlock;
-  if (f.major >= 8)
-    limitPerBlock += f.reservedSharedPerBlock;
+  limitPerBlock += f.reservedSharedPerBlock; // cc8.0 and later reserve it
   if (dynamicShared > maxDynamic || allocated > limitPerBlock)
     o.bySharedMemory = 0;
   else if (allocated == 0)
@@ -121,8 +113,8 @@ Occupancy occupancy(const ArchSpec &arch, const KernelResources &k,
   // two per block slot on sm_90). cudaFuncAttributes carries no barrier
   // count, so the runtime's conversion assumes one.
   o.byBarriers = INT_MAX;
-  if (f.major >= 9) {
-    int available = f.blocksPerSM * (f.major == 9 ? 2 : 1);
+  if (f.barrierSetsPerBlockSlot) {
+    int available = f.blocksPerSM * f.barrierSetsPerBlockSlot;
     o.byBarriers = available / std::max(1, k.barriers);
     o.blocksPerSM = std::min(o.blocksPerSM, o.byBarriers);
   }

@@ -69,8 +69,9 @@ TEST(SassBranchRule, LaunchPredictedZeroOnlyWhenEverySplitIsPredicated) {
             want = false;
         std::optional<uint64_t> got = predictSassDivergentTargets(branches);
         ASSERT_EQ(got.has_value(), want);
-        if (got)
+        if (got) {
           EXPECT_EQ(*got, 0u);
+        }
       }
   EXPECT_EQ(predictSassDivergentTargets({}), std::optional<uint64_t>(0));
 }
