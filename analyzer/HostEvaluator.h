@@ -137,6 +137,9 @@ public:
 
   // Conditions the current code runs under (unknown `if`, runtime loop).
   const std::vector<std::string> &context() const { return context_; }
+  /// Whether the code being evaluated is under a condition that could not
+  /// be evaluated (one of context()).
+  bool underUnevaluatedCondition() const { return unevaluatedConditions_ > 0; }
 
   std::string text(const clang::Stmt *s) const;     // source text, short
   std::string where(clang::SourceLocation l) const; // "file.cu:12"
@@ -383,6 +386,7 @@ private:
   // Allocation id -> frame depth of its name (renamed when returned outward).
   std::vector<unsigned> allocDepth_;
   std::vector<std::string> context_;
+  unsigned unevaluatedConditions_ = 0; // of context_
   llvm::DenseMap<const clang::Expr *, std::optional<HostValue>> constCache_;
   llvm::DenseMap<const clang::Stmt *, bool> launchCache_;
   mutable llvm::DenseMap<const clang::Type *, std::optional<uint64_t>>

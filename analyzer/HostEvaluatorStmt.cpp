@@ -311,6 +311,7 @@ Flow HostEvaluator::execIf(const IfStmt *s) {
   State base = state();
   context_.push_back("under the condition " + cond +
                      ", which could not be evaluated (" + c.why + ")");
+  ++unevaluatedConditions_;
   Flow fa = exec(s->getThen());
   if (exitRequested_)
     fa = Flow::Exit;
@@ -323,6 +324,7 @@ Flow HostEvaluator::execIf(const IfStmt *s) {
   exitRequested_ = false;
   State b = state();
   context_.pop_back();
+  --unevaluatedConditions_;
   Flow f = mergeBranches(base, std::move(a), fa, std::move(b), fb, why);
   exitRequested_ = f == Flow::Exit;
   return f;

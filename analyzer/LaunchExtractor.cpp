@@ -181,6 +181,7 @@ private:
       AbstractValue v = ev.eval(x);
       std::optional<core::Dim3> d = ev.toDim3(v);
       if (!d) {
+        l.unevaluated = true;
         std::string why = v.why();
         l.notes.push_back(std::string(what) + " `" + ev.text(x) + "` at " +
                           ev.where(x->getExprLoc()) +
@@ -198,6 +199,7 @@ private:
         l.dynamicSharedBytes = uint64_t(v.i);
       } else {
         l.dynamicSharedBytes.reset();
+        l.unevaluated = true;
         l.notes.push_back("dynamic shared memory `" + ev.text(shmem) + "` at " +
                           ev.where(shmem->getExprLoc()) +
                           " could not be evaluated: " + v.why);
@@ -229,6 +231,8 @@ private:
             k < scalars.size() && scalars.size() == fields.size()
                 ? scalars[k]
                 : HostValue::unknown(why.empty() ? "object not tracked" : why);
+      for (const ArgField &f : fields)
+        l.unevaluated |= !f.value.known() && f.type != ArgField::Type::Pointer;
       a.value = HostValue::unknown("a struct");
       a.fields = std::move(fields);
       l.args.push_back(std::move(a));
@@ -238,6 +242,7 @@ private:
       a.value = HostValue::hostPtr(); // address of a host variable
     else if (v.dim || v.deviceProps)
       a.value = HostValue::unknown("structure arguments are not tracked");
+    l.unevaluated |= !a.value.known();
     if (!a.value.known())
       l.notes.push_back("argument " + std::to_string(index) + " `" + a.text +
                         "` could not be evaluated: " + a.value.why);
@@ -245,6 +250,7 @@ private:
   }
 
   void finish(HostEvaluator &ev, HostLaunch &&l) {
+    l.unevaluated |= ev.underUnevaluatedCondition();
     for (const std::string &c : ev.context())
       l.notes.push_back(c);
     out_.launches.push_back(std::move(l));

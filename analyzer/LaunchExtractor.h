@@ -139,6 +139,10 @@ struct HostLaunch {
   // Everything that could not be evaluated for this launch, and the conditions
   // it was found under, in words with file:line.
   std::vector<std::string> notes;
+  // Its grid, block, shared size or an argument could not be evaluated, or
+  // it lies under a condition that could not: running the host code
+  // (--run-host) would give what static extraction lacks.
+  bool unevaluated = false;
 };
 
 struct HostProgram {

@@ -183,6 +183,8 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
     d.severity = core::Severity::Warning;
     d.loc = g.loc;
     d.checkId = "bank-conflict";
+    d.subject = {g.array, core::Subject::Space::Shared,
+                 core::Subject::Direction::None};
     std::string name = g.array.empty() ? "shared memory" : "'" + g.array + "'";
     d.message = degreeText(g.minDegree, g.maxDegree) +
                 " shared-memory bank conflict on " + name;

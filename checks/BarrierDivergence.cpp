@@ -60,17 +60,13 @@ barrierDivergenceDiagnostics(const driver::Session &s) {
       const sim::DivergentBarrier &w = b.firstDivergent;
       const core::Dim3 &dim = s.report.launches[li].config.block;
       std::string ids = threadRanges(w.missingMask, w.warp);
-      out[it->second].notes.push_back(
-          {core::Severity::Note,
-           loc,
-           fmt::format("in launch {}: {} warp arrival(s) of {} left live "
-                       "threads behind; first in block ({}), warp {}: "
-                       "threads {} (linear thread index{}) did not arrive",
-                       describeLaunchCall(s, li), b.divergentArrivals,
-                       b.arrivals, core::toString(w.block), w.warp, ids,
-                       dim.y == 1 && dim.z == 1 ? " = threadIdx.x" : ""),
-           "",
-           {}});
+      out[it->second].addNote(
+          fmt::format("in launch {}: {} warp arrival(s) of {} left live "
+                      "threads behind; first in block ({}), warp {}: "
+                      "threads {} (linear thread index{}) did not arrive",
+                      describeLaunchCall(s, li), b.divergentArrivals,
+                      b.arrivals, core::toString(w.block), w.warp, ids,
+                      dim.y == 1 && dim.z == 1 ? " = threadIdx.x" : ""));
     }
   }
   return out;

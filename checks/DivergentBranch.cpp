@@ -238,21 +238,16 @@ std::vector<core::Diagnostic> divergentBranchDiagnostics(const Session &s,
           g.divergent, g.executions, 100.0 * g.divergent / g.executions,
           double(g.taken) / g.executions,
           double(g.lanes - g.taken) / g.executions);
-      d.notes.push_back({core::Severity::Note, g.loc, why, "", {}});
+      d.addNote(why);
       for (const std::string &n : g.launchNotes)
-        d.notes.push_back({core::Severity::Note, g.loc, n, "", {}});
+        d.addNote(n);
       if (!g.uniformLaunches.empty()) {
         std::string list;
         for (const std::string &l : g.uniformLaunches)
           list += (list.empty() ? "" : "; ") + l;
-        d.notes.push_back({core::Severity::Note,
-                           g.loc,
-                           "warp-uniform (no warp split) in launch " + list,
-                           "",
-                           {}});
+        d.addNote("warp-uniform (no warp split) in launch " + list);
       }
-      d.notes.push_back(
-          {core::Severity::Note, g.loc, sassNote(g.sassFacts), "", {}});
+      d.addNote(sassNote(g.sassFacts));
       out.push_back(std::move(d));
     } else if (remarks) {
       d.severity = core::Severity::Remark;
@@ -260,7 +255,7 @@ std::vector<core::Diagnostic> divergentBranchDiagnostics(const Session &s,
           "thread-dependent branch is warp-uniform: no warp split in {} warp "
           "executions",
           g.executions);
-      d.notes.push_back({core::Severity::Note, g.loc, why, "", {}});
+      d.addNote(why);
       out.push_back(std::move(d));
     }
   }

@@ -421,6 +421,9 @@ std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
     core::Diagnostic d;
     d.loc = g.loc;
     d.checkId = "uncoalesced-access";
+    d.subject = {g.array, core::Subject::Space::Global,
+                 g.store ? core::Subject::Direction::Store
+                         : core::Subject::Direction::Load};
     auto note = [&](std::string text) { d.addNote(std::move(text)); };
     if (!g.expressions.empty())
       note(indexExpressionsText(g.expressions));

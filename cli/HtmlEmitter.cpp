@@ -308,15 +308,15 @@ std::string severityClass(core::Severity s) {
   return std::string(core::severityName(s));
 }
 
-/// The finding's worst warp, drawn, when it has one.
+/// The finding's worst warp, drawn, when it has one: the warp of the same
+/// place and subject (array, and load or store).
 std::string pictureFor(const core::Diagnostic &d, const Session &s,
                        const std::vector<BankConflictWarp> &banks,
                        const std::vector<UncoalescedWarp> &sectors) {
-  auto quoted = [](const std::string &array) { return "'" + array + "'"; };
+  using Direction = core::Subject::Direction;
   if (d.checkId == "bank-conflict")
     for (const BankConflictWarp &b : banks)
-      if (b.loc == d.loc &&
-          d.message.find(quoted(b.array)) != std::string::npos)
+      if (b.loc == d.loc && b.array == d.subject.array)
         return fmt::format(
             "<figure><figcaption>Worst warp: block ({}) warp {}, {} "
             "wavefronts where {} would do. Lanes &rarr; banks, each colour a "
@@ -326,10 +326,8 @@ std::string pictureFor(const core::Diagnostic &d, const Session &s,
             b.warp.ideal, html::bankPicture(b.warp, s.arch));
   if (d.checkId == "uncoalesced-access")
     for (const UncoalescedWarp &u : sectors)
-      if (u.loc == d.loc &&
-          d.message.find(quoted(u.array)) != std::string::npos &&
-          d.message.find(u.store ? "global store" : "global load") !=
-              std::string::npos)
+      if (u.loc == d.loc && u.array == d.subject.array &&
+          (u.store ? Direction::Store : Direction::Load) == d.subject.direction)
         return fmt::format(
             "<figure><figcaption>Worst warp: block ({}) warp {}, {} sectors "
             "where {} would do. Lanes &rarr; {}-byte sectors in address "

@@ -17,6 +17,56 @@ void writeLocation(core::JsonWriter &w, const core::SourceLoc &loc) {
   w.value(loc.col);
 }
 
+const char *spaceName(core::Subject::Space s) {
+  switch (s) {
+  case core::Subject::Space::None:
+    return "";
+  case core::Subject::Space::Shared:
+    return "shared";
+  case core::Subject::Space::Global:
+    return "global";
+  case core::Subject::Space::Local:
+    return "local";
+  }
+  return "";
+}
+
+const char *directionName(core::Subject::Direction d) {
+  switch (d) {
+  case core::Subject::Direction::None:
+    return "";
+  case core::Subject::Direction::Load:
+    return "load";
+  case core::Subject::Direction::Store:
+    return "store";
+  case core::Subject::Direction::Atomic:
+    return "atomic";
+  }
+  return "";
+}
+
+/// What the finding is about, as data: "subject": {"array", "space",
+/// "direction"}, each only when known.
+void writeSubject(core::JsonWriter &w, const core::Subject &s) {
+  if (s == core::Subject{})
+    return;
+  w.key("subject");
+  w.beginObject();
+  if (!s.array.empty()) {
+    w.key("array");
+    w.value(s.array);
+  }
+  if (s.space != core::Subject::Space::None) {
+    w.key("space");
+    w.value(spaceName(s.space));
+  }
+  if (s.direction != core::Subject::Direction::None) {
+    w.key("direction");
+    w.value(directionName(s.direction));
+  }
+  w.endObject();
+}
+
 } // namespace
 
 void writeFindingsJson(core::JsonWriter &w,
@@ -32,6 +82,7 @@ void writeFindingsJson(core::JsonWriter &w,
     writeLocation(w, d.loc);
     w.key("message");
     w.value(d.message);
+    writeSubject(w, d.subject);
     w.key("notes");
     w.beginArray();
     for (const core::Diagnostic &n : d.notes) {

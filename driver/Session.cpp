@@ -494,6 +494,7 @@ Session analyzeFile(const Options &options,
                        " were not simulated");
     chosen.resize(options.maxLaunches);
   }
+  std::vector<bool> unevaluated; // per launch: HostLaunch::unevaluated
   for (const HostLaunch *chosenLaunch : chosen) {
     const HostLaunch &hl = *chosenLaunch;
     core::LaunchReport lr;
@@ -559,6 +560,7 @@ Session analyzeFile(const Options &options,
     }
     s.report.launches.push_back(std::move(lr));
     s.launches.push_back(std::move(sl));
+    unevaluated.push_back(hl.unevaluated);
   }
   for (const std::string &k : host.kernelsWithoutLaunch)
     if (options.kernel.empty() && k != commandLineLaunch.mangledName)
@@ -568,10 +570,8 @@ Session analyzeFile(const Options &options,
   // Where static extraction fell short of the program's own sizes or data,
   // running its host code would make the answer exact: say so once.
   bool inexact = false;
-  for (const core::LaunchReport &l : s.report.launches)
-    for (const std::string &n : l.notes)
-      inexact |= n.find("did not see") != std::string::npos ||
-                 n.find("could not be evaluated") != std::string::npos;
+  for (size_t i = 0; i < s.launches.size(); ++i)
+    inexact |= s.launches[i].result.usedUnseenInput || unevaluated[i];
   if (inexact)
     s.report.notes.push_back(
         "--run-host would give kcheck what it could not see here: it runs "

@@ -289,9 +289,11 @@ void RunnerReports::add(const BlockRunner &runner) {
   notes.insert(notes.end(), mine.begin(), mine.end());
   auto faults = runner.overruns();
   overruns.insert(overruns.end(), faults.begin(), faults.end());
+  usedUnseenInput |= runner.usedUnseenInput();
 }
 
 void RunnerReports::mergeInto(LaunchResult &result, const core::Dim3 &grid) {
+  result.usedUnseenInput |= usedUnseenInput;
   std::stable_sort(
       notes.begin(), notes.end(),
       [](const auto &a, const auto &b) { return a.first < b.first; });

@@ -45,6 +45,7 @@ void addNoteOnce(std::vector<std::string> &notes, std::string text);
 struct RunnerReports {
   std::vector<std::pair<uint64_t, std::string>> notes; // (linear block, note)
   std::vector<Fault> overruns;
+  bool usedUnseenInput = false;
   void add(const BlockRunner &runner);
   void mergeInto(LaunchResult &result, const core::Dim3 &grid);
 };

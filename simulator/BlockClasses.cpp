@@ -392,6 +392,7 @@ void appendLaterBlocks(LaunchResult &into, const LaunchResult &later) {
   into.error = later.error;
   into.fault = later.fault;
   appendNotes(into, later.notes);
+  into.usedUnseenInput |= later.usedUnseenInput;
   for (const Fault &f : later.overruns)
     if (std::none_of(into.overruns.begin(), into.overruns.end(),
                      [&](const Fault &g) { return g.instId == f.instId; }))
@@ -520,6 +521,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   for (OpenClass &cls : open)
     close(cls);
   appendNotes(result, runner.notes());
+  result.usedUnseenInput |= runner.usedUnseenInput();
   result.overruns = runner.overruns();
   if (restFrom < total)
     appendLaterBlocks(result, runAllBlocks(kernel, config, args, memory, limits,

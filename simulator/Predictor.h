@@ -107,6 +107,9 @@ struct LaunchResult {
   core::Counters total;
   std::vector<InstStats> perInst; // indexed like DecodedKernel::insts()
   std::vector<std::string> notes;
+  // A branch or an address used data kcheck did not see (BlockRunner::
+  // usedUnseenInput): the counts are a guess that --run-host makes exact.
+  bool usedUnseenInput = false;
   std::string error; // non-empty: the launch stopped (fault, step budget)
   // The fault that stopped it, where the GPU would have faulted too (not a
   // budget of kcheck's): after it the CUDA context is unusable.

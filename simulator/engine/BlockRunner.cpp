@@ -60,6 +60,7 @@ BlockRunner::notesByBlock() const {
   return out;
 }
 std::vector<Fault> BlockRunner::overruns() const { return impl_->overruns; }
+bool BlockRunner::usedUnseenInput() const { return impl_->usedUnseenInput; }
 void BlockRunner::setStoreBuffer(StoreBuffer *buffer) {
   impl_->storeBuffer = buffer;
 }
@@ -168,10 +169,12 @@ core::Dim3 BlockRunner::Impl::threadOf(const WarpState &w,
   return {w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]};
 }
 
-void BlockRunner::Impl::noteOnce(uint32_t pc, uint8_t bit, std::string text) {
-  if (noted[pc] & bit)
+void BlockRunner::Impl::noteOnce(uint32_t pc, NoteKind kind,
+                                 std::string text) {
+  usedUnseenInput |= kind != kBarrierDivergence;
+  if (noted[pc] & kind)
     return;
-  noted[pc] |= bit;
+  noted[pc] |= kind;
   addNote(std::move(text));
 }
 
@@ -431,7 +434,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         // An address computed from data kcheck never saw (host input it
         // filled with zeros) makes this access's counts a guess: say so.
         if (w.taint[in.a])
-          noteOnce(pc, 4,
+          noteOnce(pc, kUnseenInputAddress,
                    "address of the memory access at " + where(pc) +
                        " depends on input data that kcheck did not see "
                        "(deterministic zero fill assumed): its counts are "
@@ -502,7 +505,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
       case Op::Barrier:
         sink.onBarrier({pc, w.index, mask, w.live});
         if (mask != w.live)
-          noteOnce(pc, 2,
+          noteOnce(pc, kBarrierDivergence,
                    "barrier divergence at " + where(pc) +
                        ": __syncthreads() reached by only some threads of "
                        "a warp");
@@ -540,7 +543,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         sink.onBranch({pc, mask, taken, w.index});
         w.controlTainted |= w.taint[in.a] != 0;
         if (w.taint[in.a])
-          noteOnce(pc, 1,
+          noteOnce(pc, kUnseenInputBranch,
                    "branch at " + where(pc) +
                        " depends on input data that kcheck did not see "
                        "(deterministic zero fill assumed)");
@@ -582,7 +585,7 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         sink.onBranch({pc, mask, toDefault, w.index});
         w.controlTainted |= w.taint[in.a] != 0;
         if (w.taint[in.a])
-          noteOnce(pc, 1,
+          noteOnce(pc, kUnseenInputBranch,
                    "branch at " + where(pc) +
                        " depends on input data that kcheck did not see "
                        "(deterministic zero fill assumed)");

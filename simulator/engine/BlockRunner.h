@@ -163,6 +163,10 @@ public:
   /// CountAndGoOn) in the blocks run so far: the first of each instruction,
   /// in the order first seen.
   std::vector<Fault> overruns() const;
+  /// Whether the blocks run so far used data kcheck did not see (host input
+  /// it filled with zeros) in a branch or an address: their counts are a
+  /// guess.
+  bool usedUnseenInput() const;
 
   /// Global stores go to `buffer` (and global loads read through it) instead
   /// of the DeviceMemory, which the runner then only reads: several runners

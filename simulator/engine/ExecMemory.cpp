@@ -317,7 +317,7 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
     // give 0) and said so, instead of a fault the program may never have.
     dropped = lanesOutsideMemory(in, pc, w, mask);
     if (dropped) {
-      noteOnce(pc, 8,
+      noteOnce(pc, kUnseenInputLanes,
                "address of the memory access at " + where(pc) +
                    (w.taint[in.a] ? " depends on" : " follows a branch on") +
                    " input data that kcheck did not see and leaves "

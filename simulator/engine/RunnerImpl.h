@@ -133,7 +133,14 @@ struct BlockRunner::Impl {
                   const WarpState &w, unsigned lane, uint64_t address,
                   const core::SourceLoc *at = nullptr) const;
   core::Dim3 threadOf(const WarpState &w, unsigned lane) const;
-  void noteOnce(uint32_t pc, uint8_t bit, std::string text);
+  // What a note is about: each once per instruction (noted[pc] bits).
+  enum NoteKind : uint8_t {
+    kUnseenInputBranch = 1,    // a branch on data kcheck did not see
+    kBarrierDivergence = 2,
+    kUnseenInputAddress = 4,   // an address computed from such data
+    kUnseenInputLanes = 8,     // lanes dropped: such an address left memory
+  };
+  void noteOnce(uint32_t pc, NoteKind kind, std::string text);
   std::string where(uint32_t pc) const;
   void addNote(std::string text);
   void copyByvalArguments(WarpState &w);
@@ -151,6 +158,9 @@ struct BlockRunner::Impl {
   std::vector<uint64_t> phiTemp;
   std::vector<uint8_t> phiTaintTemp;
   std::vector<std::string> notes;
+  // A note of a kUnseenInput* kind was made: the counts are a guess that
+  // running the program's host code would make exact.
+  bool usedUnseenInput = false;
   std::vector<uint64_t> noteBlocks;   // linear block of each note
   StoreBuffer *storeBuffer = nullptr; // global stores go here when set
   std::vector<uint8_t>
