@@ -1,16 +1,14 @@
 #include "cli/Commands.h"
 
 #include "checks/Registry.h"
-#include "cli/HtmlEmitter.h"
-#include "cli/JsonEmitter.h"
-#include "cli/SarifEmitter.h"
-#include "cli/TextEmitter.h"
 #include "core/Json.h"
 #include "driver/Fixes.h"
 #include "driver/LaunchFaults.h"
 #include "driver/Session.h"
 #include "driver/Suppressions.h"
 #include "driver/Verify.h"
+#include "emit/Emitter.h"
+#include "emit/TextEmitter.h"
 
 #include <fmt/format.h>
 
@@ -26,7 +24,6 @@ namespace kcheck::cli {
 using driver::analyzeFile;
 using driver::applyFixes;
 using driver::applySuppressions;
-using driver::describeLaunch;
 using driver::FixSearch;
 using driver::parseExpectations;
 using driver::parseSuppressions;
@@ -65,34 +62,6 @@ void printNotes(const Session &s, std::ostream &err) {
           << '\n';
 }
 
-std::string predictText(const Session &s) {
-  std::string out;
-  for (const core::LaunchReport &l : s.report.launches) {
-    out += fmt::format("launch #{} {}{}\n", l.index, describeLaunch(l),
-                       l.simulated ? "" : ": not simulated");
-    if (!l.simulated)
-      continue;
-    out += countersText(l);
-  }
-  return out;
-}
-
-std::string summaryText(const std::vector<const checks::Check *> &run,
-                        const Session &s) {
-  std::string out;
-  for (size_t li = 0; li < s.report.launches.size(); ++li) {
-    out += "launch " + describeLaunchCall(s, li);
-    // A launch that faulted under a sanitizer has that check's row.
-    if (!s.report.launches[li].simulated &&
-        !driver::faultReportedBy(s.launches[li].result)) {
-      out += ": not simulated\n";
-      continue;
-    }
-    out += "\n" + checks::summaryRows(run, s, li);
-  }
-  return out;
-}
-
 bool anyFinding(const std::vector<core::Diagnostic> &diags) {
   return std::any_of(diags.begin(), diags.end(), [](const auto &d) {
     return d.severity == core::Severity::Warning ||
@@ -116,15 +85,6 @@ reportedDiagnostics(const Options &o, const std::string &source,
   return std::move(kept.diagnostics);
 }
 
-std::string countersText(const core::LaunchReport &l) {
-  std::string out;
-  for (unsigned m = 0; m < core::kMetricCount; ++m)
-    if (l.predicts(core::Metric(m)))
-      out += fmt::format("  {:<66} {:>14}\n", core::metricName(core::Metric(m)),
-                         l.metrics.v[m]);
-  return out;
-}
-
 int checkInputLimits(const Options &o, std::ostream &err) {
   std::error_code ec;
   uintmax_t bytes = std::filesystem::file_size(o.file, ec);
@@ -144,32 +104,6 @@ void printCompileFailure(const std::string &clangDiagnostics,
     err << "kcheck: error: " << e << '\n';
   if (clangDiagnostics.empty() && errors.empty())
     err << "kcheck: error: '" << file << "' could not be compiled\n";
-}
-
-bool writeReportDocument(
-    const Options &o, const Session &s,
-    const std::vector<core::Diagnostic> &diags, const std::string &source,
-    std::ostream &out,
-    const std::function<void(core::JsonWriter &)> &moreJson) {
-  switch (o.format) {
-  case OutputFormat::Json:
-    out << core::toJson(s.report, [&](core::JsonWriter &w) {
-      writeFindingsJson(w, diags);
-      if (moreJson)
-        moreJson(w);
-    });
-    return true;
-  case OutputFormat::Sarif:
-    out << sarifLog(s, diags);
-    return true;
-  case OutputFormat::Html:
-    out << htmlReport(s, diags, source);
-    return true;
-  case OutputFormat::Text:
-  case OutputFormat::Markdown:
-    return false;
-  }
-  return false;
 }
 
 std::optional<Session> openSession(const Options &o, std::string &source,
@@ -222,27 +156,16 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   if (searchesFixes(o) && s.errors.empty())
     fixes = searchFixes(o, s, source, diags);
 
-  auto fixesJson = [&](core::JsonWriter &w) {
-    if (searchesFixes(o))
-      writeFixesJson(w, o, s, source, fixes);
-  };
-  bool document = writeReportDocument(o, s, diags, source, out, fixesJson);
-  if (!document && o.command == Command::Predict) {
-    out << predictText(s);
-  } else if (!document) {
-    emitTextWithFixIts(out, diags, s, source, fixes, isatty(STDOUT_FILENO),
-                       o.parseableFixIts ? FixItStyle::Parseable
-                                         : FixItStyle::UnderCaret);
-    if (suppressed)
-      out << suppressedSummary(suppressed) << '\n';
-    out << summaryText(run, s);
-  }
-  // predict runs no check and its output carries counters only; the
-  // program's own memory errors go to stderr, with the notes.
+  std::unique_ptr<emit::Emitter> emitter = emit::emitterFor(o.format);
+  emitter->emit({o, s, diags, source, run, searchesFixes(o) ? &fixes : nullptr,
+                 suppressed},
+                out);
+  // predict's output carries counters only; the program's own memory
+  // errors go to stderr, with the notes.
   if (o.command == Command::Predict)
-    emitText(err, diags, isatty(STDERR_FILENO));
+    emit::emitText(err, diags, isatty(STDERR_FILENO));
   // A document holds only itself: the note goes to stderr.
-  if (suppressed && document)
+  if (suppressed && emitter->isDocument())
     err << "kcheck: note: " << suppressedSummary(suppressed) << '\n';
   if ((o.applyFixes || o.printDiff) && s.errors.empty() &&
       !applyFixes(o, s, source, fixes, out, err))

@@ -7,15 +7,10 @@
 #include "driver/Session.h"
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-namespace kcheck::core {
-class JsonWriter;
-}
 
 namespace kcheck::cli {
 
@@ -33,9 +28,6 @@ enum ExitCode : int {
 
 int runCommand(const Options &options, std::ostream &out, std::ostream &err);
 
-/// Every counter predicted for launch `l`, a line each (predict, run).
-std::string countersText(const core::LaunchReport &l);
-
 /// The input limits checked before anything is compiled (--max-source):
 /// kExitClean when FILE.cu is within them, else the message and exit code.
 int checkInputLimits(const Options &options, std::ostream &err);
@@ -48,15 +40,6 @@ int checkInputLimits(const Options &options, std::ostream &err);
 std::vector<core::Diagnostic>
 reportedDiagnostics(const Options &options, const std::string &source,
                     std::vector<core::Diagnostic> diags, size_t &suppressed);
-
-/// The report as a document on `out` when `options.format` is one (JSON:
-/// the report with its findings, and what `moreJson` adds; SARIF; HTML);
-/// false for the text formats, which each command prints its own way.
-bool writeReportDocument(
-    const Options &options, const Session &s,
-    const std::vector<core::Diagnostic> &diags, const std::string &source,
-    std::ostream &out,
-    const std::function<void(core::JsonWriter &)> &moreJson = nullptr);
 
 /// Prints why a file could not be compiled: Clang's diagnostics, kcheck's
 /// errors, or, when there are neither, that it could not be.

@@ -5,11 +5,10 @@
 // the findings of `check`.
 #include "checks/Registry.h"
 #include "cli/Commands.h"
-#include "cli/JsonEmitter.h"
-#include "cli/TextEmitter.h"
 #include "core/Json.h"
 #include "driver/HostRun.h"
 #include "driver/Suppressions.h"
+#include "emit/Emitter.h"
 
 #include <fmt/format.h>
 
@@ -39,9 +38,7 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
     return kExitCannotAnalyse;
   }
   // A document on stdout (JSON, SARIF, HTML) keeps stdout to itself.
-  ro.programStdoutToStderr = o.format == OutputFormat::Json ||
-                             o.format == OutputFormat::Sarif ||
-                             o.format == OutputFormat::Html;
+  ro.programStdoutToStderr = emit::emitterFor(o.format)->isDocument();
   // std::cout writes through stdio's stdout, like host code's printf: the
   // two stay in order, and both follow the redirection.
   ro.printfOut = &out;
@@ -79,21 +76,11 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
   std::vector<core::Diagnostic> diags = reportedDiagnostics(
       o, source, checks::findingsOf(checks::checksRunBy(o), s, o.remarks),
       suppressed);
-  if (writeReportDocument(o, s, diags, source, out)) {
-    if (suppressed) // a document holds only itself
-      err << "kcheck: note: " << driver::suppressedSummary(suppressed) << '\n';
-  } else {
-    emitText(out, diags, isatty(STDOUT_FILENO));
-    if (suppressed)
-      out << driver::suppressedSummary(suppressed) << '\n';
-    for (size_t i = 0; i < s.report.launches.size(); ++i) {
-      const core::LaunchReport &l = s.report.launches[i];
-      out << "launch " << describeLaunchCall(s, i)
-          << (l.simulated ? "" : ": not simulated") << '\n';
-      if (l.simulated)
-        out << countersText(l);
-    }
-  }
+  std::vector<const checks::Check *> ran = checks::checksRunBy(o);
+  std::unique_ptr<emit::Emitter> emitter = emit::emitterFor(o.format);
+  emitter->emit({o, s, diags, source, ran, nullptr, suppressed}, out);
+  if (suppressed && emitter->isDocument()) // a document holds only itself
+    err << "kcheck: note: " << driver::suppressedSummary(suppressed) << '\n';
   for (const std::string &e : errors)
     err << "kcheck: error: " << e << '\n';
   if (!errors.empty())

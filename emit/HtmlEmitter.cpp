@@ -1,11 +1,11 @@
-#include "cli/HtmlEmitter.h"
+#include "emit/HtmlEmitter.h"
 
 #include "checks/BankConflict.h"
 #include "checks/Registry.h"
 #include "checks/UncoalescedAccess.h"
-#include "cli/HtmlPictures.h"
-#include "cli/SarifEmitter.h"
 #include "core/SourcePath.h"
+#include "emit/HtmlPictures.h"
+#include "emit/SarifEmitter.h"
 
 #include <fmt/format.h>
 
@@ -14,7 +14,7 @@
 #include <map>
 #include <set>
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 using checks::BankConflictWarp;
 using checks::UncoalescedWarp;
@@ -544,4 +544,4 @@ std::string htmlReport(const Session &s,
   return out;
 }
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit

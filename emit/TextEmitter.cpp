@@ -1,10 +1,10 @@
-#include "cli/TextEmitter.h"
+#include "emit/TextEmitter.h"
 
 #include <fmt/format.h>
 
 #include <set>
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 namespace {
 
@@ -137,4 +137,4 @@ void emitTextWithFixIts(std::ostream &out,
   }
 }
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit

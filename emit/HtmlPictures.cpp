@@ -1,4 +1,4 @@
-#include "cli/HtmlPictures.h"
+#include "emit/HtmlPictures.h"
 
 #include "simulator/models/SharedBankModel.h"
 
@@ -9,7 +9,7 @@
 #include <map>
 #include <set>
 
-namespace kcheck::cli::html {
+namespace kcheck::emit::html {
 
 namespace {
 
@@ -340,4 +340,4 @@ std::string launchChart(const std::vector<LaunchBars> &launches) {
   return svg;
 }
 
-} // namespace kcheck::cli::html
+} // namespace kcheck::emit::html

@@ -1,4 +1,4 @@
-#include "cli/SarifEmitter.h"
+#include "emit/SarifEmitter.h"
 
 #include "checks/Registry.h"
 #include "core/Json.h"
@@ -12,7 +12,7 @@
 #include <map>
 #include <tuple>
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 using driver::describeLaunchCall;
 using driver::Session;
@@ -419,4 +419,4 @@ std::string sarifLog(const Session &s,
   return w.str() + "\n";
 }
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit

@@ -12,7 +12,7 @@ namespace kcheck::core {
 class JsonWriter;
 }
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 void writeFindingsJson(core::JsonWriter &w,
                        const std::vector<core::Diagnostic> &diags);
@@ -23,4 +23,4 @@ void writeFixesJson(core::JsonWriter &w, const driver::Options &o,
                     const driver::Session &s, const std::string &source,
                     const driver::FixSearch &search);
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 /// The page for `session`, whose main file's text is `source`;
 /// `diagnostics` are the findings the command reports (none for predict).
@@ -24,4 +24,4 @@ std::string htmlReport(const driver::Session &session,
                        const std::vector<core::Diagnostic> &diagnostics,
                        const std::string &source);
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit

@@ -1,10 +1,10 @@
-#include "cli/JsonEmitter.h"
+#include "emit/JsonEmitter.h"
 
 #include "core/Json.h"
 
 #include <fmt/format.h>
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 namespace {
 
@@ -172,4 +172,4 @@ void writeFixesJson(core::JsonWriter &w, const driver::Options &o,
   }
 }
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kcheck::cli::html {
+namespace kcheck::emit::html {
 
 /// Text for HTML element content and attribute values.
 std::string escape(std::string_view text);
@@ -54,4 +54,4 @@ struct LaunchBars {
 };
 std::string launchChart(const std::vector<LaunchBars> &launches);
 
-} // namespace kcheck::cli::html
+} // namespace kcheck::emit::html

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 void emitText(std::ostream &os, const std::vector<core::Diagnostic> &diags,
               bool colour);
@@ -32,4 +32,4 @@ void emitTextWithFixIts(std::ostream &out,
                         const driver::FixSearch &search, bool colour,
                         FixItStyle style);
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit

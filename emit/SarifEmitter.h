@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace kcheck::cli {
+namespace kcheck::emit {
 
 /// The whole SARIF log (UTF-8 JSON). `diagnostics` are the findings as the
 /// text output lists them; `session.errors` make the invocation
@@ -30,4 +30,4 @@ namespace kcheck::cli {
 std::string sarifLog(const driver::Session &session,
                      const std::vector<core::Diagnostic> &diagnostics);
 
-} // namespace kcheck::cli
+} // namespace kcheck::emit
