@@ -2,6 +2,7 @@
 #include "checks/Registry.h"
 
 #include "core/ArchSpec.h"
+#include "simulator/models/LanePattern.h"
 
 #include <fmt/format.h>
 
@@ -88,167 +89,123 @@ std::string elements(uint64_t bytes, unsigned elementBytes) {
   return fmt::format("{} bytes = {} element{}", bytes, n, n == 1 ? "" : "s");
 }
 
-enum class PatternKind {
-  None,
-  Single,
-  Broadcast,
-  Contiguous,
-  Strided,
-  Runs,
-  Scattered
-};
+using PatternKind = sim::LanePattern::Kind;
 
 struct Pattern {
   PatternKind kind = PatternKind::None;
   std::string text; // "lanes 0-31 access ..."
 };
 
-/// Classifies one warp's lane addresses: what a CUDA programmer would say
-/// about them (broadcast, contiguous but misaligned, strided, rows, gather).
+/// "each starting on a 32-byte sector boundary", "starting 0, 4 bytes into a
+/// 32-byte sector": where the runs of a Runs pattern begin.
+std::string runStarts(const std::vector<sim::LanePattern::Run> &runs,
+                      unsigned sectorBytes) {
+  bool same = std::all_of(runs.begin(), runs.end(), [&](const auto &r) {
+    return r.misalignment == runs.front().misalignment;
+  });
+  if (same && runs.front().misalignment == 0)
+    return fmt::format("each starting on a {}-byte sector boundary",
+                       sectorBytes);
+  if (same)
+    return fmt::format("each starting {} bytes into a {}-byte sector",
+                       runs.front().misalignment, sectorBytes);
+  std::string starts;
+  for (size_t r = 0; r < runs.size(); ++r)
+    starts += (r ? ", " : "") + std::to_string(runs[r].misalignment);
+  return fmt::format("starting {} bytes into a {}-byte sector", starts,
+                     sectorBytes);
+}
+
+/// A Runs pattern in words: how many runs, how long, how far apart.
+std::string runsText(const sim::LanePattern &l, const std::string &who,
+                     const std::string &sharing, unsigned B,
+                     unsigned sectorBytes) {
+  std::string lengths;
+  bool sameLength = true, sameGap = true;
+  for (size_t r = 0; r < l.runs.size(); ++r) {
+    sameLength &= l.runs[r].length == l.runs[0].length;
+    lengths += (r ? ", " : "") + std::to_string(l.runs[r].length);
+    if (r >= 2)
+      sameGap &= l.runs[r].first - l.runs[r - 1].first ==
+                 l.runs[1].first - l.runs[0].first;
+  }
+  int64_t gap = int64_t(l.runs[1].first - l.runs[0].first);
+  std::string shape =
+      l.stride == int64_t(B)
+          ? ""
+          : fmt::format(", each run at a constant stride of {} elements ({} "
+                        "bytes)",
+                        l.stride / int64_t(B), l.stride);
+  return fmt::format("{} access {} {}runs of {} {}-byte elements{}{}{}, {}",
+                     who, l.runs.size(),
+                     l.stride == int64_t(B) ? "contiguous " : "",
+                     sameLength ? std::to_string(l.runs[0].length) : lengths, B,
+                     sameGap ? fmt::format(", {} bytes apart", gap) : "",
+                     sharing, shape, runStarts(l.runs, sectorBytes));
+}
+
+/// One warp's lane addresses (sim::classifyLanes) in a CUDA programmer's
+/// words: broadcast, contiguous but misaligned, strided, rows, gather.
 Pattern classify(const sim::GlobalWarp &w, unsigned sectorBytes) {
   const unsigned B = w.bytesPerLane;
-  std::vector<unsigned> lanes;
-  std::vector<uint64_t> firstSeen; // distinct addresses, in lane order
-  std::map<uint64_t, unsigned> readers;
-  for (unsigned lane = 0; lane < 32; ++lane) {
-    if (!((w.activeMask >> lane) & 1u))
-      continue;
-    lanes.push_back(lane);
-    if (readers[w.addrs[lane]]++ == 0)
-      firstSeen.push_back(w.addrs[lane]);
-  }
+  sim::LanePattern l =
+      sim::classifyLanes(w.addrs, w.activeMask, B, sectorBytes);
   Pattern p;
-  if (lanes.empty())
+  p.kind = l.kind;
+  if (l.lanes.empty())
     return p;
-  const std::string who =
-      "lane" + std::string(lanes.size() > 1 ? "s " : " ") + laneRanges(lanes);
-  const size_t n = lanes.size(), distinct = firstSeen.size();
-  if (n == 1) {
-    p.kind = PatternKind::Single;
+  const std::string who = "lane" +
+                          std::string(l.lanes.size() > 1 ? "s " : " ") +
+                          laneRanges(l.lanes);
+  const size_t n = l.lanes.size(), distinct = l.addresses.size();
+  std::string sharing =
+      distinct == n ? ""
+      : l.lanesPerAddress
+          ? fmt::format(", each read by {} lanes", l.lanesPerAddress)
+          : ", some read by several lanes";
+  switch (l.kind) {
+  case PatternKind::None:
+    break;
+  case PatternKind::Single:
     p.text = fmt::format("only {} is active", who);
-    return p;
-  }
-  unsigned share = unsigned(n / distinct);
-  bool evenShare = true;
-  for (auto &[addr, count] : readers)
-    evenShare &= count == share;
-  std::string sharing = distinct == n ? ""
-                        : evenShare
-                            ? fmt::format(", each read by {} lanes", share)
-                            : ", some read by several lanes";
-  if (distinct == 1) {
-    p.kind = PatternKind::Broadcast;
-    p.text = fmt::format("{} all access one address: a broadcast, one sector "
-                         "serves the whole warp",
-                         who);
-    return p;
-  }
-  if (distinct * 4 <= n) {
-    p.kind = PatternKind::Broadcast;
-    p.text = fmt::format("{} access only {} distinct addresses{}: a "
-                         "broadcast within each group of lanes, one sector "
-                         "per address",
-                         who, distinct, sharing);
-    return p;
-  }
-
-  std::vector<int64_t> diffs;
-  for (size_t i = 1; i < distinct; ++i)
-    diffs.push_back(int64_t(firstSeen[i] - firstSeen[i - 1]));
-  bool constant = std::all_of(diffs.begin(), diffs.end(),
-                              [&](int64_t d) { return d == diffs.front(); });
-  const uint64_t lowest = *std::min_element(firstSeen.begin(), firstSeen.end());
-  if (constant && diffs.front() == int64_t(B)) {
-    p.kind = PatternKind::Contiguous;
-    uint64_t into = lowest % sectorBytes;
+    break;
+  case PatternKind::Broadcast:
+    p.text = distinct == 1
+                 ? fmt::format("{} all access one address: a broadcast, one "
+                               "sector serves the whole warp",
+                               who)
+                 : fmt::format("{} access only {} distinct addresses{}: a "
+                               "broadcast within each group of lanes, one "
+                               "sector per address",
+                               who, distinct, sharing);
+    break;
+  case PatternKind::Contiguous:
     p.text = fmt::format("{} access {} contiguous {}-byte elements{}, ", who,
                          distinct, B, sharing);
-    p.text += into ? fmt::format("starting {} bytes into a {}-byte sector: "
-                                 "misaligned by {}",
-                                 into, sectorBytes, elements(into, B))
-                   : fmt::format("starting on a {}-byte sector boundary",
-                                 sectorBytes);
-    return p;
-  }
-  if (constant && diffs.front() % int64_t(B) == 0) {
-    p.kind = PatternKind::Strided;
-    int64_t stride = diffs.front() / int64_t(B);
-    p.text =
-        fmt::format("{} access {}-byte elements at a constant stride of "
-                    "{} elements ({} bytes){}: the {} bytes used span {} bytes",
-                    who, B, stride, diffs.front(), sharing, distinct * B,
-                    (distinct - 1) * uint64_t(std::abs(diffs.front())) + B);
-    return p;
-  }
-  // Groups of lanes (rows of a 2-D block, say), each contiguous or at one
-  // constant stride, each possibly misaligned.
-  std::vector<std::pair<size_t, size_t>> runs; // [first, last] in firstSeen
-  for (size_t i = 0; i < distinct;) {
-    size_t j = i;
-    while (j + 1 < distinct && diffs[j] == diffs[i])
-      ++j;
-    runs.push_back({i, j});
-    i = j + 1;
-  }
-  const int64_t inner = diffs.front();
-  bool longRuns =
-      runs.size() > 1 &&
-      std::all_of(runs.begin(), runs.end(),
-                  [&](const auto &r) {
-                    return r.second > r.first && diffs[r.first] == inner;
-                  }) &&
-      inner > 0 && inner % int64_t(B) == 0;
-  if (longRuns && runs.size() <= 8) {
-    p.kind = PatternKind::Runs;
-    std::string lengths;
-    std::vector<uint64_t> offsets;
-    std::vector<int64_t> gaps;
-    bool sameLength = true;
-    for (size_t r = 0; r < runs.size(); ++r) {
-      size_t len = runs[r].second - runs[r].first + 1;
-      sameLength &= len == runs[0].second - runs[0].first + 1;
-      offsets.push_back(firstSeen[runs[r].first] % sectorBytes);
-      lengths += (r ? ", " : "") + std::to_string(len);
-      if (r)
-        gaps.push_back(
-            int64_t(firstSeen[runs[r].first] - firstSeen[runs[r - 1].first]));
-    }
-    bool sameGap = std::all_of(gaps.begin(), gaps.end(),
-                               [&](int64_t g) { return g == gaps.front(); });
-    std::string starts;
-    if (std::all_of(offsets.begin(), offsets.end(),
-                    [&](uint64_t o) { return o == offsets.front(); }))
-      starts = offsets.front() == 0
-                   ? fmt::format("each starting on a {}-byte sector boundary",
-                                 sectorBytes)
-                   : fmt::format("each starting {} bytes into a {}-byte "
-                                 "sector",
-                                 offsets.front(), sectorBytes);
-    else {
-      for (size_t r = 0; r < offsets.size(); ++r)
-        starts += (r ? ", " : "") + std::to_string(offsets[r]);
-      starts = fmt::format("starting {} bytes into a {}-byte sector", starts,
-                           sectorBytes);
-    }
-    std::string shape =
-        inner == int64_t(B)
-            ? ""
-            : fmt::format(", each run at a constant stride of {} elements ({} "
-                          "bytes)",
-                          inner / int64_t(B), inner);
+    p.text +=
+        l.misalignment
+            ? fmt::format("starting {} bytes into a {}-byte sector: "
+                          "misaligned by {}",
+                          l.misalignment, sectorBytes,
+                          elements(l.misalignment, B))
+            : fmt::format("starting on a {}-byte sector boundary", sectorBytes);
+    break;
+  case PatternKind::Strided:
     p.text = fmt::format(
-        "{} access {} {}runs of {} {}-byte elements{}{}{}, {}", who,
-        runs.size(), inner == int64_t(B) ? "contiguous " : "",
-        sameLength ? std::to_string(runs[0].second - runs[0].first + 1)
-                   : lengths,
-        B, sameGap ? fmt::format(", {} bytes apart", gaps.front()) : "",
-        sharing, shape, starts);
-    return p;
+        "{} access {}-byte elements at a constant stride of {} elements ({} "
+        "bytes){}: the {} bytes used span {} bytes",
+        who, B, l.stride / int64_t(B), l.stride, sharing, distinct * B,
+        (distinct - 1) * uint64_t(std::abs(l.stride)) + B);
+    break;
+  case PatternKind::Runs:
+    p.text = runsText(l, who, sharing, B, sectorBytes);
+    break;
+  case PatternKind::Scattered:
+    p.text = fmt::format("{} access {} scattered {}-byte elements{} (a "
+                         "gather/scatter: no constant stride)",
+                         who, distinct, B, sharing);
+    break;
   }
-  p.kind = PatternKind::Scattered;
-  p.text = fmt::format("{} access {} scattered {}-byte elements{} (a "
-                       "gather/scatter: no constant stride)",
-                       who, distinct, B, sharing);
   return p;
 }
 

@@ -54,6 +54,12 @@ void printCompileFailure(const std::string &clangDiagnostics,
 std::optional<Session> openSession(const Options &options, std::string &source,
                                    std::ostream &err);
 
+/// `kcheck check -p DIR` (no file): every CUDA source of the compile
+/// database, in parallel, one report (cli/ProjectCommand.cpp). `argv` is
+/// the command line after the program name, given to each file's run.
+int runProject(const Options &options, const std::vector<std::string> &argv,
+               std::ostream &out, std::ostream &err);
+
 /// `kcheck compare`: needs no LLVM (cli/CompareCommand.cpp).
 int runCompare(const Options &options, std::ostream &out, std::ostream &err);
 

@@ -166,7 +166,9 @@ options:
   --bundled-headers    compile against kcheck's own CUDA headers, not a
                        toolkit (what happens when no toolkit is found)
   -p DIR               take FILE.cu's include paths, macros and -std from
-                       DIR/compile_commands.json (as clang-tidy -p)
+                       DIR/compile_commands.json (as clang-tidy -p); without
+                       FILE.cu (check commands): every .cu of the database,
+                       --jobs files at a time, one report
   --checks=LIST        the checks to report, clang-tidy style globs:
                        -*,bank-conflict (only it), -divergent-branch
   -h, --help           this text; kcheck help COMMAND (or COMMAND --help):
@@ -505,6 +507,12 @@ ParseResult parseOptions(const std::vector<std::string> &argv) {
   if (o.command == Command::Compare) {
     if (o.compareFiles.empty() || o.compareFiles.size() % 2 != 0)
       r.error = "compare needs pairs of files: PRED.json MEAS.json [...]";
+  } else if (o.file.empty() && !o.compileDatabase.empty() &&
+             runsChecks(o.command)) {
+    // -p DIR alone: every CUDA source of the database (cli/ProjectCommand).
+    r.error = o.format == OutputFormat::Html
+                  ? "--format html reports one file: give FILE.cu with -p"
+                  : modeErrorFor(o);
   } else if (o.file.empty()) {
     r.error = "no input file";
   } else {

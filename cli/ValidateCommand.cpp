@@ -21,6 +21,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -176,12 +177,16 @@ void printPredictionNotes(const Session &s, std::ostream &err) {
 
 } // namespace
 
-int runValidate(const Options &o, std::ostream &out, std::ostream &err) {
-  if (!fs::exists(o.file)) {
-    err << "kcheck: error: cannot read '" << o.file << "'\n";
-    return kExitCannotAnalyse;
-  }
-  // 1. Predict.
+namespace {
+
+/// Where validate keeps its files: a temporary folder, the JSON in --keep.
+struct ValidateFiles {
+  WorkFolder work;
+  fs::path predicted, measured;
+};
+
+/// 1. Predict: the prediction's JSON written; exit code, or -1 to go on.
+int predictInto(const Options &o, ValidateFiles &files, std::ostream &err) {
   Session s = analyzeFile(o);
   if (!s.compiled) {
     err << s.clangDiagnostics;
@@ -195,12 +200,11 @@ int runValidate(const Options &o, std::ostream &out, std::ostream &err) {
     err << "kcheck: error: " << e << '\n';
   if (!s.errors.empty())
     return kExitCannotAnalyse;
-  WorkFolder work;
-  if (work.path().empty()) {
+  if (files.work.path().empty()) {
     err << "kcheck: error: cannot create a temporary folder\n";
     return kExitCannotAnalyse;
   }
-  fs::path jsonDir = work.path();
+  fs::path jsonDir = files.work.path();
   if (!o.keepDir.empty()) {
     std::error_code ec;
     fs::create_directories(o.keepDir, ec);
@@ -212,85 +216,88 @@ int runValidate(const Options &o, std::ostream &out, std::ostream &err) {
     jsonDir = o.keepDir;
   }
   const std::string stem = fs::path(o.file).stem().string();
-  const fs::path predictedPath = jsonDir / (stem + ".predicted.json");
-  const fs::path measuredPath = jsonDir / (stem + ".measured.json");
-  if (!writeWholeFile(predictedPath, core::toJson(s.report))) {
-    err << "kcheck: error: cannot write '" << predictedPath.string() << "'\n";
+  files.predicted = jsonDir / (stem + ".predicted.json");
+  files.measured = jsonDir / (stem + ".measured.json");
+  if (!writeWholeFile(files.predicted, core::toJson(s.report))) {
+    err << "kcheck: error: cannot write '" << files.predicted.string() << "'\n";
     return kExitCannotAnalyse;
   }
   err << "kcheck: predicted " << s.report.launches.size() << " launch"
       << (s.report.launches.size() == 1 ? "" : "es") << " of " << o.file
       << " for " << o.arch << '\n';
+  return -1;
+}
 
-  // 2. Build.
+/// 2. Build with nvcc -lineinfo: the program's path, or empty on failure.
+fs::path build(const Options &o, const ValidateFiles &files,
+               std::ostream &err) {
   fs::path nvcc = findNvcc();
   if (nvcc.empty()) {
     err << "kcheck: error: nvcc not found (looked in PATH and "
            "/usr/local/cuda/bin): validate builds FILE.cu with the CUDA "
            "toolkit; use kcheck predict without one\n";
-    return kExitCannotAnalyse;
+    return {};
   }
-  const fs::path program = work.path() / stem;
-  std::vector<std::string> build = {nvcc.string(), "-lineinfo",
-                                    "-arch=" + o.arch, "-O3"};
+  const fs::path program = files.work.path() / fs::path(o.file).stem().string();
+  std::vector<std::string> argv = {nvcc.string(), "-lineinfo",
+                                   "-arch=" + o.arch, "-O3"};
   for (const std::string &a : nvccArgsFrom(o.clangArgs))
-    build.push_back(a);
-  build.insert(build.end(), {"-o", program.string(), o.file});
-  std::string buildLine;
-  for (const std::string &a : build)
-    buildLine += (buildLine.empty() ? "" : " ") + a;
-  const fs::path buildLog = work.path() / "nvcc.log";
-  int built = runLogged(build, buildLog);
+    argv.push_back(a);
+  argv.insert(argv.end(), {"-o", program.string(), o.file});
+  std::string line;
+  for (const std::string &a : argv)
+    line += (line.empty() ? "" : " ") + a;
+  const fs::path log = files.work.path() / "nvcc.log";
+  int built = runLogged(argv, log);
   if (built != 0 || !isExecutable(program)) {
-    err << readWholeFile(buildLog) << "kcheck: error: the build failed (exit "
-        << built << "): " << buildLine << '\n';
-    return kExitCannotAnalyse;
+    err << readWholeFile(log) << "kcheck: error: the build failed (exit "
+        << built << "): " << line << '\n';
+    return {};
   }
-  err << "kcheck: built " << o.file << ": " << buildLine << '\n';
+  err << "kcheck: built " << o.file << ": " << line << '\n';
+  return program;
+}
 
-  // 3. Measure.
+/// 3. Measure with kcheck-profile: its exit code; nullopt when it is
+/// missing.
+std::optional<int> measure(const Options &o, const ValidateFiles &files,
+                           const fs::path &program, std::ostream &err) {
   fs::path profiler = findProfiler();
   if (profiler.empty()) {
     err << "kcheck: error: kcheck-profile not found next to kcheck or in "
            "PATH (it builds where the CUDA toolkit has CUPTI)\n";
-    return kExitCannotAnalyse;
+    return std::nullopt;
   }
-  std::vector<std::string> profile = {profiler.string()};
+  std::vector<std::string> argv = {profiler.string()};
   if (o.perLine)
-    profile.push_back("--per-line");
-  profile.insert(profile.end(), {"--output", measuredPath.string(), "--file",
-                                 fs::path(o.file).filename().string(), "--",
-                                 program.string()});
+    argv.push_back("--per-line");
+  argv.insert(argv.end(),
+              {"--output", files.measured.string(), "--file",
+               fs::path(o.file).filename().string(), "--", program.string()});
   err << "kcheck: measuring with " << profiler.string()
       << (o.perLine ? " --per-line" : "") << '\n';
-  const fs::path profileLog = work.path() / "profile.log";
-  int measured = runLogged(profile, profileLog);
-  err << readWholeFile(profileLog);
-  if (measured == kProfileNoGpu) {
-    err << "kcheck: error: cannot measure on this machine (kcheck-profile "
-           "exit 4, see above); the prediction alone: kcheck predict "
-        << o.file << '\n';
-    return kExitNoGpu;
-  }
-  if (measured != kProfileOk && measured != kProfileIncomplete) {
-    err << "kcheck: error: kcheck-profile failed (exit " << measured << ")\n";
-    return kExitCannotAnalyse;
-  }
+  const fs::path log = files.work.path() / "profile.log";
+  int measured = runLogged(argv, log);
+  err << readWholeFile(log);
+  return measured;
+}
 
-  // 4. Compare.
-  core::ReportLoadResult p = core::loadReportFile(predictedPath.string());
-  core::ReportLoadResult m = core::loadReportFile(measuredPath.string());
+/// 4. Compare the two files; false when one cannot be read.
+bool compare(const Options &o, const ValidateFiles &files, std::ostream &out,
+             std::ostream &err, bool &agree) {
+  core::ReportLoadResult p = core::loadReportFile(files.predicted.string());
+  core::ReportLoadResult m = core::loadReportFile(files.measured.string());
   for (const core::ReportLoadResult *r : {&p, &m})
     if (!r->report) {
       err << "kcheck: error: " << r->error << '\n';
-      return kExitCannotAnalyse;
+      return false;
     }
   if (!o.kernel.empty())
     keepPredictedLaunches(*p.report, *m.report);
   core::ProgramComparison c = core::compareReports(*p.report, *m.report);
   if (!o.keepDir.empty()) {
-    c.predictedPath = predictedPath.string();
-    c.measuredPath = measuredPath.string();
+    c.predictedPath = files.predicted.string();
+    c.measuredPath = files.measured.string();
   }
   std::vector<core::ProgramComparison> programs = {std::move(c)};
   switch (o.format) {
@@ -306,7 +313,40 @@ int runValidate(const Options &o, std::ostream &out, std::ostream &err) {
     out << core::comparisonText(programs, /*allLines=*/false);
     break;
   }
-  bool agree = core::summarize(programs).allAgree();
+  agree = core::summarize(programs).allAgree();
+  return true;
+}
+
+} // namespace
+
+int runValidate(const Options &o, std::ostream &out, std::ostream &err) {
+  if (!fs::exists(o.file)) {
+    err << "kcheck: error: cannot read '" << o.file << "'\n";
+    return kExitCannotAnalyse;
+  }
+  ValidateFiles files;
+  if (int rc = predictInto(o, files, err); rc >= 0)
+    return rc;
+  fs::path program = build(o, files, err);
+  if (program.empty())
+    return kExitCannotAnalyse;
+  std::optional<int> profiled = measure(o, files, program, err);
+  if (!profiled)
+    return kExitCannotAnalyse;
+  int measured = *profiled;
+  if (measured == kProfileNoGpu) {
+    err << "kcheck: error: cannot measure on this machine (kcheck-profile "
+           "exit 4, see above); the prediction alone: kcheck predict "
+        << o.file << '\n';
+    return kExitNoGpu;
+  }
+  if (measured != kProfileOk && measured != kProfileIncomplete) {
+    err << "kcheck: error: kcheck-profile failed (exit " << measured << ")\n";
+    return kExitCannotAnalyse;
+  }
+  bool agree = false;
+  if (!compare(o, files, out, err, agree))
+    return kExitCannotAnalyse;
   if (measured == kProfileIncomplete)
     err << "kcheck: note: the measurement is incomplete (see kcheck-profile's "
            "messages above)\n";

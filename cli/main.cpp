@@ -10,12 +10,14 @@
 
 int main(int argc, char **argv) {
   using namespace kcheck::cli;
-  ParseResult parsed =
-      parseOptions(std::vector<std::string>(argv + 1, argv + argc));
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ParseResult parsed = parseOptions(args);
   if (!parsed.error.empty()) {
     std::cerr << "kcheck: error: " << parsed.error << "\n\n" << usageText();
     return kExitUsage;
   }
+  if (parsed.options.file.empty() && !parsed.options.compileDatabase.empty())
+    return runProject(parsed.options, args, std::cout, std::cerr);
   if (!parsed.options.compileDatabase.empty()) { // -p DIR
     std::vector<std::string> notes;
     std::string error = applyCompileDatabase(parsed.options, notes);

@@ -328,9 +328,9 @@ findCompileCommand(const std::vector<CompileCommand> &database,
   return m;
 }
 
-std::string applyCompileDatabase(Options &options,
-                                 std::vector<std::string> &notes) {
-  std::string path = options.compileDatabase;
+std::vector<CompileCommand> loadCompileDatabase(const std::string &dir,
+                                                std::string &error) {
+  std::string path = dir;
   // A directory (existing or not: the message then names the file it
   // lacks), unless it names a .json file itself.
   if (llvm::sys::fs::is_directory(path) ||
@@ -338,14 +338,35 @@ std::string applyCompileDatabase(Options &options,
     path = normalized("compile_commands.json", path);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
       llvm::MemoryBuffer::getFile(path);
-  if (!text)
-    return "-p: cannot read '" + path + "' (" + text.getError().message() +
-           "; CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)";
-  std::string error;
+  if (!text) {
+    error = "-p: cannot read '" + path + "' (" + text.getError().message() +
+            "; CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)";
+    return {};
+  }
   std::vector<CompileCommand> database =
       parseCompileDatabase((*text)->getBuffer(), error);
   if (!error.empty())
-    return "-p: '" + path + "' is not a compilation database: " + error;
+    error = "-p: '" + path + "' is not a compilation database: " + error;
+  return database;
+}
+
+std::vector<std::string>
+cudaSources(const std::vector<CompileCommand> &database) {
+  std::vector<std::string> files;
+  for (const CompileCommand &c : database)
+    if (llvm::sys::path::extension(c.file) == ".cu" &&
+        std::find(files.begin(), files.end(), c.file) == files.end())
+      files.push_back(c.file);
+  return files;
+}
+
+std::string applyCompileDatabase(Options &options,
+                                 std::vector<std::string> &notes) {
+  std::string error;
+  std::vector<CompileCommand> database =
+      loadCompileDatabase(options.compileDatabase, error);
+  if (!error.empty())
+    return error;
 
   llvm::SmallString<256> file(options.file);
   llvm::sys::fs::make_absolute(file);

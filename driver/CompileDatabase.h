@@ -63,6 +63,15 @@ CompileCommandMatch
 findCompileCommand(const std::vector<CompileCommand> &database,
                    const std::string &file);
 
+/// The database -p names (a directory holding compile_commands.json, or the
+/// file itself); `error` set when it cannot be read or is not one.
+std::vector<CompileCommand> loadCompileDatabase(const std::string &dir,
+                                                std::string &error);
+
+/// The CUDA sources (.cu) the database compiles, each once, in its order.
+std::vector<std::string>
+cudaSources(const std::vector<CompileCommand> &database);
+
 /// -p: reads the database named by options.compileDatabase (a directory
 /// holding compile_commands.json, or the file itself) and puts the flags of
 /// options.file's entry in front of options.clangArgs; takes its --arch

@@ -1,6 +1,7 @@
 #include "emit/JsonEmitter.h"
 
 #include "core/Json.h"
+#include "core/JsonReader.h"
 
 #include <fmt/format.h>
 
@@ -96,6 +97,77 @@ void writeFindingsJson(core::JsonWriter &w,
     w.endObject();
   }
   w.endArray();
+}
+
+namespace {
+
+std::string textOf(const core::JsonValue &object, std::string_view key) {
+  const core::JsonValue *v = object.find(key);
+  return v && v->isString() ? v->text() : "";
+}
+
+unsigned numberOf(const core::JsonValue &object, std::string_view key) {
+  const core::JsonValue *v = object.find(key);
+  return v ? unsigned(v->asUint64().value_or(0)) : 0;
+}
+
+core::SourceLoc locationOf(const core::JsonValue &object) {
+  return {textOf(object, "file"), numberOf(object, "line"),
+          numberOf(object, "column")};
+}
+
+core::Severity severityOf(const std::string &name) {
+  for (core::Severity s : {core::Severity::Note, core::Severity::Remark,
+                           core::Severity::Warning, core::Severity::Error})
+    if (core::severityName(s) == name)
+      return s;
+  return core::Severity::Note;
+}
+
+core::Subject subjectOf(const core::JsonValue &finding) {
+  core::Subject s;
+  const core::JsonValue *v = finding.find("subject");
+  if (!v || !v->isObject())
+    return s;
+  s.array = textOf(*v, "array");
+  for (auto space : {core::Subject::Space::Shared, core::Subject::Space::Global,
+                     core::Subject::Space::Local})
+    if (textOf(*v, "space") == spaceName(space))
+      s.space = space;
+  for (auto d :
+       {core::Subject::Direction::Load, core::Subject::Direction::Store,
+        core::Subject::Direction::Atomic})
+    if (textOf(*v, "direction") == directionName(d))
+      s.direction = d;
+  return s;
+}
+
+} // namespace
+
+std::vector<core::Diagnostic> readFindingsJson(const core::JsonValue &report) {
+  std::vector<core::Diagnostic> out;
+  const core::JsonValue *findings = report.find("findings");
+  if (!findings || !findings->isArray())
+    return out;
+  for (const core::JsonValue &f : findings->items()) {
+    core::Diagnostic d;
+    d.checkId = textOf(f, "check");
+    d.severity = severityOf(textOf(f, "severity"));
+    d.loc = locationOf(f);
+    d.message = textOf(f, "message");
+    d.subject = subjectOf(f);
+    if (const core::JsonValue *notes = f.find("notes");
+        notes && notes->isArray())
+      for (const core::JsonValue &n : notes->items()) {
+        core::Diagnostic note;
+        note.severity = core::Severity::Note;
+        note.loc = locationOf(n);
+        note.message = textOf(n, "message");
+        d.notes.push_back(std::move(note));
+      }
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 void writeFixesJson(core::JsonWriter &w, const driver::Options &o,

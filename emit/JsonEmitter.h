@@ -9,13 +9,18 @@
 #include <vector>
 
 namespace kcheck::core {
+class JsonValue;
 class JsonWriter;
-}
+} // namespace kcheck::core
 
 namespace kcheck::emit {
 
 void writeFindingsJson(core::JsonWriter &w,
                        const std::vector<core::Diagnostic> &diags);
+
+/// The findings writeFindingsJson wrote into a report (its "findings"
+/// member), read back: what `check -p DIR` gathers from each file's run.
+std::vector<core::Diagnostic> readFindingsJson(const core::JsonValue &report);
 
 /// The report's "fixes" and "fix_search" members (and "diff" with --diff),
 /// written into the report object `w` has open.

@@ -6,7 +6,8 @@
 # include path and compile definition: the bank conflict that only its
 # TILE_PAD=0 causes is found, by the static path and by `run`, which
 # compiles the host side too; without -p the header is missing (exit 3);
-# with the include path but not the definition the kernel is clean.
+# with the include path but not the definition the kernel is clean; without
+# a file, `check -p BUILD` analyses all three sources in one report.
 set -u
 kcheck=$1 project=$2; shift 3
 expect=$(dirname "$0")/expect.sh
@@ -28,4 +29,14 @@ run 3 "'tile_config.h' file not found" -- "$kcheck" bank-conflicts "$kernel"
 run 0 -- "$kcheck" bank-conflicts "$kernel" -- -I "$project/include"
 # The command line's clang args come after the project's: -U undoes its -D.
 run 0 -- "$kcheck" bank-conflicts -p "$build" "$kernel" -- -UTILE_PAD
+# -p without a file: every .cu of the database, in parallel, one report.
+gather="gather.cu:7:[0-9]+: warning: uncoalesced global load of 'in'"
+summary="3 CUDA files of $build: 2 with findings, 1 clean, 0 not analysable"
+run 1 "$conflict" "$gather" "$summary" -- "$kcheck" check -p "$build" --jobs 2
+run 1 '"schema": "kcheck-project/1"' '"file": ".*/src/scale.cu"' \
+  '"check": "uncoalesced-access"' '"check": "bank-conflict"' \
+  -- "$kcheck" check -p "$build" --format json
+run 1 '"version": "2.1.0"' '"ruleId": "uncoalesced-access"' '"ruleId": "bank-conflict"' \
+  -- "$kcheck" check -p "$build" --format sarif
+run 2 "--format html reports one file" -- "$kcheck" check -p "$build" --format html
 exit $status
