@@ -169,8 +169,7 @@ core::Dim3 BlockRunner::Impl::threadOf(const WarpState &w,
   return {w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]};
 }
 
-void BlockRunner::Impl::noteOnce(uint32_t pc, NoteKind kind,
-                                 std::string text) {
+void BlockRunner::Impl::noteOnce(uint32_t pc, NoteKind kind, std::string text) {
   usedUnseenInput |= kind != kBarrierDivergence;
   if (noted[pc] & kind)
     return;
@@ -597,7 +596,24 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         }
         break;
       }
-      default: {
+      // The data-flow ops, each listed: a new op must be placed here or
+      // above (-Wswitch names one that is neither).
+      case Op::IntBin:
+      case Op::FloatBin:
+      case Op::FNeg:
+      case Op::ICmp:
+      case Op::FCmp:
+      case Op::Select:
+      case Op::Cast:
+      case Op::Copy:
+      case Op::InsertValue:
+      case Op::Repack:
+      case Op::ExtractElt:
+      case Op::InsertElt:
+      case Op::Shuffle:
+      case Op::Gep:
+      case Op::IntFn:
+      case Op::FloatFn: {
         execAlu(in, kernel, w, mask);
         unsigned n = resultSlots(in, kernel);
         uint8_t t = operandTaint(in, kernel, w);

@@ -299,7 +299,28 @@ void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
         floatFnLanes<double>(k, w.slot(in.dst + e), a, b, c, mask);
     }
     return;
-  default:
+  // BlockRunner::Impl::runWarp executes these itself and sends only the
+  // data-flow ops above here; listed so that -Wswitch names a new op.
+  case Op::Nop:
+  case Op::Load:
+  case Op::Store:
+  case Op::AtomicRmw:
+  case Op::CmpXchg:
+  case Op::MemCpy:
+  case Op::MemSet:
+  case Op::Br:
+  case Op::CondBr:
+  case Op::Switch:
+  case Op::Ret:
+  case Op::Unreachable:
+  case Op::Trap:
+  case Op::Sreg:
+  case Op::Barrier:
+  case Op::WarpSync:
+  case Op::Shfl:
+  case Op::Vote:
+  case Op::ActiveMask:
+  case Op::Printf:
     return;
   }
 }
