@@ -12,6 +12,7 @@
 #include "driver/StaticLaunches.h"
 #include "simulator/engine/DecodedKernel.h"
 
+#include "simulator/engine/Decode.h"
 #include "clang/AST/ASTConsumer.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
@@ -219,7 +220,7 @@ std::shared_ptr<const sim::DecodedKernel>
 StaticAnalysis::decoded(const llvm::Function &fn, const std::string &name) {
   auto &dk = decoded_[name];
   if (!dk) {
-    auto d = sim::DecodedKernel::decode(fn);
+    auto d = sim::decodeKernel(fn);
     if (!d) {
       s_.errors.push_back(llvm::toString(d.takeError()));
       return nullptr;

@@ -4,6 +4,7 @@
 
 #include "simulator/engine/DecodedKernel.h"
 
+#include "simulator/engine/Decode.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -171,7 +172,7 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
             {}};
   auto &decoded = decoded_[deviceName];
   if (!decoded) {
-    auto d = sim::DecodedKernel::decode(*fn);
+    auto d = sim::decodeKernel(*fn);
     if (!d)
       return {llvm::toString(d.takeError()), {}};
     decoded = std::move(*d);

@@ -6,6 +6,7 @@
 #include "host/HostDevice.h"
 #include "host/HostGuards.h"
 
+#include "simulator/engine/Decode.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"

@@ -4,65 +4,49 @@
 #include "core/Float16.h"
 #include "simulator/engine/AddressWindows.h"
 
-#include "llvm/IR/InstrTypes.h"
-
 #include <cmath>
 #include <limits>
 
 namespace kcheck::sim::alu {
 
 using bc::Inst;
-using Pred = llvm::CmpInst::Predicate;
-
-static_assert(unsigned(IcmpPred::Eq) == Pred::ICMP_EQ &&
-              unsigned(IcmpPred::Ne) == Pred::ICMP_NE &&
-              unsigned(IcmpPred::Ugt) == Pred::ICMP_UGT &&
-              unsigned(IcmpPred::Uge) == Pred::ICMP_UGE &&
-              unsigned(IcmpPred::Ult) == Pred::ICMP_ULT &&
-              unsigned(IcmpPred::Ule) == Pred::ICMP_ULE &&
-              unsigned(IcmpPred::Sgt) == Pred::ICMP_SGT &&
-              unsigned(IcmpPred::Sge) == Pred::ICMP_SGE &&
-              unsigned(IcmpPred::Slt) == Pred::ICMP_SLT &&
-              unsigned(IcmpPred::Sle) == Pred::ICMP_SLE);
-
 template <class T> bool fcmp(unsigned pred, T a, T b) {
   bool unordered = std::isnan(a) || std::isnan(b);
-  switch (Pred(pred)) {
-  case Pred::FCMP_FALSE:
+  switch (FcmpPred(pred)) {
+  case FcmpPred::False:
     return false;
-  case Pred::FCMP_OEQ:
+  case FcmpPred::Oeq:
     return !unordered && a == b;
-  case Pred::FCMP_OGT:
+  case FcmpPred::Ogt:
     return !unordered && a > b;
-  case Pred::FCMP_OGE:
+  case FcmpPred::Oge:
     return !unordered && a >= b;
-  case Pred::FCMP_OLT:
+  case FcmpPred::Olt:
     return !unordered && a < b;
-  case Pred::FCMP_OLE:
+  case FcmpPred::Ole:
     return !unordered && a <= b;
-  case Pred::FCMP_ONE:
+  case FcmpPred::One:
     return !unordered && a != b;
-  case Pred::FCMP_ORD:
+  case FcmpPred::Ord:
     return !unordered;
-  case Pred::FCMP_UNO:
+  case FcmpPred::Uno:
     return unordered;
-  case Pred::FCMP_UEQ:
+  case FcmpPred::Ueq:
     return unordered || a == b;
-  case Pred::FCMP_UGT:
+  case FcmpPred::Ugt:
     return unordered || a > b;
-  case Pred::FCMP_UGE:
+  case FcmpPred::Uge:
     return unordered || a >= b;
-  case Pred::FCMP_ULT:
+  case FcmpPred::Ult:
     return unordered || a < b;
-  case Pred::FCMP_ULE:
+  case FcmpPred::Ule:
     return unordered || a <= b;
-  case Pred::FCMP_UNE:
+  case FcmpPred::Une:
     return unordered || a != b;
-  case Pred::FCMP_TRUE:
+  case FcmpPred::True:
     return true;
-  default:
-    return false;
   }
+  return false; // the decoder stores only these sixteen
 }
 
 template <class T> T floatFn(bc::FloatFnKind k, T a, T b, T c) {

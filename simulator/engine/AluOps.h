@@ -107,7 +107,8 @@ template <class F> decltype(auto) withIntBinOp(bc::IntBinOp op, F &&f) {
 }
 
 /// Integer comparisons, numbered as llvm::CmpInst::Predicate numbers them
-/// (the decoder stores that number; AluOps.cpp checks they agree).
+/// (the decoder stores that number; Decoder.cpp checks they agree, so the
+/// executor needs no LLVM header).
 enum class IcmpPred : unsigned {
   Eq = 32,
   Ne,
@@ -120,6 +121,37 @@ enum class IcmpPred : unsigned {
   Slt,
   Sle
 };
+
+/// Floating-point comparisons, numbered as llvm::CmpInst::Predicate numbers
+/// them (checked in Decoder.cpp): O = ordered (false on a NaN), U =
+/// unordered (true on a NaN).
+enum class FcmpPred : unsigned {
+  False = 0,
+  Oeq,
+  Ogt,
+  Oge,
+  Olt,
+  Ole,
+  One,
+  Ord,
+  Uno,
+  Ueq,
+  Ugt,
+  Uge,
+  Ult,
+  Ule,
+  Une,
+  True,
+};
+
+/// Whether the integer predicate `p` (IcmpPred's numbering) compares as
+/// signed, and whether it tests equality.
+inline bool isSignedIcmp(unsigned p) {
+  return p >= unsigned(IcmpPred::Sgt) && p <= unsigned(IcmpPred::Sle);
+}
+inline bool isEqualityIcmp(unsigned p) {
+  return p == unsigned(IcmpPred::Eq) || p == unsigned(IcmpPred::Ne);
+}
 
 template <IcmpPred P>
 inline bool icmpOf(uint64_t a, uint64_t b, unsigned bits) {
@@ -233,7 +265,7 @@ inline uint64_t castIntOf(uint64_t a, unsigned from, unsigned to) {
   }
 }
 
-/// `pred` is an llvm::CmpInst::Predicate.
+/// `pred` is an FcmpPred.
 template <class T> bool fcmp(unsigned pred, T a, T b);
 template <class T> T floatFn(bc::FloatFnKind k, T a, T b, T c);
 uint64_t intFn(bc::IntFnKind k, uint64_t a, uint64_t b, uint64_t c,

@@ -3,7 +3,7 @@
 #include "simulator/engine/BlockSymmetryDomain.h"
 #include "simulator/engine/RunnerImpl.h"
 
-#include "llvm/IR/InstrTypes.h"
+#include "simulator/engine/AluOps.h"
 
 #include <algorithm>
 #include <optional>
@@ -24,9 +24,7 @@ SymmetryCheck checkAt(SymmetryCheck::Kind kind, uint32_t pc) {
   return c;
 }
 
-bool isSignedPredicate(uint8_t p) {
-  return llvm::CmpInst::isSigned(llvm::CmpInst::Predicate(p));
-}
+bool isSignedPredicate(uint8_t p) { return alu::isSignedIcmp(p); }
 
 class Analysis {
 public:
@@ -54,8 +52,7 @@ public:
     uint32_t orSlot, x, y;
   };
   std::optional<ZeroTestedOr> zeroTestedOr(const Inst &in, unsigned e) const {
-    if (!llvm::CmpInst::isEquality(llvm::CmpInst::Predicate(in.sub)) ||
-        in.bits > 64)
+    if (!alu::isEqualityIcmp(in.sub) || in.bits > 64)
       return std::nullopt;
     uint32_t a = in.a + e, b = in.b + e;
     auto isZero = [&](uint32_t s) {

@@ -69,7 +69,7 @@ struct SymmetryCheck {
   BlockAffine formA, formB; // formB: Guard and ZeroOr only
   unsigned bits = 64;
   bool isSigned = false;
-  uint8_t predicate = 0;    // llvm::CmpInst::Predicate (Guard)
+  uint8_t predicate = 0;    // alu::IcmpPred (Guard)
   uint32_t accessBytes = 0; // Address: bytes per lane
   bool isWrite = false;     // Address: store or atomic (taints skipped data)
   /// Unreached: what differs may be loaded data (not only blockIdx); sound

@@ -16,8 +16,8 @@ enum class Op : uint8_t {
   IntBin,      // sub = IntBinOp, bits = width
   FloatBin,    // sub = FloatBinOp, bits = 32/64
   FNeg,        // bits = 32/64
-  ICmp,        // sub = llvm::CmpInst::Predicate, bits = operand width
-  FCmp,        // sub = predicate, bits = 32/64
+  ICmp,        // sub = alu::IcmpPred, bits = operand width
+  FCmp,        // sub = alu::FcmpPred, bits = 32/64
   Select,      // a = cond, b = true, c = false; flags&1: vector condition
   Cast,        // sub = CastKind, bits = source width, bits2 = result width
   Copy,        // dst[e] = a[e] (freeze, same-layout bitcast, extractvalue)

@@ -283,7 +283,7 @@ std::string constantString(const Value *v) {
 /// "Assertion `expr` failed" and the assert's place, from __assertfail's
 /// arguments (message, file, line, function) as far as they are constants.
 TrapInfo assertTrap(const CallBase &call) {
-  TrapInfo t{"A device assert failed", {}};
+  TrapInfo t{"A device assert failed", {}, {}, {}};
   if (call.arg_size() < 3)
     return t;
   std::string expr = constantString(call.getArgOperand(0));
@@ -414,7 +414,7 @@ Error Decoder::decodeCall(const CallInst &call) {
     case Intrinsic::ubsantrap:
       in.op = Op::Trap;
       in.aux = uint32_t(k_.traps_.size());
-      k_.traps_.push_back({"Kernel trap (__trap())", {}});
+      k_.traps_.push_back({"Kernel trap (__trap())", {}, {}, {}});
       emit(in, call, opcode);
       return Error::success();
     default:

@@ -1,33 +1,21 @@
 // A kernel's LLVM IR (NVPTX, everything inlined) decoded once into the
 // engine's compact instruction array. Assumes the IR is what Clang 22 emits
 // for sm_XX: `ptx_kernel` functions, `addrspace(3)` shared globals, no calls
-// to other defined functions. Immutable after decode(), so one instance can be
-// shared by BlockRunners on several threads.
+// to other defined functions. Immutable once decoded (simulator/engine/
+// Decode.h: the engine's LLVM side), so one instance can be shared by
+// BlockRunners on several threads; it holds no LLVM type.
 #pragma once
 
 #include "core/SourceLoc.h"
 #include "simulator/engine/Bytecode.h"
 #include "simulator/engine/Events.h"
 
-#include "llvm/Support/Error.h"
-
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace llvm {
-class Function;
-class StringRef;
-} // namespace llvm
-
 namespace kcheck::sim {
-
-/// Whether the engine executes calls to the external function `name` itself
-/// (libdevice's __nv_* math it maps to its own operations, vprintf,
-/// __assertfail). The IR pipeline links libdevice's definitions of the
-/// others.
-bool executesNatively(llvm::StringRef name);
 
 /// Static facts about one decoded instruction, for reports.
 struct InstInfo {
@@ -91,10 +79,6 @@ struct TrapInfo {
 
 class DecodedKernel {
 public:
-  /// Errors name the unsupported construct and its file:line.
-  static llvm::Expected<std::unique_ptr<DecodedKernel>>
-  decode(const llvm::Function &kernel);
-
   const std::string &name() const { return name_; }
   const std::vector<InstInfo> &insts() const { return infos_; }
   /// Static shared bytes, with the dynamic part starting right after them.

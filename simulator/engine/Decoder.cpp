@@ -1,4 +1,5 @@
 #include "simulator/engine/Decoder.h"
+#include "simulator/engine/AluOps.h"
 
 #include "core/PtxTags.h"
 #include "core/SharedLayout.h"
@@ -238,17 +239,6 @@ Error Decoder::serialize(const Constant *c, uint8_t *out,
 
 static uint64_t maskTo(uint64_t v, unsigned bits) {
   return bits >= 64 ? v : v & ((1ull << bits) - 1);
-}
-
-unsigned DecodedKernel::pointerBits(unsigned addrSpace) const {
-  switch (addrSpace) {
-  case bc::kSharedAS:
-    return sharedPtrBits_;
-  case bc::kLocalAS:
-    return localPtrBits_;
-  default:
-    return genericPtrBits_;
-  }
 }
 
 Expected<Decoder::ConstValue> Decoder::evalConstant(const Constant *c,
@@ -501,20 +491,43 @@ Expected<uint32_t> Decoder::makeEdge(const BasicBlock &from,
 }
 
 llvm::Expected<std::unique_ptr<DecodedKernel>>
-DecodedKernel::decode(const llvm::Function &kernel) {
-  std::unique_ptr<DecodedKernel> out(new DecodedKernel());
+decodeKernel(const llvm::Function &kernel) {
+  std::unique_ptr<DecodedKernel> out = Decoder::newKernel();
   Decoder decoder(kernel, *out);
   if (Error e = decoder.run())
     return e;
   return out;
 }
 
-std::string InstInfo::where() const {
-  if (inlineChain.empty() || !inlineChain.front().valid())
-    return "<unknown location>";
-  return inlineChain.front().file + ":" +
-         std::to_string(inlineChain.front().line);
-}
+// The executor compares with alu::IcmpPred and alu::FcmpPred, which number
+// the predicates as LLVM does; the decoder stores LLVM's number.
+using Pred = llvm::CmpInst::Predicate;
+static_assert(unsigned(alu::IcmpPred::Eq) == Pred::ICMP_EQ &&
+              unsigned(alu::IcmpPred::Ne) == Pred::ICMP_NE &&
+              unsigned(alu::IcmpPred::Ugt) == Pred::ICMP_UGT &&
+              unsigned(alu::IcmpPred::Uge) == Pred::ICMP_UGE &&
+              unsigned(alu::IcmpPred::Ult) == Pred::ICMP_ULT &&
+              unsigned(alu::IcmpPred::Ule) == Pred::ICMP_ULE &&
+              unsigned(alu::IcmpPred::Sgt) == Pred::ICMP_SGT &&
+              unsigned(alu::IcmpPred::Sge) == Pred::ICMP_SGE &&
+              unsigned(alu::IcmpPred::Slt) == Pred::ICMP_SLT &&
+              unsigned(alu::IcmpPred::Sle) == Pred::ICMP_SLE);
+static_assert(unsigned(alu::FcmpPred::False) == Pred::FCMP_FALSE &&
+              unsigned(alu::FcmpPred::Oeq) == Pred::FCMP_OEQ &&
+              unsigned(alu::FcmpPred::Ogt) == Pred::FCMP_OGT &&
+              unsigned(alu::FcmpPred::Oge) == Pred::FCMP_OGE &&
+              unsigned(alu::FcmpPred::Olt) == Pred::FCMP_OLT &&
+              unsigned(alu::FcmpPred::Ole) == Pred::FCMP_OLE &&
+              unsigned(alu::FcmpPred::One) == Pred::FCMP_ONE &&
+              unsigned(alu::FcmpPred::Ord) == Pred::FCMP_ORD &&
+              unsigned(alu::FcmpPred::Uno) == Pred::FCMP_UNO &&
+              unsigned(alu::FcmpPred::Ueq) == Pred::FCMP_UEQ &&
+              unsigned(alu::FcmpPred::Ugt) == Pred::FCMP_UGT &&
+              unsigned(alu::FcmpPred::Uge) == Pred::FCMP_UGE &&
+              unsigned(alu::FcmpPred::Ult) == Pred::FCMP_ULT &&
+              unsigned(alu::FcmpPred::Ule) == Pred::FCMP_ULE &&
+              unsigned(alu::FcmpPred::Une) == Pred::FCMP_UNE &&
+              unsigned(alu::FcmpPred::True) == Pred::FCMP_TRUE);
 
 static MemSpace spaceOf(unsigned as) {
   switch (as) {

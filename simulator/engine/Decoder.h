@@ -3,7 +3,7 @@
 // cannot execute becomes an llvm::Error naming the construct and its line.
 #pragma once
 
-#include "simulator/engine/DecodedKernel.h"
+#include "simulator/engine/Decode.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/IR/DataLayout.h"
@@ -21,6 +21,11 @@ namespace kcheck::sim {
 
 class Decoder {
 public:
+  /// An empty kernel for run() to fill (DecodedKernel's constructor is the
+  /// decoder's alone).
+  static std::unique_ptr<DecodedKernel> newKernel() {
+    return std::unique_ptr<DecodedKernel>(new DecodedKernel());
+  }
   Decoder(const llvm::Function &fn, DecodedKernel &out);
   llvm::Error run();
 

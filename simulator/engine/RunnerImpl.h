@@ -135,10 +135,10 @@ struct BlockRunner::Impl {
   core::Dim3 threadOf(const WarpState &w, unsigned lane) const;
   // What a note is about: each once per instruction (noted[pc] bits).
   enum NoteKind : uint8_t {
-    kUnseenInputBranch = 1,    // a branch on data kcheck did not see
+    kUnseenInputBranch = 1, // a branch on data kcheck did not see
     kBarrierDivergence = 2,
-    kUnseenInputAddress = 4,   // an address computed from such data
-    kUnseenInputLanes = 8,     // lanes dropped: such an address left memory
+    kUnseenInputAddress = 4, // an address computed from such data
+    kUnseenInputLanes = 8,   // lanes dropped: such an address left memory
   };
   void noteOnce(uint32_t pc, NoteKind kind, std::string text);
   std::string where(uint32_t pc) const;

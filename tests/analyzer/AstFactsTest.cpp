@@ -1,5 +1,6 @@
 #include "TestSupport.h"
 
+#include "core/SourcePath.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -85,9 +86,13 @@ TEST_F(SlidesFacts, EveryMemoryInstructionFindsItsSubscript) {
         continue;
       const llvm::DILocation *where = instruction.getDebugLoc().get();
       ASSERT_NE(where, nullptr);
-      const SubscriptFact *fact = findSubscript(
-          compiled->subscripts,
-          {where->getFilename().str(), where->getLine(), where->getColumn()});
+      // The file as the engine names it: Clang's debug info strips the
+      // prefix it shares with the working directory (core/SourcePath.h).
+      const SubscriptFact *fact =
+          findSubscript(compiled->subscripts,
+                        {core::debugInfoPath(where->getDirectory().str(),
+                                             where->getFilename().str()),
+                         where->getLine(), where->getColumn()});
       ASSERT_NE(fact, nullptr) << function.getName().str() << " line "
                                << where->getLine() << ":" << where->getColumn();
       ++mapped;

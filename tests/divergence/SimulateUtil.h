@@ -5,6 +5,7 @@
 #include "core/ArchSpec.h"
 #include "simulator/Predictor.h"
 
+#include "simulator/engine/Decode.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
 
@@ -41,7 +42,7 @@ inline SimulatedRun simulate(const std::string &name, core::Dim3 grid,
   EXPECT_NE(fn, nullptr) << name;
   if (!fn)
     return run;
-  auto decoded = DecodedKernel::decode(*fn);
+  auto decoded = decodeKernel(*fn);
   EXPECT_TRUE(bool(decoded));
   run.kernel = std::move(*decoded);
   DeviceMemory memory;

@@ -1,5 +1,6 @@
 #include "EngineTestUtil.h"
 
+#include "simulator/engine/Decode.h"
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -55,7 +56,7 @@ ParsedKernel parseModule(const std::string &text, const std::string &name) {
     out.error = "no function " + name;
     return out;
   }
-  auto decoded = DecodedKernel::decode(*fn);
+  auto decoded = decodeKernel(*fn);
   if (!decoded)
     out.error = llvm::toString(decoded.takeError());
   else

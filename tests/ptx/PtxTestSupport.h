@@ -6,6 +6,7 @@
 #include "analyzer/DeviceCompiler.h"
 #include "core/Float16.h"
 #include "simulator/engine/BlockRunner.h"
+#include "simulator/engine/Decode.h"
 #include "simulator/engine/DecodedKernel.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -84,7 +85,7 @@ inline void runKernel(KernelRun &run, const std::string &source,
   for (llvm::Instruction &i : llvm::instructions(*kernel))
     if (auto *c = llvm::dyn_cast<llvm::CallBase>(&i); c && c->isInlineAsm())
       ++run.asmCallsLeft;
-  auto decoded = sim::DecodedKernel::decode(*kernel);
+  auto decoded = sim::decodeKernel(*kernel);
   if (!decoded) {
     run.error = llvm::toString(decoded.takeError());
     return;

@@ -17,7 +17,7 @@ Diagnostic finding(unsigned line, std::string id,
                    Severity severity = Severity::Warning) {
   Diagnostic d;
   d.severity = severity;
-  d.loc = {"dir/k.cu", line, 5};
+  d.loc = {"k.cu", line, 5}; // the main file as the user named it
   d.message = "m";
   d.checkId = std::move(id);
   return d;
@@ -107,6 +107,13 @@ TEST(SuppressionsTest, RemovesNamedFindingsAndCountsThem) {
   EXPECT_EQ(out.diagnostics[1].loc.line, 4u);
   EXPECT_EQ(suppressedSummary(out.suppressed),
             "3 findings suppressed by kcheck-ignore");
+  // A finding in another file of the same name is not the main file's: its
+  // line 2 is not the comment's (file names were once compared by base name).
+  Diagnostic elsewhere = finding(2, "bank-conflict");
+  elsewhere.loc.file = "include/k.cu";
+  EXPECT_EQ(
+      applySuppressions(set, {elsewhere}, "k.cu", {"bank-conflict"}).suppressed,
+      0u);
   EXPECT_EQ(suppressedSummary(1), "1 finding suppressed by kcheck-ignore");
 }
 

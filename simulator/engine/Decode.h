@@ -1,0 +1,30 @@
+// The engine's LLVM side: a kernel's IR decoded into the DecodedKernel the
+// executor runs (BlockRunner and the Exec*.cpp files, which use no LLVM
+// type; the test engine.executor_links_without_llvm proves it).
+#pragma once
+
+#include "simulator/engine/DecodedKernel.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace llvm {
+class Function;
+class StringRef;
+} // namespace llvm
+
+namespace kcheck::sim {
+
+/// Decodes `kernel`; errors name the unsupported construct and its
+/// file:line.
+llvm::Expected<std::unique_ptr<DecodedKernel>>
+decodeKernel(const llvm::Function &kernel);
+
+/// Whether the engine executes calls to the external function `name` itself
+/// (libdevice's __nv_* math it maps to its own operations, vprintf,
+/// __assertfail). The IR pipeline links libdevice's definitions of the
+/// others.
+bool executesNatively(llvm::StringRef name);
+
+} // namespace kcheck::sim
