@@ -1,5 +1,5 @@
 // Source rewrites that may remove a finding, proposed from the AST of one
-// parse. A candidate is only a guess: cli/Fixes re-simulates the edited file
+// parse. A candidate is only a guess: driver/Fixes re-simulates the edited file
 // and offers the candidate only when the finding's counters improve, stating
 // the before/after figures. Each recipe lives in analyzer/fixes/RECIPE.cpp.
 #pragma once

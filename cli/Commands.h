@@ -36,7 +36,7 @@ int checkInputLimits(const Options &options, std::ostream &err);
 /// --checks disabled, and those a `// kcheck-ignore(ID): reason` in
 /// `source` (the main file) suppresses, counted in `suppressed`; with the
 /// malformed-comment warnings and unused-suppression notes added
-/// (cli/Suppressions.h).
+/// (driver/Suppressions.h).
 std::vector<core::Diagnostic>
 reportedDiagnostics(const Options &options, const std::string &source,
                     std::vector<core::Diagnostic> diags, size_t &suppressed);

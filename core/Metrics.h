@@ -35,9 +35,10 @@ inline constexpr unsigned kMetricCount = unsigned(Metric::Count);
 std::string_view metricName(Metric m);
 /// Whether kcheck's simulator predicts this metric for every launch and
 /// line. SASS branch divergence is not: ptxas decides which branches it
-/// predicates, so it is predicted only for the launches where
-/// cli/Divergence's rule can tell (LaunchReport::alsoPredicted), and left
-/// out elsewhere rather than claimed 0.
+/// predicates, so it is predicted only for the launches where the SASS
+/// branch rule (simulator/models/SassBranchRule) can tell
+/// (LaunchReport::alsoPredicted), and left out elsewhere rather than
+/// claimed 0.
 inline bool isPredicted(Metric m) {
   return m != Metric::BranchTargetsDivergent;
 }

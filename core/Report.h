@@ -30,7 +30,7 @@ struct LaunchReport {
   bool simulated = false; // false: see notes for why not
   Counters metrics;
   // Metrics beyond isPredicted()'s that were predicted for this launch (SASS
-  // branch divergence where cli/Divergence's rule decides it); the others
+  // branch divergence where the SASS branch rule decides it); the others
   // are left out of the JSON rather than written as 0.
   std::vector<Metric> alsoPredicted;
   SimtCounts simt;

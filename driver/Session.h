@@ -40,7 +40,7 @@ struct Session {
   std::vector<SimulatedLaunch> launches; // parallel to report.launches
   std::vector<analyzer::SubscriptFact> subscripts;
   // Rewrites the recipes propose for the kernels of the main file, not yet
-  // verified (cli/Fixes re-simulates them).
+  // verified (driver/Fixes re-simulates them).
   std::vector<analyzer::FixCandidate> fixCandidates;
   std::string mainFile;
   core::ArchSpec arch; // with the --bank-mode/--l1-cache options applied

@@ -1,4 +1,4 @@
-// The inline SVG pictures of kcheck's HTML report (cli/HtmlEmitter): a
+// The inline SVG pictures of kcheck's HTML report (emit/HtmlEmitter): a
 // warp's lanes -> shared-memory banks, a warp's lanes -> 32-byte sectors, and
 // per-launch bars of counts against their ideal. Pure functions of the
 // simulator's figures: no Session, no I/O.

@@ -45,7 +45,7 @@ void accumulate(LaunchResult &into, const LaunchResult &part, uint64_t times) {
     if (!ps.degreeByExecution.empty() && s.degreeByExecution.empty())
       s.degreeByExecution = ps.degreeByExecution;
 
-    // Branch and barrier statistics (cli/Divergence): counts scale with the
+    // Branch and barrier statistics (checks/DivergentBranch): counts scale with the
     // class; per-execution detail and the first divergent barrier come from
     // the first block that has them, as a block-by-block run would keep.
     const BranchStats &pb = part.perInst[i].branch;

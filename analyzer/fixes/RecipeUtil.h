@@ -118,7 +118,7 @@ textWithVariableReplaced(const clang::ASTContext &ctx, const clang::Expr *e,
 /// analysed once per instantiation and a candidate is kept only when every
 /// instantiation proposes the same edits (their source text is shared). Of a
 /// template, only its pattern and its first instantiation answer, so a caller
-/// that visits every instantiation (as cli/Fixes does) gets each candidate
+/// that visits every instantiation (as driver/Fixes does) gets each candidate
 /// once; a template never instantiated gets none.
 using Recipe =
     std::function<void(clang::ASTContext &, const clang::FunctionDecl &,

@@ -92,7 +92,7 @@ TEST_F(BranchUniformityTest, BarrierInsideBranchIsSeen) {
   EXPECT_TRUE(branches[0].regionHasBarrier);
 }
 
-// The facts behind cli/Divergence's SASS rule: which short bodies ptxas may
+// The facts behind the SASS branch rule (simulator/models/SassBranchRule): which short bodies ptxas may
 // keep as real branches.
 TEST_F(BranchUniformityTest, GridStrideExitLeavesTheLoop) {
   auto branches = onLine("gridStride", 49);

@@ -49,7 +49,7 @@ def base_name(kernel):
 
 def kernel_costs(report, kernel, first, last, shared):
     """Line cost over [first, last] of the main file and the kernel's
-    totals, as cli/Fixes counts them."""
+    totals, as driver/Fixes counts them."""
     line_cost = wavefronts = sectors = 0
     for launch in report["launches"]:
         if base_name(launch["kernel"]) != kernel:

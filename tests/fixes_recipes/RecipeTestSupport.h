@@ -44,7 +44,7 @@ inline std::string readFile(const std::string &path) {
   return text.str();
 }
 
-// Visits kernels as cli/Fixes does: every __global__ definition of the main
+// Visits kernels as driver/Fixes does: every __global__ definition of the main
 // file that is not dependent (plain kernels and template instantiations).
 class RecipeRunner : public clang::ASTConsumer,
                      public clang::DynamicRecursiveASTVisitor {
