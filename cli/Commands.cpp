@@ -1,7 +1,6 @@
 #include "cli/Commands.h"
 
 #include "checks/Registry.h"
-#include "core/Json.h"
 #include "driver/Fixes.h"
 #include "driver/LaunchFaults.h"
 #include "driver/Session.h"
@@ -10,13 +9,10 @@
 #include "emit/Emitter.h"
 #include "emit/TextEmitter.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <tuple>
 #include <unistd.h>
 
 namespace kcheck::cli {
