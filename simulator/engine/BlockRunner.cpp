@@ -10,36 +10,6 @@ namespace kcheck::sim {
 using bc::Inst;
 using bc::Op;
 
-EventSink::~EventSink() = default;
-
-const char *toString(MemSpace space) {
-  switch (space) {
-  case MemSpace::Global:
-    return "global";
-  case MemSpace::Shared:
-    return "shared";
-  case MemSpace::Local:
-    return "local";
-  case MemSpace::Constant:
-    return "constant";
-  case MemSpace::Param:
-    return "param";
-  }
-  return "?";
-}
-
-const char *toString(AccessKind kind) {
-  switch (kind) {
-  case AccessKind::Load:
-    return "load";
-  case AccessKind::Store:
-    return "store";
-  case AccessKind::Atomic:
-    return "atomic";
-  }
-  return "?";
-}
-
 BlockRunner::BlockRunner(const DecodedKernel &kernel,
                          const core::LaunchConfig &launch,
                          std::vector<KernelArg> args, DeviceMemory &memory,
@@ -129,34 +99,6 @@ BlockRunner::Impl::Impl(const DecodedKernel &kernel,
       w->tid[2][lane] = uint32_t(linear / (bx * by));
     }
     warps.push_back(std::move(w));
-  }
-}
-
-uint64_t argumentRegister(const bc::ArgSlot &slot, const KernelArg *arg) {
-  if (slot.byvalBytes)
-    return kLocalWindowBase + slot.localOffset;
-  uint64_t v = arg ? arg->bits : 0;
-  return slot.bits < 64 ? v & ((1ull << slot.bits) - 1) : v;
-}
-
-// Every block starts with fresh copies: a kernel may write to its by-value
-// parameters (each thread to its own copy).
-void BlockRunner::Impl::copyByvalArguments(WarpState &w) {
-  const auto &argSlots = kernel.argSlots();
-  uint64_t frame = kernel.localFrameBytes();
-  for (size_t a = 0; a < argSlots.size(); ++a) {
-    const bc::ArgSlot &s = argSlots[a];
-    if (!s.byvalBytes)
-      continue;
-    const std::vector<uint8_t> *bytes =
-        a < args.size() ? &args[a].bytes : nullptr;
-    size_t n = bytes ? std::min<size_t>(bytes->size(), s.byvalBytes) : 0;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-      uint8_t *dst = w.local.data() + lane * frame + s.localOffset;
-      if (n)
-        std::memcpy(dst, bytes->data(), n);
-      std::fill(dst + n, dst + s.byvalBytes, 0);
-    }
   }
 }
 

@@ -1,7 +1,9 @@
-// Special registers, shuffles and votes. Shuffles follow the PTX ISA's
-// shfl.sync pseudo-code: c = ((32 - width) << 8) | clamp; a source lane that
-// is out of the segment reads the lane's own value. Inactive source lanes
-// give whatever their register holds (undefined on hardware).
+// Special registers, shuffles and votes; and the kernel arguments as a block
+// starts with them (argumentRegister, fresh by-value copies per block).
+// Shuffles follow the PTX ISA's shfl.sync pseudo-code: c = ((32 - width) <<
+// 8) | clamp; a source lane that is out of the segment reads the lane's own
+// value. Inactive source lanes give whatever their register holds (undefined
+// on hardware).
 //
 // A member mask that leaves out the calling lane is undefined in PTX
 // (shfl.sync, vote.sync, bar.warp.sync, and match/redux, lowered to shuffles
@@ -14,8 +16,12 @@
 // count as in the mask. kernels/sanitize/synccheck_member_mask.cu.
 #include "simulator/engine/RunnerImpl.h"
 
+#include "simulator/engine/AddressWindows.h"
+
 #include <bit>
 #include <cstdio>
+
+#include <cstring>
 
 namespace kcheck::sim {
 
@@ -196,6 +202,34 @@ void BlockRunner::Impl::execVote(const Inst &in, WarpState &w, uint32_t mask) {
   for (uint32_t m = mask; m; m &= m - 1)
     d[std::countr_zero(m)] = v;
   w.taint[in.dst] = w.taint[in.a];
+}
+
+uint64_t argumentRegister(const bc::ArgSlot &slot, const KernelArg *arg) {
+  if (slot.byvalBytes)
+    return kLocalWindowBase + slot.localOffset;
+  uint64_t v = arg ? arg->bits : 0;
+  return slot.bits < 64 ? v & ((1ull << slot.bits) - 1) : v;
+}
+
+// Every block starts with fresh copies: a kernel may write to its by-value
+// parameters (each thread to its own copy).
+void BlockRunner::Impl::copyByvalArguments(WarpState &w) {
+  const auto &argSlots = kernel.argSlots();
+  uint64_t frame = kernel.localFrameBytes();
+  for (size_t a = 0; a < argSlots.size(); ++a) {
+    const bc::ArgSlot &s = argSlots[a];
+    if (!s.byvalBytes)
+      continue;
+    const std::vector<uint8_t> *bytes =
+        a < args.size() ? &args[a].bytes : nullptr;
+    size_t n = bytes ? std::min<size_t>(bytes->size(), s.byvalBytes) : 0;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      uint8_t *dst = w.local.data() + lane * frame + s.localOffset;
+      if (n)
+        std::memcpy(dst, bytes->data(), n);
+      std::fill(dst + n, dst + s.byvalBytes, 0);
+    }
+  }
 }
 
 } // namespace kcheck::sim
