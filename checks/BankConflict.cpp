@@ -166,12 +166,18 @@ std::map<GroupKey, Group> conflictGroups(const Session &s) {
   return groups;
 }
 
+/// What a group's finding is about: its shared array.
+core::Subject subjectOf(const Group &g) {
+  return {g.array, core::Subject::Space::Shared,
+          core::Subject::Direction::None};
+}
+
 } // namespace
 
 std::vector<BankConflictWarp> bankConflictWorstWarps(const Session &s) {
   std::vector<BankConflictWarp> out;
   for (auto &[key, g] : conflictGroups(s))
-    out.push_back({g.loc, g.array, g.worst->worst});
+    out.push_back({g.loc, subjectOf(g), g.worst->worst});
   return out;
 }
 
@@ -183,8 +189,7 @@ std::vector<core::Diagnostic> bankConflictDiagnostics(const Session &s) {
     d.severity = core::Severity::Warning;
     d.loc = g.loc;
     d.checkId = "bank-conflict";
-    d.subject = {g.array, core::Subject::Space::Shared,
-                 core::Subject::Direction::None};
+    d.subject = subjectOf(g);
     std::string name = g.array.empty() ? "shared memory" : "'" + g.array + "'";
     d.message = degreeText(g.minDegree, g.maxDegree) +
                 " shared-memory bank conflict on " + name;

@@ -20,7 +20,7 @@ bankConflictDiagnostics(const driver::Session &session);
 /// of bankConflictDiagnostics: what an emitter draws as lanes -> banks.
 struct BankConflictWarp {
   core::SourceLoc loc;
-  std::string array; // as in the finding's message ('' for none)
+  core::Subject subject; // the finding's (Diagnostic::subject)
   sim::WorstWarp warp;
 };
 std::vector<BankConflictWarp>

@@ -329,6 +329,13 @@ unsigned sectorBytesOf(const Session &s) {
   return arch ? arch->sectorBytes : 32;
 }
 
+/// What a group's finding is about: its global array, load or store.
+core::Subject subjectOf(const Group &g) {
+  return {g.array, core::Subject::Space::Global,
+          g.store ? core::Subject::Direction::Store
+                  : core::Subject::Direction::Load};
+}
+
 } // namespace
 
 std::vector<UncoalescedWarp> uncoalescedWorstWarps(const Session &s) {
@@ -337,7 +344,7 @@ std::vector<UncoalescedWarp> uncoalescedWorstWarps(const Session &s) {
     if (std::any_of(g.byLaunch.begin(), g.byLaunch.end(),
                     [](const auto &lt) { return lt.second.uncoalesced(); }))
       out.push_back(
-          {g.loc, g.array, g.store, *explainingWarp(g), sectorBytesOf(s)});
+          {g.loc, subjectOf(g), *explainingWarp(g), sectorBytesOf(s)});
   return out;
 }
 
@@ -378,9 +385,7 @@ std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
     core::Diagnostic d;
     d.loc = g.loc;
     d.checkId = "uncoalesced-access";
-    d.subject = {g.array, core::Subject::Space::Global,
-                 g.store ? core::Subject::Direction::Store
-                         : core::Subject::Direction::Load};
+    d.subject = subjectOf(g);
     auto note = [&](std::string text) { d.addNote(std::move(text)); };
     if (!g.expressions.empty())
       note(indexExpressionsText(g.expressions));

@@ -35,8 +35,7 @@ coalescingDiagnostics(const driver::Session &session, bool remarks);
 /// sectors.
 struct UncoalescedWarp {
   core::SourceLoc loc;
-  std::string array; // as in the finding's message ('' for none)
-  bool store = false;
+  core::Subject subject; // the finding's (Diagnostic::subject)
   sim::GlobalWarp warp;
   unsigned sectorBytes = 32;
 };

@@ -32,16 +32,6 @@ using driver::verify;
 
 namespace {
 
-bool readFile(const std::string &path, std::string &text) {
-  std::ifstream in(path);
-  if (!in)
-    return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return true;
-}
-
 void printNotes(const Session &s, std::ostream &err) {
   // Compiling against the toolkit is the norm (JSON's "cuda_headers" says
   // which); falling back to the bundled headers is worth a line.
@@ -104,10 +94,12 @@ void printCompileFailure(const std::string &clangDiagnostics,
 
 std::optional<Session> openSession(const Options &o, std::string &source,
                                    std::ostream &err) {
-  if (!readFile(o.file, source)) {
+  std::optional<std::string> text = readTextFile(o.file);
+  if (!text) {
     err << "kcheck: error: cannot read '" << o.file << "'\n";
     return std::nullopt;
   }
+  source = std::move(*text);
   Session s = o.runHost ? sessionFromHostRun(o, err) : analyzeFile(o);
   if (!s.compiled) {
     printCompileFailure(s.clangDiagnostics, s.errors, o.file, err);
@@ -171,6 +163,15 @@ int runCommand(const Options &o, std::ostream &out, std::ostream &err) {
   if (!s.errors.empty())
     return kExitCannotAnalyse;
   return anyFinding(diags) ? kExitFindings : kExitClean;
+}
+
+std::optional<std::string> readTextFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 } // namespace kcheck::cli

@@ -28,6 +28,9 @@ enum ExitCode : int {
 
 int runCommand(const Options &options, std::ostream &out, std::ostream &err);
 
+/// The whole text of the file at `path`; nullopt when it cannot be read.
+std::optional<std::string> readTextFile(const std::string &path);
+
 /// The input limits checked before anything is compiled (--max-source):
 /// kExitClean when FILE.cu is within them, else the message and exit code.
 int checkInputLimits(const Options &options, std::ostream &err);

@@ -83,13 +83,6 @@ pid_t spawn(const std::vector<std::string> &args, const FileRun &run) {
   return pid;
 }
 
-std::string readAll(const fs::path &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// Runs every file's analysis, `jobs` at a time.
 void runAll(std::vector<FileRun> &runs, const std::vector<std::string> &argv,
             unsigned jobs) {
@@ -116,7 +109,7 @@ void runAll(std::vector<FileRun> &runs, const std::vector<std::string> &argv,
 
 /// The file's findings and launches from its JSON report.
 void readReport(FileRun &r) {
-  std::string text = readAll(r.out);
+  std::string text = readTextFile(r.out).value_or("");
   size_t brace = text.find('{'); // after anything the program printed
   if (brace == std::string::npos)
     return;
@@ -213,7 +206,7 @@ int runProject(const Options &o, const std::vector<std::string> &argv,
     for (const FileRun &r : runs) {
       emit::emitText(out, r.findings, isatty(STDOUT_FILENO));
       if (r.exit != kExitClean && r.exit != kExitFindings)
-        err << readAll(r.err);
+        err << readTextFile(r.err).value_or("");
     }
   }
   size_t withFindings = 0, failed = merged.errors.size();

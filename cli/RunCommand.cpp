@@ -70,8 +70,7 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
                      run.compileSeconds);
 
   // --checks and // kcheck-ignore(ID): reason, as for the other commands.
-  std::ifstream sourceFile(o.file);
-  std::string source{std::istreambuf_iterator<char>(sourceFile), {}};
+  std::string source = readTextFile(o.file).value_or("");
   size_t suppressed = 0;
   std::vector<core::Diagnostic> diags = reportedDiagnostics(
       o, source, checks::findingsOf(checks::checksRunBy(o), s, o.remarks),

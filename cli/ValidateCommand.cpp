@@ -36,13 +36,6 @@ namespace fs = std::filesystem;
 // kcheck-profile's exit codes (runtime/ProfileMain.cpp).
 enum ProfileExit { kProfileOk = 0, kProfileIncomplete = 1, kProfileNoGpu = 4 };
 
-std::string readWholeFile(const fs::path &path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 bool writeWholeFile(const fs::path &path, const std::string &text) {
   std::ofstream out(path, std::ios::trunc);
   out << text;
@@ -250,8 +243,9 @@ fs::path build(const Options &o, const ValidateFiles &files,
   const fs::path log = files.work.path() / "nvcc.log";
   int built = runLogged(argv, log);
   if (built != 0 || !isExecutable(program)) {
-    err << readWholeFile(log) << "kcheck: error: the build failed (exit "
-        << built << "): " << line << '\n';
+    err << readTextFile(log).value_or("")
+        << "kcheck: error: the build failed (exit " << built << "): " << line
+        << '\n';
     return {};
   }
   err << "kcheck: built " << o.file << ": " << line << '\n';
@@ -278,7 +272,7 @@ std::optional<int> measure(const Options &o, const ValidateFiles &files,
       << (o.perLine ? " --per-line" : "") << '\n';
   const fs::path log = files.work.path() / "profile.log";
   int measured = runLogged(argv, log);
-  err << readWholeFile(log);
+  err << readTextFile(log).value_or("");
   return measured;
 }
 

@@ -1,5 +1,7 @@
 #include "core/Compare.h"
 
+#include "core/SourcePath.h"
+
 #include "core/Json.h"
 
 #include <algorithm>
@@ -72,12 +74,6 @@ std::string kernelBaseName(std::string_view kernel) {
 
 namespace {
 
-std::string baseFileName(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  return std::string(slash == std::string_view::npos ? path
-                                                     : path.substr(slash + 1));
-}
-
 std::set<std::string> lineMetricNames(const ReportLaunch &l) {
   std::set<std::string> names;
   for (const ReportLine &line : l.lines)
@@ -114,7 +110,7 @@ void compareLines(const ReportLaunch &predicted, const ReportLaunch &m,
   std::map<Key, std::map<std::string, std::pair<uint64_t, uint64_t>>> joined;
   for (const ReportLine &line : p.lines)
     for (const std::string &n : names)
-      joined[{baseFileName(line.file), line.line}][n].first +=
+      joined[{baseName(line.file), line.line}][n].first +=
           findMetric(line.metrics, n).value_or(0);
   // Lines of files the prediction does not cover are the CUDA headers'
   // (sm_32_intrinsics.hpp's __ldg): kcheck compiles against its own stub
@@ -122,14 +118,14 @@ void compareLines(const ReportLaunch &predicted, const ReportLaunch &m,
   // files only. Those measured lines are counted, not compared.
   std::set<std::string> predictedFiles;
   for (const ReportLine &line : p.lines)
-    predictedFiles.insert(baseFileName(line.file));
+    predictedFiles.insert(baseName(line.file));
   for (const ReportLine &line : m.lines) {
-    if (!predictedFiles.count(baseFileName(line.file))) {
+    if (!predictedFiles.count(baseName(line.file))) {
       ++out.linesInOtherFiles;
       continue;
     }
     for (const std::string &n : names)
-      joined[{baseFileName(line.file), line.line}][n].second +=
+      joined[{baseName(line.file), line.line}][n].second +=
           findMetric(line.metrics, n).value_or(0);
   }
   for (const auto &[key, values] : joined) {
@@ -196,8 +192,7 @@ std::string delta(uint64_t predicted, uint64_t measured) {
 ProgramComparison compareReports(const ReportFile &predicted,
                                  const ReportFile &measured) {
   ProgramComparison pc;
-  pc.name =
-      baseFileName(!predicted.file.empty() ? predicted.file : measured.file);
+  pc.name = baseName(!predicted.file.empty() ? predicted.file : measured.file);
   std::map<int, const ReportLaunch *> pBy, mBy;
   for (const ReportLaunch &l : predicted.launches)
     pBy[l.index] = &l;

@@ -218,6 +218,11 @@ FixSearch searchFixes(const Options &o, const Session &s,
     Options again = o;
     again.kernel = c.kernel;
     again.quiet = true;
+    // Only the costs are compared: no sanitizer shadow state (it runs blocks
+    // on one thread); a fault stops the launch either way, and a launch that
+    // did not simulate refuses the candidate.
+    again.sanitizers = {};
+    again.stopAtGlobalOverrun = false;
     Trial t;
     t.text = analyzer::applyEdits(source, c.edits);
     t.costs = costsOf(analyzeFile(again, t.text), c.kernel);

@@ -28,8 +28,7 @@ host::RunOptions hostRunOptions(const Options &o, const core::ArchSpec &arch,
   ro.maxLaunchSteps = o.maxLaunchSteps;
   ro.maxMemoryBytes = o.maxMemoryBytes;
   ro.maxLaunches = o.maxLaunches;
-  ro.jobs =
-      o.jobs ? o.jobs : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  ro.jobs = simulationThreads(o);
   ro.beginLaunch = [&progress](const std::string &label) {
     progress.beginLaunch(label);
   };

@@ -1,5 +1,8 @@
 #include "driver/Options.h"
 
+#include <algorithm>
+#include <thread>
+
 namespace kcheck::driver {
 
 core::ModelOptions modelOptionsFor(const Options &o,
@@ -10,6 +13,11 @@ core::ModelOptions modelOptionsFor(const Options &o,
   if (o.l1Cache)
     m.l1Cache = *o.l1Cache;
   return m;
+}
+
+unsigned simulationThreads(const Options &o) {
+  return o.jobs ? o.jobs
+                : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
 }
 
 } // namespace kcheck::driver

@@ -124,6 +124,11 @@ struct Options {
   std::string keepDir;
 };
 
+/// Threads that simulate a launch's blocks: --jobs, else the machine's
+/// cores, at most 8 (the engine's blocks scale little past a few cores; the
+/// result never depends on it).
+unsigned simulationThreads(const Options &options);
+
 /// The models' options for `arch`: its defaults, overridden by --bank-mode
 /// and --l1-cache.
 core::ModelOptions modelOptionsFor(const Options &options,

@@ -190,11 +190,7 @@ bool StaticAnalysis::simulateLaunches() {
   predictor_.setGlobalOverruns(options_.stopAtGlobalOverrun
                                    ? sim::GlobalOverrun::Fault
                                    : sim::GlobalOverrun::CountAndGoOn);
-  // Threads for launches whose every block runs; the result never depends
-  // on it. Capped: the engine's blocks scale little past a few cores.
-  predictor_.setJobs(
-      options_.jobs ? options_.jobs
-                    : std::clamp(std::thread::hardware_concurrency(), 1u, 8u));
+  predictor_.setJobs(simulationThreads(options_)); // every-block launches
   predictor_.setProgress(
       [this](uint64_t done, uint64_t total) { progress_.update(done, total); });
   for (const HostLaunch *hl : chosen_) {

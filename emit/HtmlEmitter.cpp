@@ -313,10 +313,9 @@ std::string severityClass(core::Severity s) {
 std::string pictureFor(const core::Diagnostic &d, const Session &s,
                        const std::vector<BankConflictWarp> &banks,
                        const std::vector<UncoalescedWarp> &sectors) {
-  using Direction = core::Subject::Direction;
   if (d.checkId == "bank-conflict")
     for (const BankConflictWarp &b : banks)
-      if (b.loc == d.loc && b.array == d.subject.array)
+      if (b.loc == d.loc && b.subject == d.subject)
         return fmt::format(
             "<figure><figcaption>Worst warp: block ({}) warp {}, {} "
             "wavefronts where {} would do. Lanes &rarr; banks, each colour a "
@@ -326,8 +325,7 @@ std::string pictureFor(const core::Diagnostic &d, const Session &s,
             b.warp.ideal, html::bankPicture(b.warp, s.arch));
   if (d.checkId == "uncoalesced-access")
     for (const UncoalescedWarp &u : sectors)
-      if (u.loc == d.loc && u.array == d.subject.array &&
-          (u.store ? Direction::Store : Direction::Load) == d.subject.direction)
+      if (u.loc == d.loc && u.subject == d.subject)
         return fmt::format(
             "<figure><figcaption>Worst warp: block ({}) warp {}, {} sectors "
             "where {} would do. Lanes &rarr; {}-byte sectors in address "
