@@ -45,8 +45,8 @@ void accumulate(LaunchResult &into, const LaunchResult &part, uint64_t times) {
     if (!ps.degreeByExecution.empty() && s.degreeByExecution.empty())
       s.degreeByExecution = ps.degreeByExecution;
 
-    // Branch and barrier statistics (checks/DivergentBranch): counts scale with the
-    // class; per-execution detail and the first divergent barrier come from
+    // Branch and barrier statistics (checks/DivergentBranch): counts scale with
+    // the class; per-execution detail and the first divergent barrier come from
     // the first block that has them, as a block-by-block run would keep.
     const BranchStats &pb = part.perInst[i].branch;
     BranchStats &b = into.perInst[i].branch;

@@ -92,8 +92,8 @@ TEST_F(BranchUniformityTest, BarrierInsideBranchIsSeen) {
   EXPECT_TRUE(branches[0].regionHasBarrier);
 }
 
-// The facts behind the SASS branch rule (simulator/models/SassBranchRule): which short bodies ptxas may
-// keep as real branches.
+// The facts behind the SASS branch rule (simulator/models/SassBranchRule):
+// which short bodies ptxas may keep as real branches.
 TEST_F(BranchUniformityTest, GridStrideExitLeavesTheLoop) {
   auto branches = onLine("gridStride", 49);
   ASSERT_FALSE(branches.empty());
