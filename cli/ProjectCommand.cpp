@@ -152,13 +152,13 @@ void writeProjectJson(const std::vector<FileRun> &runs,
 int runProject(const Options &o, const std::vector<std::string> &argv,
                std::ostream &out, std::ostream &err) {
   std::string error;
-  std::vector<driver::CompileCommand> database =
+  std::unique_ptr<clang::tooling::CompilationDatabase> database =
       driver::loadCompileDatabase(o.compileDatabase, error);
-  if (!error.empty()) {
+  if (!database) {
     err << "kcheck: error: " << error << '\n';
     return kExitUsage;
   }
-  std::vector<std::string> files = driver::cudaSources(database);
+  std::vector<std::string> files = driver::cudaSources(*database);
   if (files.empty()) {
     err << "kcheck: error: -p " << o.compileDatabase
         << ": the compile database has no CUDA source (.cu)\n";

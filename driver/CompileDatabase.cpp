@@ -2,6 +2,8 @@
 
 #include "core/ArchSpec.h"
 
+#include <clang/Tooling/JSONCompilationDatabase.h>
+
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/Allocator.h>
 #include <llvm/Support/CommandLine.h>
@@ -10,12 +12,15 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
 #include <llvm/Support/StringSaver.h>
+#include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
 #include <regex>
 #include <set>
 
 namespace kcheck::driver {
+
+namespace tooling = clang::tooling;
 
 namespace {
 
@@ -140,146 +145,95 @@ std::vector<std::string> splitList(const std::string &value, bool list) {
 
 } // namespace
 
-std::vector<CompileCommand> parseCompileDatabase(std::string_view json,
-                                                 std::string &error) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
-  if (!parsed) {
-    error = llvm::toString(parsed.takeError());
-    return {};
-  }
-  const llvm::json::Array *entries = parsed->getAsArray();
-  if (!entries) {
-    error = "not a JSON array of compile commands";
-    return {};
-  }
-  std::vector<CompileCommand> out;
-  for (size_t i = 0; i < entries->size(); ++i) {
-    const llvm::json::Object *entry = (*entries)[i].getAsObject();
-    std::optional<llvm::StringRef> directory, file, command;
-    const llvm::json::Array *arguments = nullptr;
-    if (entry) {
-      directory = entry->getString("directory");
-      file = entry->getString("file");
-      command = entry->getString("command");
-      arguments = entry->getArray("arguments");
-    }
-    if (!directory || !file || (!command && !arguments)) {
-      error = "entry " + std::to_string(i) +
-              " lacks directory, file, or command/arguments";
-      return {};
-    }
-    CompileCommand c;
-    c.directory = normalized(directory->str(), "");
-    c.file = normalized(file->str(), c.directory);
-    if (arguments) {
-      for (const llvm::json::Value &a : *arguments)
-        if (std::optional<llvm::StringRef> s = a.getAsString())
-          c.arguments.push_back(s->str());
+namespace {
+
+/// The flag `args[i]` starts and its value (which may be the next argument:
+/// `i` then moves past it); null for anything else (the compiler, the input,
+/// -O3, -c, -g, -fPIC, --expt-relaxed-constexpr, -lineinfo, ...), which does
+/// not change what the device side's front end sees, or is kcheck's own
+/// choice.
+const FlagSpelling *matchFlag(const std::vector<std::string> &args, size_t &i,
+                              std::string &value) {
+  const std::string &arg = args[i];
+  for (const FlagSpelling &s : kSpellings) {
+    if (arg.compare(0, s.name.size(), s.name) != 0)
+      continue;
+    std::string rest = arg.substr(s.name.size());
+    if (rest.empty()) { // -I DIR
+      if (i + 1 >= args.size())
+        return nullptr;
+      value = args[++i];
+    } else if (rest[0] == '=') { // --include-path=DIR, -std=c++17
+      value = rest.substr(1);
+    } else if (s.joined) { // -IDIR
+      value = rest;
     } else {
-      // The shell quoting of `command` (CMake's Makefile and Ninja
-      // generators write POSIX-shell command lines).
-      llvm::BumpPtrAllocator allocator;
-      llvm::StringSaver saver(allocator);
-      llvm::SmallVector<const char *, 32> argv;
-      llvm::cl::TokenizeGNUCommandLine(*command, saver, argv);
-      for (const char *a : argv)
-        c.arguments.emplace_back(a);
+      continue; // a longer flag with this prefix: -arch vs -archive
     }
-    out.push_back(std::move(c));
+    return &s;
   }
-  return out;
+  return nullptr;
 }
 
-FrontEndFlags frontEndFlags(const CompileCommand &command) {
+/// Adds what one value of a front-end flag means to `f`.
+void addFlagValue(FlagKind kind, const std::string &v,
+                  const std::string &directory, FrontEndFlags &f,
+                  std::set<std::string> &archs) {
+  auto add = [&](std::initializer_list<std::string> args) {
+    f.clangArgs.insert(f.clangArgs.end(), args);
+  };
+  switch (kind) {
+  case FlagKind::Include:
+    return add({"-I" + normalized(v, directory)});
+  case FlagKind::System:
+    return add({"-isystem", normalized(v, directory)});
+  case FlagKind::Quote:
+    return add({"-iquote", normalized(v, directory)});
+  case FlagKind::DirAfter:
+    return add({"-idirafter", normalized(v, directory)});
+  case FlagKind::Define:
+    return add({"-D" + v});
+  case FlagKind::Undefine:
+    return add({"-U" + v});
+  case FlagKind::PreInclude:
+  case FlagKind::Macros: {
+    // Searched in the compiler's working directory first, then as
+    // #include "..." would be (GCC's rule): keep the name if it is not
+    // in `directory`.
+    std::string inDirectory = normalized(v, directory);
+    return add({kind == FlagKind::Macros ? "-imacros" : "-include",
+                llvm::sys::fs::exists(inDirectory) ? inDirectory : v});
+  }
+  case FlagKind::Std:
+    return add({"-std=" + v});
+  case FlagKind::Arch:
+    return collectArchs(v, archs);
+  case FlagKind::OptionsFile:
+    f.notes.push_back("options file '" + v + "' not read");
+    return;
+  case FlagKind::Drop:
+    return;
+  }
+}
+
+} // namespace
+
+FrontEndFlags frontEndFlags(const tooling::CompileCommand &command) {
   FrontEndFlags f;
   std::set<std::string> archs;
-  const std::vector<std::string> &args = command.arguments;
+  const std::vector<std::string> &args = command.CommandLine;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string &arg = args[i];
     if (arg.size() > 1 && arg[0] == '@') {
       f.notes.push_back("response file '" + arg.substr(1) + "' not read");
       continue;
     }
-    const FlagSpelling *flag = nullptr;
     std::string value;
-    bool hasValue = false;
-    for (const FlagSpelling &s : kSpellings) {
-      if (arg.compare(0, s.name.size(), s.name) != 0)
-        continue;
-      std::string rest = arg.substr(s.name.size());
-      if (rest.empty()) { // -I DIR
-        flag = &s;
-        if (i + 1 < args.size()) {
-          value = args[++i];
-          hasValue = true;
-        }
-      } else if (rest[0] == '=') { // --include-path=DIR, -std=c++17
-        flag = &s;
-        value = rest.substr(1);
-        hasValue = true;
-      } else if (s.joined) { // -IDIR
-        flag = &s;
-        value = rest;
-        hasValue = true;
-      } else {
-        continue; // a longer flag with this prefix: -arch vs -archive
-      }
-      break;
-    }
-    // Anything else (the compiler, the input, -O3, -c, -g, -fPIC,
-    // --expt-relaxed-constexpr, -lineinfo, ...) does not change what the
-    // device side's front end sees, or is kcheck's own choice.
-    if (!flag || !hasValue)
-      continue;
-    for (const std::string &v : splitList(value, flag->list)) {
-      switch (flag->kind) {
-      case FlagKind::Include:
-        f.clangArgs.push_back("-I" + normalized(v, command.directory));
-        break;
-      case FlagKind::System:
-        f.clangArgs.insert(f.clangArgs.end(),
-                           {"-isystem", normalized(v, command.directory)});
-        break;
-      case FlagKind::Quote:
-        f.clangArgs.insert(f.clangArgs.end(),
-                           {"-iquote", normalized(v, command.directory)});
-        break;
-      case FlagKind::DirAfter:
-        f.clangArgs.insert(f.clangArgs.end(),
-                           {"-idirafter", normalized(v, command.directory)});
-        break;
-      case FlagKind::Define:
-        f.clangArgs.push_back("-D" + v);
-        break;
-      case FlagKind::Undefine:
-        f.clangArgs.push_back("-U" + v);
-        break;
-      case FlagKind::PreInclude:
-      case FlagKind::Macros: {
-        // Searched in the compiler's working directory first, then as
-        // #include "..." would be (GCC's rule): keep the name if it is not
-        // in `directory`.
-        std::string inDirectory = normalized(v, command.directory);
-        f.clangArgs.insert(
-            f.clangArgs.end(),
-            {flag->kind == FlagKind::Macros ? "-imacros" : "-include",
-             llvm::sys::fs::exists(inDirectory) ? inDirectory : v});
-        break;
-      }
-      case FlagKind::Std:
-        f.clangArgs.push_back("-std=" + v);
-        break;
-      case FlagKind::Arch:
-        collectArchs(v, archs);
-        break;
-      case FlagKind::OptionsFile:
-        f.notes.push_back("options file '" + v + "' not read");
-        break;
-      case FlagKind::Drop:
-        break;
-      }
-    }
+    if (const FlagSpelling *flag = matchFlag(args, i, value))
+      for (const std::string &v : splitList(value, flag->list))
+        addFlagValue(flag->kind, v, command.Directory, f, archs);
   }
+  f.archs.assign(archs.begin(), archs.end());
   if (archs.size() == 1)
     f.arch = *archs.begin();
   else if (archs.size() > 1) {
@@ -292,44 +246,118 @@ FrontEndFlags frontEndFlags(const CompileCommand &command) {
   return f;
 }
 
-CompileCommandMatch
-findCompileCommand(const std::vector<CompileCommand> &database,
-                   const std::string &file) {
-  CompileCommandMatch m;
-  for (const CompileCommand &c : database)
-    if (c.file == file) {
-      m.command = &c;
-      return m;
+namespace {
+
+/// nvcc's --options-file/-optf FILE,... read in place, as
+/// expandResponseFiles reads @FILE: the file holds arguments split as a
+/// POSIX shell splits them. One that cannot be read stays, so that
+/// frontEndFlags names it.
+std::vector<std::string> readOptionsFiles(const std::vector<std::string> &args,
+                                          const std::string &directory) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < args.size(); ++i) {
+    size_t at = i;
+    std::string value;
+    const FlagSpelling *flag = i ? matchFlag(args, i, value) : nullptr;
+    if (!flag || flag->kind != FlagKind::OptionsFile) {
+      out.insert(out.end(), args.begin() + at, args.begin() + i + 1);
+      continue;
     }
-  // The same file through a symbolic link (a build tree's copy, /tmp).
-  llvm::SmallString<256> realFile, realEntry;
-  if (!llvm::sys::fs::real_path(file, realFile))
-    for (const CompileCommand &c : database)
-      if (!llvm::sys::fs::real_path(c.file, realEntry) &&
-          realEntry == realFile) {
-        m.command = &c;
-        return m;
+    for (const std::string &file : splitList(value, true)) {
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+          llvm::MemoryBuffer::getFile(normalized(file, directory));
+      if (!text) {
+        out.push_back("--options-file=" + file);
+        continue;
       }
-  // clang tools infer a missing file's command from a file of the same
-  // name; here the same stem, the same directory first.
-  llvm::StringRef stem = llvm::sys::path::stem(file);
-  llvm::StringRef dir = llvm::sys::path::parent_path(file);
-  for (const CompileCommand &c : database)
-    if (llvm::sys::path::stem(c.file) == stem &&
-        (!m.command || (llvm::sys::path::parent_path(c.file) == dir &&
-                        llvm::sys::path::parent_path(m.command->file) != dir)))
-      m.command = &c;
-  if (m.command)
-    m.note = "no entry for '" + file + "'; using the flags of '" +
-             m.command->file + "'";
-  else
-    m.note =
-        "no entry for '" + file + "': analysed without the project's flags";
-  return m;
+      llvm::BumpPtrAllocator allocator;
+      llvm::StringSaver saver(allocator);
+      llvm::SmallVector<const char *, 32> words;
+      llvm::cl::TokenizeGNUCommandLine((*text)->getBuffer(), saver, words);
+      out.insert(out.end(), words.begin(), words.end());
+    }
+  }
+  return out;
 }
 
-std::vector<CompileCommand> loadCompileDatabase(const std::string &dir,
-                                                std::string &error) {
+/// A command as the front end needs it: the compiler, the front-end flags
+/// in Clang spelling, one --cuda-gpu-arch per architecture, what could not
+/// be read (response and options files, kept so that the notes name them),
+/// and the file, absolute.
+tooling::CompileCommand translated(tooling::CompileCommand c) {
+  c.CommandLine = readOptionsFiles(c.CommandLine, c.Directory);
+  FrontEndFlags f = frontEndFlags(c);
+  std::vector<std::string> line = {c.CommandLine.empty() ? "c++"
+                                                         : c.CommandLine[0]};
+  line.insert(line.end(), f.clangArgs.begin(), f.clangArgs.end());
+  for (const std::string &a : f.archs)
+    line.push_back("--cuda-gpu-arch=" + a);
+  for (size_t i = 1; i < c.CommandLine.size(); ++i) {
+    const std::string &arg = c.CommandLine[i];
+    if ((arg.size() > 1 && arg[0] == '@') ||
+        arg.rfind("--options-file=", 0) == 0)
+      line.push_back(arg);
+  }
+  c.Filename = normalized(c.Filename, c.Directory);
+  line.insert(line.end(), {"-c", c.Filename});
+  c.CommandLine = std::move(line);
+  return c;
+}
+
+/// The translation layer of the stack the header describes.
+class FrontEndFlagsDatabase : public tooling::CompilationDatabase {
+public:
+  explicit FrontEndFlagsDatabase(
+      std::unique_ptr<tooling::CompilationDatabase> base)
+      : base_(std::move(base)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(llvm::StringRef file) const override {
+    return translatedAll(base_->getCompileCommands(file));
+  }
+  std::vector<std::string> getAllFiles() const override {
+    return base_->getAllFiles();
+  }
+  std::vector<tooling::CompileCommand> getAllCompileCommands() const override {
+    return translatedAll(base_->getAllCompileCommands());
+  }
+
+private:
+  static std::vector<tooling::CompileCommand>
+  translatedAll(std::vector<tooling::CompileCommand> commands) {
+    for (tooling::CompileCommand &c : commands)
+      c = translated(std::move(c));
+    return commands;
+  }
+  std::unique_ptr<tooling::CompilationDatabase> base_;
+};
+
+} // namespace
+
+std::unique_ptr<tooling::CompilationDatabase>
+compileDatabaseFromJson(std::string_view json, std::string &error) {
+  // JSONCompilationDatabase reads JSON with LLVM's YAML parser, which prints
+  // its syntax errors to stderr without the file's name; LLVM's JSON parser
+  // says where the text stops being JSON.
+  if (llvm::Expected<llvm::json::Value> syntax =
+          llvm::json::parse(llvm::StringRef(json.data(), json.size()));
+      !syntax) {
+    error = llvm::toString(syntax.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<tooling::CompilationDatabase> db =
+      tooling::JSONCompilationDatabase::loadFromBuffer(
+          llvm::StringRef(json.data(), json.size()), error,
+          tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!db)
+    return nullptr;
+  db = tooling::expandResponseFiles(std::move(db),
+                                    llvm::vfs::getRealFileSystem());
+  db = std::make_unique<FrontEndFlagsDatabase>(std::move(db));
+  return tooling::inferMissingCompileCommands(std::move(db));
+}
+
+std::unique_ptr<tooling::CompilationDatabase>
+loadCompileDatabase(const std::string &dir, std::string &error) {
   std::string path = dir;
   // A directory (existing or not: the message then names the file it
   // lacks), unless it names a .json file itself.
@@ -341,37 +369,57 @@ std::vector<CompileCommand> loadCompileDatabase(const std::string &dir,
   if (!text) {
     error = "-p: cannot read '" + path + "' (" + text.getError().message() +
             "; CMake writes it with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)";
-    return {};
+    return nullptr;
   }
-  std::vector<CompileCommand> database =
-      parseCompileDatabase((*text)->getBuffer(), error);
-  if (!error.empty())
+  std::unique_ptr<tooling::CompilationDatabase> db =
+      compileDatabaseFromJson((*text)->getBuffer(), error);
+  if (!db)
     error = "-p: '" + path + "' is not a compilation database: " + error;
-  return database;
+  return db;
+}
+
+CompileCommandMatch
+findCompileCommand(const tooling::CompilationDatabase &database,
+                   const std::string &file) {
+  CompileCommandMatch m;
+  std::vector<tooling::CompileCommand> commands =
+      database.getCompileCommands(file);
+  if (commands.empty()) {
+    m.note =
+        "no entry for '" + file + "': analysed without the project's flags";
+    return m;
+  }
+  // A file compiled twice (two targets) takes its first command, as
+  // clang-tidy does.
+  m.command = std::move(commands.front());
+  if (!m.command->Heuristic.empty())
+    m.note =
+        "no entry for '" + file + "'; its flags are " + m.command->Heuristic;
+  return m;
 }
 
 std::vector<std::string>
-cudaSources(const std::vector<CompileCommand> &database) {
+cudaSources(const tooling::CompilationDatabase &database) {
   std::vector<std::string> files;
-  for (const CompileCommand &c : database)
-    if (llvm::sys::path::extension(c.file) == ".cu" &&
-        std::find(files.begin(), files.end(), c.file) == files.end())
-      files.push_back(c.file);
+  for (const tooling::CompileCommand &c : database.getAllCompileCommands())
+    if (llvm::sys::path::extension(c.Filename) == ".cu" &&
+        std::find(files.begin(), files.end(), c.Filename) == files.end())
+      files.push_back(c.Filename);
   return files;
 }
 
 std::string applyCompileDatabase(Options &options,
                                  std::vector<std::string> &notes) {
   std::string error;
-  std::vector<CompileCommand> database =
+  std::unique_ptr<tooling::CompilationDatabase> database =
       loadCompileDatabase(options.compileDatabase, error);
-  if (!error.empty())
+  if (!database)
     return error;
 
   llvm::SmallString<256> file(options.file);
   llvm::sys::fs::make_absolute(file);
   CompileCommandMatch match =
-      findCompileCommand(database, normalized(std::string(file), ""));
+      findCompileCommand(*database, normalized(std::string(file), ""));
   if (!match.note.empty())
     notes.push_back("-p: " + match.note);
   if (!match.command)

@@ -2,75 +2,85 @@
 // standard its project's build gives it, read from DIR/compile_commands.json
 // (CMake's CMAKE_EXPORT_COMPILE_COMMANDS, Bear, ...), as clang-tidy -p does.
 //
-// Assumptions:
-//   - the JSON compilation database format: an array of {directory, file,
-//     command | arguments}; `output` is not needed;
+// The database is clang::tooling's, stacked as clang tools stack it:
+//   JSONCompilationDatabase        the file: `command` split as a POSIX
+//                                  shell does, or `arguments`; a file found
+//                                  through symbolic links too;
+//   expandResponseFiles            @FILE arguments read in place;
+//   kcheck's nvcc translation      each command's front-end flags, in Clang
+//                                  spelling (below);
+//   inferMissingCompileCommands    clangd's interpolation: a file the
+//                                  database lacks (a header, a new file)
+//                                  takes the flags of its nearest entry (the
+//                                  same name, then the nearest folder).
+// The translation comes before the interpolation because the interpolation
+// parses commands with Clang's driver table, which reads nvcc's own flags
+// (`-gencode arch=...`, `--define-macro A`) as inputs and drops their values.
+//
+// Assumptions of the translation:
 //   - the compiler is gcc/clang or nvcc. Only what changes what the
 //     preprocessor and front end see is kept: -I, -isystem, -iquote,
-//     -idirafter, -D, -U, -include, -std (with their nvcc spellings
+//     -idirafter, -D, -U, -include, -imacros, -std (with their nvcc spellings
 //     --include-path, --system-include, --define-macro, --undefine-macro,
-//     --pre-include, --std, whose values may be comma-separated lists).
-//     Everything else is dropped: kcheck compiles the device side for its
-//     own --arch with its own CUDA headers and IR pipeline, so codegen,
+//     --pre-include, --std, whose values may be comma-separated lists), and
+//     the GPU architectures. Everything else is dropped: kcheck compiles the
+//     device side for its own --arch with its own IR pipeline, so codegen,
 //     warning, host-compiler (-Xcompiler) and link flags do not apply;
 //   - relative paths are relative to the entry's `directory`;
-//   - an options or response file (--options-file, @FILE) is not read: a
-//     note says so.
+//   - nvcc's options files (--options-file, -optf) are read like response
+//     files; one that cannot be read is named in a note.
 #pragma once
 
 #include "driver/Options.h"
 
+#include <clang/Tooling/CompilationDatabase.h>
+
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace kcheck::driver {
 
-struct CompileCommand {
-  std::string directory;              // absolute
-  std::string file;                   // absolute, without `.` / `..`
-  std::vector<std::string> arguments; // the compiler's argv, compiler first
-};
-
-/// The entries of a compile_commands.json text; `error` set when it is not
-/// one (bad JSON, not an array, an entry without directory, file or
-/// command/arguments).
-std::vector<CompileCommand> parseCompileDatabase(std::string_view json,
-                                                 std::string &error);
-
 struct FrontEndFlags {
   // Clang spellings, paths made absolute: -I DIR, -DNAME=V, -std=c++17 ...
   std::vector<std::string> clangArgs;
-  // The one GPU architecture the command builds for (-arch=sm_80,
-  // -gencode arch=compute_80,code=sm_80, --cuda-gpu-arch=sm_80); empty when
-  // it names none or several.
+  // The GPU architectures the command builds for, as sm_XX, each once
+  // (-arch=sm_80, -gencode arch=compute_80,code=sm_80, --cuda-gpu-arch=sm_80).
+  std::vector<std::string> archs;
+  // The one architecture of `archs`; empty when it names none or several.
   std::string arch;
   std::vector<std::string> notes; // what was not used that could matter
 };
 
-/// The front-end flags of one compile command.
-FrontEndFlags frontEndFlags(const CompileCommand &command);
+/// The front-end flags of one compile command (nvcc or Clang/GCC spelling).
+FrontEndFlags frontEndFlags(const clang::tooling::CompileCommand &command);
 
-struct CompileCommandMatch {
-  const CompileCommand *command = nullptr; // null: no entry to use
-  std::string note; // set when the entry is not the file's own, or none
-};
-
-/// The entry for `file` (an absolute path): its own, else one of a file
-/// with the same name before the extension (kernel.cu for kernel.cuh, or a
-/// copy elsewhere; the same directory first), as clang tools fall back.
-CompileCommandMatch
-findCompileCommand(const std::vector<CompileCommand> &database,
-                   const std::string &file);
+/// The compilation database of a compile_commands.json text, stacked as the
+/// header says; `error` set (and null returned) when it is not one.
+std::unique_ptr<clang::tooling::CompilationDatabase>
+compileDatabaseFromJson(std::string_view json, std::string &error);
 
 /// The database -p names (a directory holding compile_commands.json, or the
 /// file itself); `error` set when it cannot be read or is not one.
-std::vector<CompileCommand> loadCompileDatabase(const std::string &dir,
-                                                std::string &error);
+std::unique_ptr<clang::tooling::CompilationDatabase>
+loadCompileDatabase(const std::string &dir, std::string &error);
 
-/// The CUDA sources (.cu) the database compiles, each once, in its order.
+struct CompileCommandMatch {
+  std::optional<clang::tooling::CompileCommand> command; // none: no flags
+  std::string note; // set when the command is not the file's own, or none
+};
+
+/// The command for `file` (an absolute path): its own entry, else one
+/// interpolated from the nearest entry (the note names it).
+CompileCommandMatch
+findCompileCommand(const clang::tooling::CompilationDatabase &database,
+                   const std::string &file);
+
+/// The CUDA sources (.cu) the database compiles, each once, in its order,
+/// as absolute paths.
 std::vector<std::string>
-cudaSources(const std::vector<CompileCommand> &database);
+cudaSources(const clang::tooling::CompilationDatabase &database);
 
 /// -p: reads the database named by options.compileDatabase (a directory
 /// holding compile_commands.json, or the file itself) and puts the flags of

@@ -1,52 +1,67 @@
-// -p: reading compile_commands.json, finding the file's entry, and keeping
-// only the flags that change what kcheck's front end sees.
+// -p: reading compile_commands.json (clang::tooling's database), finding
+// the file's entry or interpolating one, and keeping only the flags that
+// change what kcheck's front end sees.
 #include "driver/CompileDatabase.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 using namespace kcheck::driver;
+using clang::tooling::CompilationDatabase;
+using clang::tooling::CompileCommand;
 
 namespace {
 
 CompileCommand commandOf(std::vector<std::string> arguments,
                          std::string directory = "/proj/build") {
-  return {directory, "/proj/src/k.cu", std::move(arguments)};
+  return CompileCommand(directory, "/proj/src/k.cu", std::move(arguments), "");
 }
 
 std::vector<std::string> argsOf(const CompileCommand &c) {
   return frontEndFlags(c).clangArgs;
 }
 
+std::unique_ptr<CompilationDatabase> databaseOf(const std::string &json) {
+  std::string error;
+  std::unique_ptr<CompilationDatabase> db =
+      compileDatabaseFromJson(json, error);
+  EXPECT_EQ(error, "");
+  return db;
+}
+
 } // namespace
 
 TEST(CompileDatabaseTest, ParsesCommandAndArgumentsEntries) {
-  std::string error;
-  std::vector<CompileCommand> db = parseCompileDatabase(R"([
+  std::unique_ptr<CompilationDatabase> db = databaseOf(R"([
     {"directory": "/proj/build", "file": "../src/a.cu",
-     "command": "/usr/bin/c++ -DNAME=\"a b\" -I../include 'x y.cu'"},
+     "command": "/usr/bin/c++ -DNAME=\"a b\" -I../include -O2 'x y.cu'"},
     {"directory": "/proj/build", "file": "/proj/src/b.cu",
      "arguments": ["nvcc", "-I", "inc", "-c", "b.cu"], "output": "b.o"}
-  ])",
-                                                        error);
-  ASSERT_EQ(error, "");
-  ASSERT_EQ(db.size(), 2u);
-  EXPECT_EQ(db[0].file, "/proj/src/a.cu"); // relative to directory, no ..
-  EXPECT_EQ(db[0].arguments,
-            (std::vector<std::string>{"/usr/bin/c++", "-DNAME=a b",
-                                      "-I../include", "x y.cu"}));
-  EXPECT_EQ(db[1].arguments[2], "inc");
+  ])");
+  ASSERT_TRUE(db);
+  std::vector<CompileCommand> all = db->getAllCompileCommands();
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].Filename, "/proj/src/a.cu"); // relative to directory, no ..
+  // The shell's quoting undone; only front-end flags kept, in Clang spelling.
+  EXPECT_EQ(
+      all[0].CommandLine,
+      (std::vector<std::string>{"/usr/bin/c++", "-DNAME=a b", "-I/proj/include",
+                                "-c", "/proj/src/a.cu"}));
+  EXPECT_EQ(all[1].CommandLine[1], "-I/proj/build/inc");
+  EXPECT_EQ(cudaSources(*db),
+            (std::vector<std::string>{"/proj/src/a.cu", "/proj/src/b.cu"}));
 }
 
 TEST(CompileDatabaseTest, RejectsWhatIsNoDatabase) {
-  std::string error;
-  parseCompileDatabase("{\"directory\": 1}", error);
-  EXPECT_NE(error.find("not a JSON array"), std::string::npos) << error;
-  error.clear();
-  parseCompileDatabase("[{\"directory\": \"/d\", \"file\": \"a.cu\"}]", error);
-  EXPECT_NE(error.find("entry 0 lacks"), std::string::npos) << error;
-  error.clear();
-  parseCompileDatabase("[{", error);
-  EXPECT_FALSE(error.empty());
+  for (const char *json :
+       {"{\"directory\": 1}", "[{\"directory\": \"/d\", \"file\": \"a.cu\"}]",
+        "[{"}) {
+    std::string error;
+    EXPECT_EQ(compileDatabaseFromJson(json, error), nullptr) << json;
+    EXPECT_FALSE(error.empty()) << json;
+  }
 }
 
 TEST(CompileDatabaseTest, KeepsIncludesAndMacrosResolvedAgainstDirectory) {
@@ -115,19 +130,63 @@ TEST(CompileDatabaseTest, NotesWhatItCannotRead) {
   EXPECT_NE(f.notes[1].find("rsp"), std::string::npos);
 }
 
-TEST(CompileDatabaseTest, FindsTheFileOrOneOfTheSameName) {
-  std::vector<CompileCommand> db = {
-      {"/p/b", "/p/other/k.cpp", {"c++", "-DOTHER"}},
-      {"/p/b", "/p/src/k.cpp", {"c++", "-DNEAR"}},
-      {"/p/b", "/p/src/main.cu", {"nvcc", "-DMAIN"}}};
-  CompileCommandMatch own = findCompileCommand(db, "/p/src/main.cu");
-  ASSERT_EQ(own.command, &db[2]);
+// Response files (@FILE, through clang::tooling) and nvcc's options files
+// are read in place; one that is missing is named in a note.
+TEST(CompileDatabaseTest, ReadsResponseAndOptionsFiles) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "kcheck-cdb-test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "flags.rsp") << "-DFROM_RSP=1 -I rsp_inc\n";
+  std::ofstream(dir / "opts.txt") << "--define-macro FROM_OPTS -arch=sm_80\n";
+  std::string d = dir.string();
+  std::unique_ptr<CompilationDatabase> db =
+      databaseOf(R"([{"directory": ")" + d +
+                 R"(", "file": "k.cu", "arguments": ["nvcc", "@flags.rsp",
+         "--options-file", "opts.txt,missing.txt", "-c", "k.cu"]}])");
+  ASSERT_TRUE(db);
+  CompileCommandMatch m = findCompileCommand(*db, d + "/k.cu");
+  ASSERT_TRUE(m.command);
+  EXPECT_EQ(m.note, "");
+  FrontEndFlags f = frontEndFlags(*m.command);
+  EXPECT_EQ(f.clangArgs,
+            (std::vector<std::string>{"-DFROM_RSP=1", "-I" + d + "/rsp_inc",
+                                      "-DFROM_OPTS"}));
+  EXPECT_EQ(f.arch, "sm_80");
+  ASSERT_EQ(f.notes.size(), 1u);
+  EXPECT_NE(f.notes[0].find("missing.txt"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+// A file the database lacks takes the flags of its nearest entry, as clangd
+// interpolates them: the same name first, then the nearest folder. nvcc's
+// flags are translated before, so their values survive (Clang's driver
+// table would read `arch=...` and `A=1` as input files).
+TEST(CompileDatabaseTest, InterpolatesFilesTheDatabaseLacks) {
+  std::unique_ptr<CompilationDatabase> db = databaseOf(R"([
+    {"directory": "/p/b", "file": "/p/other/k.cpp", "command": "c++ -DOTHER"},
+    {"directory": "/p/b", "file": "/p/src/k.cpp", "command": "c++ -DNEAR"},
+    {"directory": "/p/b", "file": "/p/src/main.cu",
+     "command": "nvcc --define-macro MAIN=1 -gencode arch=compute_80,code=sm_80 -c main.cu"}
+  ])");
+  ASSERT_TRUE(db);
+  CompileCommandMatch own = findCompileCommand(*db, "/p/src/main.cu");
+  ASSERT_TRUE(own.command);
   EXPECT_EQ(own.note, "");
-  CompileCommandMatch stem = findCompileCommand(db, "/p/src/k.cu");
-  ASSERT_EQ(stem.command, &db[1]); // same directory first
-  EXPECT_NE(stem.note.find("using the flags of '/p/src/k.cpp'"),
-            std::string::npos);
-  CompileCommandMatch none = findCompileCommand(db, "/p/src/z.cu");
-  EXPECT_EQ(none.command, nullptr);
+  EXPECT_EQ(frontEndFlags(*own.command).clangArgs,
+            (std::vector<std::string>{"-DMAIN=1"}));
+  CompileCommandMatch stem = findCompileCommand(*db, "/p/src/k.cuh");
+  ASSERT_TRUE(stem.command);
+  EXPECT_EQ(frontEndFlags(*stem.command).clangArgs,
+            (std::vector<std::string>{"-DNEAR"}));
+  EXPECT_NE(stem.note.find("no entry for '/p/src/k.cuh'"), std::string::npos);
+  EXPECT_NE(stem.note.find("/p/src/k.cpp"), std::string::npos) << stem.note;
+  CompileCommandMatch near = findCompileCommand(*db, "/p/src/z.cu");
+  ASSERT_TRUE(near.command);
+  FrontEndFlags nearFlags = frontEndFlags(*near.command);
+  EXPECT_EQ(nearFlags.clangArgs, (std::vector<std::string>{"-DMAIN=1"}));
+  EXPECT_EQ(nearFlags.arch, "sm_80");
+
+  CompileCommandMatch none = findCompileCommand(*databaseOf("[]"), "/p/a.cu");
+  EXPECT_FALSE(none.command);
   EXPECT_NE(none.note.find("without the project's flags"), std::string::npos);
 }
