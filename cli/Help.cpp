@@ -13,63 +13,17 @@ namespace kcheck::cli {
 
 namespace {
 
-// Option groups that several commands share, written once.
-
-constexpr std::string_view kBuildOptions =
-    R"(  -p DIR               take FILE.cu's include paths, macros and -std from
-                       DIR/compile_commands.json (CMake:
-                       -DCMAKE_EXPORT_COMPILE_COMMANDS=ON), as clang-tidy -p
-  -- ARGS              more Clang arguments (-I DIR, -DNAME=V), after -p's
-)";
-
-constexpr std::string_view kLaunchOptions =
-    R"(  --kernel NAME        only the launches of kernel NAME
-  --grid X[,Y,Z]       the launch's grid (overrides what host code says; a
-                       file without host code needs --grid and --block)
-  --block X[,Y,Z]      the launch's block
-  --shmem BYTES        the launch's dynamic shared memory
-  --arg NAME=VALUE     a kernel argument host code does not fix (NAME: the
-                       parameter, the argument as written, or #INDEX)
-  --run-host           take the launches from running the program's host
-                       code (it executes the program: never the default)
-  --host-budget SECS   --run-host: seconds host code may run (default 120)
-)";
-
-constexpr std::string_view kModelOptions =
-    R"(  --arch sm_XX         the GPU to predict for (default sm_90, the H100)
-  --bank-mode 4|8      shared-memory bank width (cc 3.x only)
-  --l1-cache on|off    global loads cached in L1 or not
-  --exhaustive         simulate every block, not one per proven class
-  --step-budget N      warp instructions one block may run (1000000000)
-  --jobs N             threads simulating blocks; -q: no progress line
-)";
-
-constexpr std::string_view kFindingOptions =
-    R"(  --checks=LIST        the checks to report, clang-tidy globs:
-                       -*,bank-conflict (only it), -divergent-branch
-  --verify             check FILE.cu's // expected-warning {{...}} comments
-                       instead of printing (exit 0 all match, 1 not)
-  --format FORMAT      text (default) or json (kcheck --help: every format)
-  in FILE.cu: // kcheck-ignore(CHECK-ID): reason
-                       on a finding's line, or alone on the line before it,
-                       suppresses it; the reason is required, and one that
-                       suppresses nothing gets a note
-)";
-
 constexpr std::string_view kCheckExitCodes =
     "exit codes: 0 no finding, 1 findings (warnings or errors), 2 usage "
     "error,\n            3 FILE.cu could not be analysed (compile error, "
     "unsupported\n            construct, step budget, fault)\n";
 
+// The prose of a command's page; its options come from the option table
+// (cli/Options.td), under their headings.
 struct HelpPage {
   std::string_view command;
-  std::string_view usage;    // after "usage: kcheck "
-  std::string_view what;     // what it does and reports
-  std::string_view options;  // its own options, then the groups below
-  bool buildOptions = false; // kBuildOptions
-  bool launchOptions = false;
-  bool modelOptions = false;
-  bool findingOptions = false;
+  std::string_view usage;     // after "usage: kcheck "
+  std::string_view what;      // what it does and reports
   std::string_view examples;  // command lines, each with what it shows
   std::string_view exitCodes; // the whole "exit codes:" line(s)
 };
@@ -84,9 +38,7 @@ struct HelpPage {
         "block and address (kcheck explain " name                              \
         ").\nA faulting launch stops "                                         \
         "there, as on a GPU; the others are still checked.\n",                 \
-        "  --verify             check FILE.cu's // expected-error {{...}} "    \
-        "comments\n",                                                          \
-        true, true, true, false, examples,                                     \
+        examples,                                                              \
         "exit codes: 0 no finding, 1 findings, 2 usage error, 3 FILE.cu "      \
         "could "                                                               \
         "not be\n            analysed\n"                                       \
@@ -103,9 +55,6 @@ then a per-launch summary of shared loads and stores (requests,
 wavefronts, Nsight Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared
 counters). Check id: [bank-conflict] (kcheck explain bank-conflict).
 )",
-     "  -fix, --diff         apply the fixes that re-simulation verified to "
-     "FILE.cu,\n                       or print them as a unified diff\n",
-     true, true, true, true,
      R"(  kcheck bank-conflicts kernels/reduce_v0_v8.cu --kernel reduce_v1
       reduce_v1's interleaved addressing: a 2-way to 8-way conflict on sdata
   kcheck bank-conflicts kernels/slides_bank_conflicts.cu
@@ -122,11 +71,6 @@ pattern that causes it (misaligned, strided, gather), the bytes used of
 each sector, and requests / sectors / ideal per launch. Check id:
 [uncoalesced-access] (kcheck explain uncoalesced-access).
 )",
-     "  --remarks            also explain the accesses that are not findings\n"
-     "                       (coalesced, broadcast)\n"
-     "  -fix, --diff         apply the fixes that re-simulation verified to "
-     "FILE.cu,\n                       or print them as a unified diff\n",
-     true, true, true, true,
      R"(  kcheck coalescing kernels/slides_coalescing.cu --kernel OffsetCopy
       misaligned by 4 bytes: 5 sectors per request where 4 would do
   kcheck coalescing kernels/slides_coalescing.cu --kernel StrideCopy
@@ -142,9 +86,6 @@ per loop iteration), SIMT efficiency per launch and line, and, as an error,
 a __syncthreads() that only part of a block reaches. Check ids:
 [divergent-branch] (warning), [barrier-divergence] (error).
 )",
-     "  --remarks            also explain the thread-dependent branches that\n"
-     "                       never split a warp\n",
-     true, true, true, true,
      R"(  kcheck divergence kernels/reduce_v0_v8.cu --kernel reduce_v0
       `tid % (2 * s) == 0`: divergent warps per iteration, SIMT efficiency
   kcheck divergence kernels/slides_reduction.cu
@@ -158,10 +99,6 @@ simulation and reports their findings in source order, then each launch's
 summary. The command for CI and editors: -p for the project's flags,
 --checks to choose, --format for tools.
 )",
-     "  --remarks            also explain what is not a finding\n"
-     "  -fix, --diff         apply the fixes that re-simulation verified to "
-     "FILE.cu,\n                       or print them as a unified diff\n",
-     true, true, true, true,
      R"(  kcheck check kernels/sgemm_vectorize.cu
       bank conflicts on smem_a/smem_b and an uncoalesced store to C
   kcheck check kernels/sgemm_vectorize.cu --checks=-*,bank-conflict
@@ -211,7 +148,6 @@ branches, active lanes); --format json writes the report schema that
 kcheck-profile also writes, per launch and per source line, for compare.
 Reports no findings.
 )",
-     "", true, true, true, false,
      R"(  kcheck predict kernels/reduce_v0_v8.cu --kernel reduce_v1
       the counters of reduce_v1's launch
   kcheck predict kernels/slides_coalescing.cu --format json > pred.json
@@ -227,8 +163,6 @@ Reports no findings.
 each counter side by side with whether they agree. Needs no GPU and no
 LLVM.
 )",
-     "  --format text|json|markdown  the table's format (default text)\n",
-     false, false, false, false,
      R"(  kcheck predict tests/divergence/inputs/sass_probes.cu --format json > pred.json
   kcheck compare pred.json tests/divergence/inputs/sass_probes.measured.json
       against the H100's measurement (kcheck-profile --per-line): all agree
@@ -240,10 +174,6 @@ LLVM.
 kcheck-profile on this machine's GPU and compares the two (what compare
 prints). Needs the CUDA toolkit and a GPU.
 )",
-     "  --per-line           also measure and compare per source line\n"
-     "  --keep DIR           keep the predicted and measured JSON in DIR\n"
-     "  --format text|json|markdown  the comparison's format\n",
-     true, true, true, false,
      R"(  kcheck validate kernels/slides_bank_conflicts.cu
   kcheck validate kernels/reduce_v0_v8.cu --per-line --keep out/
 )",
@@ -257,15 +187,6 @@ real sizes and data, every block, so the program prints what it prints on
 a GPU; then reports each launch's counters and every check's findings.
 With --format json the program's stdout goes to stderr.
 )",
-     "  -p DIR               take FILE.cu's include paths, macros and -std "
-     "from\n"
-     "                       DIR/compile_commands.json, for both sides\n"
-     "  --host-budget SECS   seconds host code may run, simulations not "
-     "counted\n"
-     "                       (default 120); past it, exit 3\n"
-     "  --checks=LIST        the checks to report (clang-tidy globs)\n"
-     "  --format text|json   output format\n",
-     false, false, true, false,
      R"(  kcheck run kernels/reduce_v0_v8.cu
       the program's output, then its launches' counters and findings
   kcheck run kernels/slides_coalescing.cu --format json > run.json
@@ -276,41 +197,68 @@ With --format json the program's stdout goes to stderr.
     {"list-checks", "list-checks",
      "Lists the checks by id (the [id] ending each finding) with a line "
      "each.\n",
-     "", false, false, false, false, "  kcheck list-checks\n",
-     "exit codes: 0\n"},
+     "  kcheck list-checks\n", "exit codes: 0\n"},
     {"explain", "explain CHECK-ID",
      R"(Prints a check's page (docs/checks/ID.md): what it reports, how kcheck
 counts it, what Nsight Compute measures, typical fixes.
 )",
-     "", false, false, false, false,
      "  kcheck explain bank-conflict\n  kcheck explain uncoalesced-access\n",
      "exit codes: 0, 2 no such check\n"},
 };
 #undef SANITIZER_PAGE
+
+/// `label` in a column `width` wide, then `text` wrapped to 79 columns,
+/// each following line indented to the text's column (a label too long for
+/// its column gets a line of its own).
+std::string labelled(const std::string &label, std::string_view text,
+                     size_t width) {
+  constexpr size_t kColumns = 79;
+  std::string out = "  " + label;
+  size_t column = 2 + width;
+  if (out.size() + 1 > column)
+    out += "\n" + std::string(column, ' ');
+  else
+    out.resize(column, ' ');
+  size_t lineStart =
+      out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1;
+  bool first = true;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = text.find(' ', pos);
+    std::string_view word =
+        text.substr(pos, end == std::string_view::npos ? end : end - pos);
+    if (!first && out.size() - lineStart + 1 + word.size() > kColumns) {
+      out += "\n";
+      lineStart = out.size();
+      out += std::string(column, ' ');
+    } else if (!first) {
+      out += ' ';
+    }
+    out += word;
+    first = false;
+    pos = end == std::string_view::npos ? text.size() : end + 1;
+  }
+  return out + "\n";
+}
+
+/// The options `command` takes (every option for ""), under their headings.
+std::string optionsText(const std::string &command) {
+  std::string out, heading;
+  for (const OptionHelp &o : optionHelp(command)) {
+    if (o.group != heading) {
+      heading = o.group;
+      out += "\n" + heading + ":\n";
+    }
+    out += labelled(o.spelling, o.help, 21);
+  }
+  return out;
+}
 
 std::string render(const HelpPage &p) {
   std::string out = "usage: kcheck ";
   out += p.usage;
   out += "\n\n";
   out += p.what;
-  if (!p.options.empty()) {
-    out += "\noptions:\n";
-    out += p.options;
-  }
-  // The shared groups, each under its heading.
-  auto group = [&out](bool wanted, std::string_view heading,
-                      std::string_view text) {
-    if (!wanted)
-      return;
-    out += "\n";
-    out += heading;
-    out += ":\n";
-    out += text;
-  };
-  group(p.findingOptions, "findings", kFindingOptions);
-  group(p.buildOptions, "the project's build", kBuildOptions);
-  group(p.launchOptions, "launches", kLaunchOptions);
-  group(p.modelOptions, "GPU model and simulation", kModelOptions);
+  out += optionsText(std::string(p.command));
   out += "\nexamples:\n";
   out += p.examples;
   out += "\n";
@@ -319,6 +267,30 @@ std::string render(const HelpPage &p) {
 }
 
 } // namespace
+
+std::string usageText() {
+  std::string out = R"(usage: kcheck <command> FILE.cu [options] [-- clang args]
+
+Predicts, without a GPU, what the GPU does with a CUDA kernel's memory
+accesses, with Nsight Compute's metrics, per launch and per source line.
+
+commands:
+)";
+  for (const CommandSummary &c : commandSummaries())
+    out += labelled(c.name, c.summary, 15);
+  out += optionsText("");
+  out += R"(
+exit codes: 0 clean, 1 findings, 2 usage, 3 input could not be analysed,
+            4 no GPU (validate)
+
+example:
+  kcheck bank-conflicts reduce_v1.cu
+  kcheck check --verify kernels/slides_coalescing.cu
+  kcheck predict reduce.cu --format json --kernel reduce_v8 --grid 1056
+  kcheck help check
+)";
+  return out;
+}
 
 std::string commandHelp(const std::string &command) {
   for (const HelpPage &p : kPages)

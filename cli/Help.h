@@ -1,7 +1,9 @@
 // `kcheck help COMMAND` and `kcheck COMMAND --help`: one command's usage,
 // what it reports, the options that apply to it, examples to paste (on
-// kernels/ of this repository) and its exit codes. `kcheck --help` stays the
-// compact overview (usageText, cli/Options.cpp). Every help text is here.
+// kernels/ of this repository) and its exit codes; `kcheck --help`: the
+// overview. The prose is here; the commands' lines and the options come from
+// the option table (cli/Options.td), so that what is parsed is what is
+// listed.
 #pragma once
 
 #include <ostream>
@@ -10,6 +12,8 @@
 
 namespace kcheck::cli {
 
+/// `kcheck --help`: every command and option.
+std::string usageText();
 /// The command's help text; empty for a name that is no command.
 std::string commandHelp(const std::string &command);
 /// The commands that have a help text, in `kcheck --help`'s order.

@@ -21,6 +21,23 @@ struct ParseResult {
 };
 
 ParseResult parseOptions(const std::vector<std::string> &argv);
-std::string usageText();
+
+/// A command as `kcheck --help` lists it, from the option table.
+struct CommandSummary {
+  std::string name;
+  std::string summary;
+};
+/// Every command of the option table (cli/Options.td), in its order.
+std::vector<CommandSummary> commandSummaries();
+
+/// An option as the help lists it, from the option table.
+struct OptionHelp {
+  std::string group;    // its heading
+  std::string spelling; // "--arch sm_XX"
+  std::string help;     // one paragraph
+};
+/// The options `command` takes (every option for ""), grouped under their
+/// headings in the help's order.
+std::vector<OptionHelp> optionHelp(const std::string &command);
 
 } // namespace kcheck::cli

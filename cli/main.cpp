@@ -13,7 +13,11 @@ int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   ParseResult parsed = parseOptions(args);
   if (!parsed.error.empty()) {
-    std::cerr << "kcheck: error: " << parsed.error << "\n\n" << usageText();
+    // The error and where to read more; the overview lists every option,
+    // too long to repeat under each mistyped one.
+    std::cerr << "kcheck: error: " << parsed.error
+              << "\nkcheck --help lists the commands and options; kcheck "
+                 "help COMMAND, one command's\n";
     return kExitUsage;
   }
   if (parsed.options.file.empty() && !parsed.options.compileDatabase.empty())
