@@ -164,57 +164,88 @@ struct Group {
   std::vector<std::string> uniformLaunches;
 };
 
-} // namespace
+using Groups = std::map<std::pair<unsigned, unsigned>, Group>;
 
-std::vector<core::Diagnostic> divergentBranchDiagnostics(const Session &s,
-                                                         bool remarks) {
-  std::vector<std::string> source = readLines(s.mainFile);
-  std::map<std::pair<unsigned, unsigned>, Group> groups;
-  for (size_t li = 0; li < s.launches.size(); ++li) {
+/// Adds one launch's instance of a branch to its line's group.
+void addToGroup(const Session &s, size_t li, const LaunchBranch &b, Group &g) {
+  g.loc = b.loc;
+  g.facts = b.facts;
+  if (b.stats->divergentExecutions && g.sassPredicted) {
+    if (!b.facts || !predictedPredicated(*b.facts)) {
+      g.sassPredicted = false;
+      g.sassFacts = b.facts;
+    } else if (!g.sassFacts ||
+               b.facts->regionInstructions > g.sassFacts->regionInstructions) {
+      g.sassFacts = b.facts;
+    }
+  }
+  g.executions += b.stats->executions;
+  g.divergent += b.stats->divergentExecutions;
+  g.lanes += b.stats->activeLanes;
+  g.taken += b.stats->takenLanes;
+  std::string call = describeLaunchCall(s, li);
+  if (!b.stats->divergentExecutions) {
+    g.uniformLaunches.push_back(call);
+    return;
+  }
+  std::string note = fmt::format(
+      "in launch {}: {} of {} warp executions divergent; lanes {} to the "
+      "true side, {} to the false side",
+      call, b.stats->divergentExecutions, b.stats->executions,
+      b.stats->takenLanes, b.stats->activeLanes - b.stats->takenLanes);
+  const auto &perExec = b.stats->divergentWarpsByExecution;
+  if (perExec.size() > 1)
+    note += fmt::format("; divergent warps per execution (loop "
+                        "iteration) in block (0,0,0): {}",
+                        perExecutionText(perExec));
+  g.launchNotes.push_back(note);
+}
+
+/// The thread-dependent or divergent branches of every launch, by line and
+/// column.
+Groups branchGroups(const Session &s) {
+  Groups groups;
+  for (size_t li = 0; li < s.launches.size(); ++li)
     for (const LaunchBranch &b : launchBranches(s, li)) {
       if (!b.stats->executions)
         continue;
       bool dependent =
           b.facts && b.facts->uniformity != BranchUniformity::Uniform;
-      if (!dependent && !b.stats->divergentExecutions)
-        continue;
-      Group &g = groups[{b.loc.line, b.loc.col}];
-      g.loc = b.loc;
-      g.facts = b.facts;
-      if (b.stats->divergentExecutions && g.sassPredicted) {
-        if (!b.facts || !predictedPredicated(*b.facts)) {
-          g.sassPredicted = false;
-          g.sassFacts = b.facts;
-        } else if (!g.sassFacts || b.facts->regionInstructions >
-                                       g.sassFacts->regionInstructions) {
-          g.sassFacts = b.facts;
-        }
-      }
-      g.executions += b.stats->executions;
-      g.divergent += b.stats->divergentExecutions;
-      g.lanes += b.stats->activeLanes;
-      g.taken += b.stats->takenLanes;
-      std::string call = describeLaunchCall(s, li);
-      if (!b.stats->divergentExecutions) {
-        g.uniformLaunches.push_back(call);
-        continue;
-      }
-      std::string note = fmt::format(
-          "in launch {}: {} of {} warp executions divergent; lanes {} to the "
-          "true side, {} to the false side",
-          call, b.stats->divergentExecutions, b.stats->executions,
-          b.stats->takenLanes, b.stats->activeLanes - b.stats->takenLanes);
-      const auto &perExec = b.stats->divergentWarpsByExecution;
-      if (perExec.size() > 1)
-        note += fmt::format("; divergent warps per execution (loop "
-                            "iteration) in block (0,0,0): {}",
-                            perExecutionText(perExec));
-      g.launchNotes.push_back(note);
+      if (dependent || b.stats->divergentExecutions)
+        addToGroup(s, li, b, groups[{b.loc.line, b.loc.col}]);
     }
-  }
+  return groups;
+}
 
+/// The warning for a branch that split warps.
+void explainDivergence(core::Diagnostic &d, const Group &g,
+                       const std::string &why) {
+  d.severity = core::Severity::Warning;
+  d.message = fmt::format(
+      "divergent branch: {} of {} warp executions ({:.1f}%) split the "
+      "warp; {:.1f} lanes on the true side, {:.1f} on the false side "
+      "per execution",
+      g.divergent, g.executions, 100.0 * g.divergent / g.executions,
+      double(g.taken) / g.executions, double(g.lanes - g.taken) / g.executions);
+  d.addNote(why);
+  for (const std::string &n : g.launchNotes)
+    d.addNote(n);
+  if (!g.uniformLaunches.empty()) {
+    std::string list;
+    for (const std::string &l : g.uniformLaunches)
+      list += (list.empty() ? "" : "; ") + l;
+    d.addNote("warp-uniform (no warp split) in launch " + list);
+  }
+  d.addNote(sassNote(g.sassFacts));
+}
+
+} // namespace
+
+std::vector<core::Diagnostic> divergentBranchDiagnostics(const Session &s,
+                                                         bool remarks) {
+  std::vector<std::string> source = readLines(s.mainFile);
   std::vector<core::Diagnostic> out;
-  for (auto &[key, g] : groups) {
+  for (auto &[key, g] : branchGroups(s)) {
     std::string cond = g.loc.line && g.loc.line <= source.size()
                            ? conditionText(source[g.loc.line - 1], g.loc.col)
                            : "";
@@ -230,24 +261,7 @@ std::vector<core::Diagnostic> divergentBranchDiagnostics(const Session &s,
     d.loc = g.loc;
     d.checkId = "divergent-branch";
     if (g.divergent) {
-      d.severity = core::Severity::Warning;
-      d.message = fmt::format(
-          "divergent branch: {} of {} warp executions ({:.1f}%) split the "
-          "warp; {:.1f} lanes on the true side, {:.1f} on the false side "
-          "per execution",
-          g.divergent, g.executions, 100.0 * g.divergent / g.executions,
-          double(g.taken) / g.executions,
-          double(g.lanes - g.taken) / g.executions);
-      d.addNote(why);
-      for (const std::string &n : g.launchNotes)
-        d.addNote(n);
-      if (!g.uniformLaunches.empty()) {
-        std::string list;
-        for (const std::string &l : g.uniformLaunches)
-          list += (list.empty() ? "" : "; ") + l;
-        d.addNote("warp-uniform (no warp split) in launch " + list);
-      }
-      d.addNote(sassNote(g.sassFacts));
+      explainDivergence(d, g, why);
       out.push_back(std::move(d));
     } else if (remarks) {
       d.severity = core::Severity::Remark;

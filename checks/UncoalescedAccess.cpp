@@ -36,6 +36,15 @@ struct Totals {
     if (!worst || excessOf(st.worst) > excessOf(*worst))
       worst = &st.worst;
   }
+  /// Adds another launch's counts (not its worst warp).
+  void addCounts(const Totals &t) {
+    executions += t.executions;
+    requests += t.requests;
+    sectors += t.sectors;
+    ideal += t.ideal;
+    usedBytes += t.usedBytes;
+    excessExecutions += t.excessExecutions;
+  }
   bool uncoalesced() const {
     return sectors > ideal &&
            (sectors - ideal) * 100 >= ideal * kExcessThresholdPercent;
@@ -348,109 +357,113 @@ std::vector<UncoalescedWarp> uncoalescedWorstWarps(const Session &s) {
   return out;
 }
 
+namespace {
+
+/// The remark for a group that is no finding: why not (coalesced, a
+/// broadcast, below the threshold). The remark is the same check's
+/// (`--checks=-uncoalesced-access` silences it, `explain` knows it).
+void explainNoFinding(core::Diagnostic &d, const Group &g, const Totals &all,
+                      const Pattern &pattern) {
+  d.severity = core::Severity::Remark;
+  std::string perRequest = average(all.sectors, all.requests);
+  if (all.sectors == all.ideal)
+    d.message = fmt::format(
+        "{} is {}: {} sectors per request, the ideal", accessName(g),
+        pattern.kind == PatternKind::Broadcast ? "a broadcast, not "
+                                                 "uncoalesced"
+                                               : "coalesced",
+        perRequest);
+  else
+    d.message = fmt::format(
+        "{} is nearly coalesced: {} sectors per request where {} would "
+        "do ({} excess, below the {}% threshold)",
+        accessName(g), perRequest, average(all.ideal, all.requests),
+        percent(all.sectors - all.ideal, all.sectors), kExcessThresholdPercent);
+}
+
+/// "in launches A, B; not in launch C (2 sectors per request, the ideal)".
+std::string launchesText(const Session &s, const Group &g,
+                         const std::vector<size_t> &bad,
+                         const std::vector<size_t> &good) {
+  std::string launches;
+  for (size_t li : bad)
+    launches += (launches.empty() ? "" : ", ") + describeLaunchCall(s, li);
+  std::string others;
+  for (size_t li : good) {
+    const Totals &t = g.byLaunch.at(li);
+    others += fmt::format(
+        "; not in launch {} ({} sectors per request{})",
+        describeLaunchCall(s, li), average(t.sectors, t.requests),
+        t.sectors == t.ideal
+            ? ", the ideal"
+            : ", " + average(t.ideal, t.requests) + " ideal, below the " +
+                  std::to_string(kExcessThresholdPercent) + "% threshold");
+  }
+  return fmt::format("in launch{} {}{}", bad.size() > 1 ? "es" : "", launches,
+                     others);
+}
+
+/// The warning for a group uncoalesced in the launches `bad`.
+void explainFinding(core::Diagnostic &d, const Session &s, const Group &g,
+                    const std::vector<size_t> &bad,
+                    const std::vector<size_t> &good, const Pattern &pattern,
+                    const std::string &where) {
+  const unsigned sectorBytes = sectorBytesOf(s);
+  const sim::GlobalWarp &worst = *explainingWarp(g);
+  Totals flagged;
+  for (size_t li : bad)
+    flagged.addCounts(g.byLaunch.at(li));
+  d.severity = core::Severity::Warning;
+  d.message = fmt::format(
+      "uncoalesced {}: {} sectors per request where {} would do ({} of {} "
+      "bytes used)",
+      accessName(g), average(flagged.sectors, flagged.requests),
+      average(flagged.ideal, flagged.requests),
+      percent(flagged.usedBytes, flagged.sectors * sectorBytes),
+      g.store ? "written" : "fetched");
+  d.addNote(launchesText(s, g, bad, good));
+  d.addNote(fmt::format("{}: {}; {} sectors where {} would do", where,
+                        pattern.text, worst.sectors, worst.ideal));
+  if (std::string use = sectorUse(worst, sectorBytes); !use.empty())
+    d.addNote("in that warp, " + use);
+  d.addNote(
+      fmt::format("{} requests, {} sectors for {} ideal ({} excess); {} of "
+                  "{} warp executions exceed the ideal",
+                  flagged.requests, flagged.sectors, flagged.ideal,
+                  percent(flagged.sectors - flagged.ideal, flagged.sectors),
+                  flagged.excessExecutions, flagged.executions));
+}
+
+} // namespace
+
 std::vector<core::Diagnostic> coalescingDiagnostics(const Session &s,
                                                     bool remarks) {
-  const unsigned sectorBytes = sectorBytesOf(s);
-  std::map<GroupKey, Group> groups = accessGroups(s);
   std::vector<core::Diagnostic> out;
-  for (auto &[key, g] : groups) {
-    Totals flagged, all;
+  for (auto &[key, g] : accessGroups(s)) {
+    Totals all;
     std::vector<size_t> bad, good;
-    const sim::GlobalWarp *worst = explainingWarp(g);
     for (auto &[li, t] : g.byLaunch) {
       (t.uncoalesced() ? bad : good).push_back(li);
-      all.executions += t.executions;
-      all.requests += t.requests;
-      all.sectors += t.sectors;
-      all.ideal += t.ideal;
-      all.usedBytes += t.usedBytes;
-      all.excessExecutions += t.excessExecutions;
-    }
-    // Explain with the launches that are findings (all when none is).
-    for (size_t li : bad.empty() ? good : bad) {
-      const Totals &t = g.byLaunch[li];
-      if (!bad.empty()) {
-        flagged.executions += t.executions;
-        flagged.requests += t.requests;
-        flagged.sectors += t.sectors;
-        flagged.ideal += t.ideal;
-        flagged.usedBytes += t.usedBytes;
-        flagged.excessExecutions += t.excessExecutions;
-      }
+      all.addCounts(t);
     }
     if (bad.empty() && !remarks)
       continue;
-    Pattern pattern = classify(*worst, sectorBytes);
-
+    const sim::GlobalWarp *worst = explainingWarp(g);
+    Pattern pattern = classify(*worst, sectorBytesOf(s));
     core::Diagnostic d;
     d.loc = g.loc;
     d.checkId = "uncoalesced-access";
     d.subject = subjectOf(g);
-    auto note = [&](std::string text) { d.addNote(std::move(text)); };
     if (!g.expressions.empty())
-      note(indexExpressionsText(g.expressions));
+      d.addNote(indexExpressionsText(g.expressions));
     std::string where = fmt::format("block ({}) warp {}",
                                     core::toString(worst->block), worst->warp);
-
     if (bad.empty()) {
-      // Not a finding: say why, when asked. The remark is the same check's
-      // (`--checks=-uncoalesced-access` silences it, `explain` knows it).
-      d.severity = core::Severity::Remark;
-      std::string perRequest = average(all.sectors, all.requests);
-      if (all.sectors == all.ideal)
-        d.message = fmt::format(
-            "{} is {}: {} sectors per request, the ideal", accessName(g),
-            pattern.kind == PatternKind::Broadcast ? "a broadcast, not "
-                                                     "uncoalesced"
-                                                   : "coalesced",
-            perRequest);
-      else
-        d.message = fmt::format(
-            "{} is nearly coalesced: {} sectors per request where {} would "
-            "do ({} excess, below the {}% threshold)",
-            accessName(g), perRequest, average(all.ideal, all.requests),
-            percent(all.sectors - all.ideal, all.sectors),
-            kExcessThresholdPercent);
-      note(fmt::format("{}: {}", where, pattern.text));
-      out.push_back(std::move(d));
-      continue;
+      explainNoFinding(d, g, all, pattern);
+      d.addNote(fmt::format("{}: {}", where, pattern.text));
+    } else {
+      explainFinding(d, s, g, bad, good, pattern, where);
     }
-
-    d.severity = core::Severity::Warning;
-    d.message = fmt::format(
-        "uncoalesced {}: {} sectors per request where {} would do ({} of {} "
-        "bytes used)",
-        accessName(g), average(flagged.sectors, flagged.requests),
-        average(flagged.ideal, flagged.requests),
-        percent(flagged.usedBytes, flagged.sectors * sectorBytes),
-        g.store ? "written" : "fetched");
-
-    std::string launches;
-    for (size_t li : bad)
-      launches += (launches.empty() ? "" : ", ") + describeLaunchCall(s, li);
-    std::string others;
-    for (size_t li : good) {
-      const Totals &t = g.byLaunch[li];
-      others += fmt::format(
-          "; not in launch {} ({} sectors per request{})",
-          describeLaunchCall(s, li), average(t.sectors, t.requests),
-          t.sectors == t.ideal
-              ? ", the ideal"
-              : ", " + average(t.ideal, t.requests) + " ideal, below the " +
-                    std::to_string(kExcessThresholdPercent) + "% threshold");
-    }
-    note(fmt::format("in launch{} {}{}", bad.size() > 1 ? "es" : "", launches,
-                     others));
-    note(fmt::format("{}: {}; {} sectors where {} would do", where,
-                     pattern.text, worst->sectors, worst->ideal));
-    std::string use = sectorUse(*worst, sectorBytes);
-    if (!use.empty())
-      note("in that warp, " + use);
-    note(fmt::format("{} requests, {} sectors for {} ideal ({} excess); {} of "
-                     "{} warp executions exceed the ideal",
-                     flagged.requests, flagged.sectors, flagged.ideal,
-                     percent(flagged.sectors - flagged.ideal, flagged.sectors),
-                     flagged.excessExecutions, flagged.executions));
     out.push_back(std::move(d));
   }
   return out;

@@ -195,6 +195,112 @@ bool searchesFixes(const Options &o) {
   return checkCommand && wanted && !o.verify && !o.runHost;
 }
 
+namespace {
+
+/// One search: the kernels' costs before any fix, and each candidate
+/// re-simulated at most once (a candidate may serve several findings).
+class FixSearcher {
+public:
+  FixSearcher(const Options &o, const Session &s, const std::string &source,
+              FixSearch &search)
+      : o_(o), s_(s), source_(source), search_(search) {}
+
+  /// The verified candidate for finding `di` that leaves the least cost on
+  /// its line (then in the kernel, then the smallest edit), if any.
+  std::optional<OfferedFix> bestFix(size_t di, const core::Diagnostic &d);
+
+private:
+  struct Trial {
+    std::string text;
+    KernelCosts costs;
+  };
+  const Trial *trial(size_t ci);
+  const KernelCosts &costsBefore(const std::string &kernel);
+
+  const Options &o_;
+  const Session &s_;
+  const std::string &source_;
+  FixSearch &search_;
+  std::map<std::string, KernelCosts> before_; // per kernel
+  std::map<size_t, Trial> trials_;            // per candidate
+};
+
+const FixSearcher::Trial *FixSearcher::trial(size_t ci) {
+  if (auto it = trials_.find(ci); it != trials_.end())
+    return &it->second;
+  if (search_.resimulations >= kMaxResimulations)
+    return nullptr;
+  ++search_.resimulations;
+  const FixCandidate &c = s_.fixCandidates[ci];
+  Options again = o_;
+  again.kernel = c.kernel;
+  again.quiet = true;
+  // Only the costs are compared: no sanitizer shadow state (it runs blocks
+  // on one thread); a fault stops the launch either way, and a launch that
+  // did not simulate refuses the candidate.
+  again.sanitizers = {};
+  again.stopAtGlobalOverrun = false;
+  Trial t;
+  t.text = analyzer::applyEdits(source_, c.edits);
+  t.costs = costsOf(analyzeFile(again, t.text), c.kernel);
+  return &(trials_[ci] = std::move(t));
+}
+
+const KernelCosts &FixSearcher::costsBefore(const std::string &kernel) {
+  auto known = before_.find(kernel);
+  if (known == before_.end())
+    known = before_.emplace(kernel, costsOf(s_, kernel)).first;
+  return known->second;
+}
+
+std::optional<OfferedFix> FixSearcher::bestFix(size_t di,
+                                               const core::Diagnostic &d) {
+  unsigned tried = 0;
+  std::optional<OfferedFix> best;
+  std::tuple<uint64_t, uint64_t, size_t> bestKey;
+  for (size_t ci = 0; ci < s_.fixCandidates.size(); ++ci) {
+    const FixCandidate &c = s_.fixCandidates[ci];
+    if (c.checkId != d.checkId ||
+        !std::count(c.lines.begin(), c.lines.end(), d.loc.line))
+      continue;
+    const KernelCosts &known = costsBefore(c.kernel);
+    OfferedFix f;
+    f.diagnostic = di;
+    f.candidate = ci;
+    f.line = d.loc.line;
+    f.before = known.figures(c.checkId, d.loc.line, d.loc.line);
+    // Only candidates for a kernel whose launches cost on this line.
+    if (!known.ok || f.before.lineCost == 0 ||
+        tried == kMaxCandidatesPerFinding)
+      continue;
+    ++tried;
+    const Trial *t = trial(ci);
+    if (!t || !t->costs.ok)
+      continue;
+    auto [first, last] = mappedLines(source_, t->text, c.edits, d.loc.line);
+    f.after = t->costs.figures(c.checkId, first, last);
+    bool verified = f.after.launches == f.before.launches &&
+                    f.after.lineCost < f.before.lineCost &&
+                    f.after.sharedWavefronts + f.after.globalSectors <=
+                        f.before.sharedWavefronts + f.before.globalSectors;
+    if (!verified)
+      continue;
+    size_t editBytes = 0;
+    for (const TextEdit &e : c.edits)
+      editBytes += e.length + e.replacement.size();
+    auto key = std::make_tuple(f.after.lineCost,
+                               f.after.sharedWavefronts + f.after.globalSectors,
+                               editBytes);
+    if (!best || key < bestKey) {
+      best = f;
+      bestKey = key;
+    }
+  }
+  return best;
+}
+
+} // namespace
+
 FixSearch searchFixes(const Options &o, const Session &s,
                       const std::string &source,
                       std::vector<core::Diagnostic> &diags) {
@@ -202,82 +308,13 @@ FixSearch searchFixes(const Options &o, const Session &s,
   if (s.fixCandidates.empty())
     return search;
   auto start = std::chrono::steady_clock::now();
-  std::map<std::string, KernelCosts> before; // per kernel
-  struct Trial {
-    std::string text;
-    KernelCosts costs;
-  };
-  std::map<size_t, Trial> trials; // per candidate: re-simulated once
-  auto trial = [&](size_t ci) -> const Trial * {
-    if (auto it = trials.find(ci); it != trials.end())
-      return &it->second;
-    if (search.resimulations >= kMaxResimulations)
-      return nullptr;
-    ++search.resimulations;
-    const FixCandidate &c = s.fixCandidates[ci];
-    Options again = o;
-    again.kernel = c.kernel;
-    again.quiet = true;
-    // Only the costs are compared: no sanitizer shadow state (it runs blocks
-    // on one thread); a fault stops the launch either way, and a launch that
-    // did not simulate refuses the candidate.
-    again.sanitizers = {};
-    again.stopAtGlobalOverrun = false;
-    Trial t;
-    t.text = analyzer::applyEdits(source, c.edits);
-    t.costs = costsOf(analyzeFile(again, t.text), c.kernel);
-    return &(trials[ci] = std::move(t));
-  };
-
+  FixSearcher searcher(o, s, source, search);
   for (size_t di = 0; di < diags.size(); ++di) {
     core::Diagnostic &d = diags[di];
     if (d.severity != core::Severity::Warning || !d.loc.valid() ||
         !core::sameSourceFile(d.loc.file, s.mainFile))
       continue;
-    unsigned tried = 0;
-    std::optional<OfferedFix> best;
-    std::tuple<uint64_t, uint64_t, size_t> bestKey;
-    for (size_t ci = 0; ci < s.fixCandidates.size(); ++ci) {
-      const FixCandidate &c = s.fixCandidates[ci];
-      if (c.checkId != d.checkId ||
-          !std::count(c.lines.begin(), c.lines.end(), d.loc.line))
-        continue;
-      auto known = before.find(c.kernel);
-      if (known == before.end())
-        known = before.emplace(c.kernel, costsOf(s, c.kernel)).first;
-      OfferedFix f;
-      f.diagnostic = di;
-      f.candidate = ci;
-      f.line = d.loc.line;
-      f.before = known->second.figures(c.checkId, d.loc.line, d.loc.line);
-      // Only candidates for a kernel whose launches cost on this line.
-      if (!known->second.ok || f.before.lineCost == 0 ||
-          tried == kMaxCandidatesPerFinding)
-        continue;
-      ++tried;
-      const Trial *t = trial(ci);
-      if (!t || !t->costs.ok)
-        continue;
-      auto [first, last] = mappedLines(source, t->text, c.edits, d.loc.line);
-      f.after = t->costs.figures(c.checkId, first, last);
-      bool verified = f.after.launches == f.before.launches &&
-                      f.after.lineCost < f.before.lineCost &&
-                      f.after.sharedWavefronts + f.after.globalSectors <=
-                          f.before.sharedWavefronts + f.before.globalSectors;
-      if (!verified)
-        continue;
-      size_t editBytes = 0;
-      for (const TextEdit &e : c.edits)
-        editBytes += e.length + e.replacement.size();
-      auto key = std::make_tuple(
-          f.after.lineCost, f.after.sharedWavefronts + f.after.globalSectors,
-          editBytes);
-      if (!best || key < bestKey) {
-        best = f;
-        bestKey = key;
-      }
-    }
-    if (best) {
+    if (std::optional<OfferedFix> best = searcher.bestFix(di, d)) {
       d.addNote(noteText(s.fixCandidates[best->candidate], *best));
       search.fixes.push_back(*best);
     }

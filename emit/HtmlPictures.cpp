@@ -76,11 +76,14 @@ std::string grouped(uint64_t n) {
   return out;
 }
 
-std::string bankPicture(const sim::WorstWarp &w, const core::ArchSpec &arch) {
-  sim::SharedBankModel model(arch);
-  const unsigned banks = model.banks(), wordBytes = model.bankBytes();
-  // bank -> distinct words (byte offset of the word) in address order.
-  std::vector<std::vector<uint64_t>> words(banks);
+namespace {
+
+/// Bank -> the distinct words (byte offset of the word) the warp's active
+/// lanes touch there, in address order.
+std::vector<std::vector<uint64_t>> bankWords(const sim::SharedBankModel &model,
+                                             const sim::WorstWarp &w) {
+  const unsigned wordBytes = model.bankBytes();
+  std::vector<std::vector<uint64_t>> words(model.banks());
   for (unsigned lane = 0; lane < kLanes; ++lane)
     if (active(w.activeMask, lane)) {
       auto &ws = words[model.bankOf(w.addrs[lane])];
@@ -88,11 +91,40 @@ std::string bankPicture(const sim::WorstWarp &w, const core::ArchSpec &arch) {
       if (std::find(ws.begin(), ws.end(), word) == ws.end())
         ws.push_back(word);
     }
-  size_t most = 1;
-  for (auto &ws : words) {
+  for (auto &ws : words)
     std::sort(ws.begin(), ws.end());
-    most = std::max(most, ws.size());
+  return words;
+}
+
+/// Distinct words per bank under the lanes: the replays each bank forces.
+std::string wordCountsRow(const std::vector<std::vector<uint64_t>> &words,
+                          size_t most, unsigned left, double y, unsigned cell) {
+  std::string svg = text(left - 6, y + 14, "words", "tick", "end");
+  for (unsigned b = 0; b < words.size(); ++b) {
+    size_t n = words[b].size();
+    double x = left + b * cell;
+    std::string cls = n == most && most > 1 ? "count hot"
+                      : n > 1               ? "count warm"
+                      : n == 1              ? "count ok"
+                                            : "count none";
+    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+                       "rx=\"2\" class=\"{}\"/>\n",
+                       x + 1, y, cell - 2, 20, cls);
+    if (n)
+      svg += text(x + cell / 2.0, y + 14, std::to_string(n), "countnum");
   }
+  return svg;
+}
+
+} // namespace
+
+std::string bankPicture(const sim::WorstWarp &w, const core::ArchSpec &arch) {
+  sim::SharedBankModel model(arch);
+  const unsigned banks = model.banks(), wordBytes = model.bankBytes();
+  std::vector<std::vector<uint64_t>> words = bankWords(model, w);
+  size_t most = 1;
+  for (auto &ws : words)
+    most = std::max(most, ws.size());
 
   const unsigned cell = 14, left = 52, top = 40;
   const unsigned width = left + banks * cell + 12;
@@ -133,22 +165,7 @@ std::string bankPicture(const sim::WorstWarp &w, const core::ArchSpec &arch) {
       svg +=
           text(x + cell / 2.0, y + cell - 4, std::to_string(k + 1), "cellnum");
   }
-  // Distinct words per bank: the replays the bank forces.
-  double y = top + kLanes * cell + 6;
-  svg += text(left - 6, y + 14, "words", "tick", "end");
-  for (unsigned b = 0; b < banks; ++b) {
-    size_t n = words[b].size();
-    double x = left + b * cell;
-    std::string cls = n == most && most > 1 ? "count hot"
-                      : n > 1               ? "count warm"
-                      : n == 1              ? "count ok"
-                                            : "count none";
-    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
-                       "rx=\"2\" class=\"{}\"/>\n",
-                       x + 1, y, cell - 2, 20, cls);
-    if (n)
-      svg += text(x + cell / 2.0, y + 14, std::to_string(n), "countnum");
-  }
+  svg += wordCountsRow(words, most, left, top + kLanes * cell + 6, cell);
   svg += text(left, height - 6,
               fmt::format("{} bank{} of {} bytes; the busiest bank serves {} "
                           "distinct word{}",
@@ -158,6 +175,61 @@ std::string bankPicture(const sim::WorstWarp &w, const core::ArchSpec &arch) {
   svg += "</svg>\n";
   return svg;
 }
+
+namespace {
+
+/// Where each sector of a sector picture is drawn: in address order,
+/// adjacent sectors close together, a gap before a far one.
+struct SectorLayout {
+  unsigned sectorBytes;
+  double byteWidth, sectorWidth;
+  uint64_t firstSector;
+  std::map<uint64_t, double> xOf; // sector -> x of its first byte
+};
+
+/// One rectangle per sector the lane's bytes fall in.
+std::string laneBytes(const sim::GlobalWarp &w, unsigned lane, unsigned bytes,
+                      const SectorLayout &l, double y, unsigned rowHeight) {
+  std::string svg;
+  for (uint64_t a = w.addrs[lane]; a < w.addrs[lane] + bytes;) {
+    uint64_t sector = a / l.sectorBytes;
+    uint64_t end =
+        std::min<uint64_t>(w.addrs[lane] + bytes, (sector + 1) * l.sectorBytes);
+    double bx = l.xOf.at(sector) + double(a % l.sectorBytes) * l.byteWidth;
+    svg += fmt::format(
+        "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" "
+        "fill=\"hsl({},55%,50%)\" class=\"lane\"><title>lane {}: bytes "
+        "{}..{} of sector +{}</title></rect>\n",
+        bx + 0.3, y + 1, double(end - a) * l.byteWidth - 0.6, rowHeight - 2,
+        lane * 300 / kLanes, lane, a % l.sectorBytes, (end - 1) % l.sectorBytes,
+        (sector - l.firstSector) * l.sectorBytes);
+    a = end;
+  }
+  return svg;
+}
+
+/// Bytes used per sector: what each sector's bytes of traffic buy.
+std::string usedBytesRow(const std::map<uint64_t, std::set<uint64_t>> &used,
+                         const SectorLayout &l, double y, unsigned left) {
+  std::string svg = text(left - 6, y + 13, "used", "tick", "end");
+  for (auto &[sector, bytesUsed] : used) {
+    double sx = l.xOf.at(sector);
+    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" "
+                       "height=\"18\" class=\"sector\"/>\n",
+                       sx, y, l.sectorWidth);
+    for (uint64_t a : bytesUsed)
+      svg += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" "
+                         "height=\"18\" class=\"usedbyte\"/>\n",
+                         sx + double(a % l.sectorBytes) * l.byteWidth, y,
+                         l.byteWidth);
+    svg += text(sx + l.sectorWidth / 2, y + 32,
+                fmt::format("{}/{} B", bytesUsed.size(), l.sectorBytes),
+                bytesUsed.size() == l.sectorBytes ? "tick" : "tick hot");
+  }
+  return svg;
+}
+
+} // namespace
 
 std::string sectorPicture(const sim::GlobalWarp &w, unsigned sectorBytes) {
   const unsigned bytes = std::max(1u, w.bytesPerLane);
@@ -169,11 +241,15 @@ std::string sectorPicture(const sim::GlobalWarp &w, unsigned sectorBytes) {
   if (used.empty())
     return "";
 
-  const double byteWidth = sectorBytes <= 32 ? 3 : 96.0 / sectorBytes;
-  const double sectorWidth = byteWidth * sectorBytes;
+  SectorLayout sectors;
+  sectors.sectorBytes = sectorBytes;
+  sectors.byteWidth = sectorBytes <= 32 ? 3 : 96.0 / sectorBytes;
+  sectors.sectorWidth = sectors.byteWidth * sectorBytes;
+  sectors.firstSector = used.begin()->first;
+  const double sectorWidth = sectors.sectorWidth;
   const unsigned rowHeight = 10, left = 52, top = 44, adjacentGap = 4,
                  farGap = 22;
-  std::map<uint64_t, double> xOf; // sector -> x of its first byte
+  std::map<uint64_t, double> &xOf = sectors.xOf;
   double x = left;
   uint64_t previous = 0;
   for (auto &[sector, unused] : used) {
@@ -189,7 +265,7 @@ std::string sectorPicture(const sim::GlobalWarp &w, unsigned sectorBytes) {
       svgOpen(width, height,
               fmt::format("lanes to sectors of block ({}) warp {}",
                           core::toString(w.block), w.warp));
-  const uint64_t firstSector = used.begin()->first;
+  const uint64_t firstSector = sectors.firstSector;
   svg += text(left - 8, top - 8, "lane", "axis", "end");
   previous = 0;
   for (auto &[sector, unused] : used) {
@@ -212,41 +288,10 @@ std::string sectorPicture(const sim::GlobalWarp &w, unsigned sectorBytes) {
     if (lane % 4 == 0 || lane == kLanes - 1)
       svg += text(left - 6, y + rowHeight - 1, std::to_string(lane),
                   on ? "tick" : "tick off", "end");
-    if (!on)
-      continue;
-    // One rectangle per sector the lane's bytes fall in.
-    for (uint64_t a = w.addrs[lane]; a < w.addrs[lane] + bytes;) {
-      uint64_t sector = a / sectorBytes;
-      uint64_t end =
-          std::min<uint64_t>(w.addrs[lane] + bytes, (sector + 1) * sectorBytes);
-      double bx = xOf[sector] + double(a % sectorBytes) * byteWidth;
-      svg += fmt::format(
-          "<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" "
-          "fill=\"hsl({},55%,50%)\" class=\"lane\"><title>lane {}: bytes "
-          "{}..{} of sector +{}</title></rect>\n",
-          bx + 0.3, y + 1, double(end - a) * byteWidth - 0.6, rowHeight - 2,
-          lane * 300 / kLanes, lane, a % sectorBytes, (end - 1) % sectorBytes,
-          (sector - firstSector) * sectorBytes);
-      a = end;
-    }
+    if (on)
+      svg += laneBytes(w, lane, bytes, sectors, y, rowHeight);
   }
-  // Bytes used per sector: what the sector's 32 bytes of traffic buy.
-  double y = top + kLanes * rowHeight + 8;
-  svg += text(left - 6, y + 13, "used", "tick", "end");
-  for (auto &[sector, bytesUsed] : used) {
-    double sx = xOf[sector];
-    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" "
-                       "height=\"18\" class=\"sector\"/>\n",
-                       sx, y, sectorWidth);
-    for (uint64_t a : bytesUsed)
-      svg +=
-          fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" "
-                      "height=\"18\" class=\"usedbyte\"/>\n",
-                      sx + double(a % sectorBytes) * byteWidth, y, byteWidth);
-    svg += text(sx + sectorWidth / 2, y + 32,
-                fmt::format("{}/{} B", bytesUsed.size(), sectorBytes),
-                bytesUsed.size() == sectorBytes ? "tick" : "tick hot");
-  }
+  svg += usedBytesRow(used, sectors, top + kLanes * rowHeight + 8, left);
   svg += text(left, height - 4,
               fmt::format("{} sector{} of {} bytes for {} lanes x {} bytes; "
                           "{} would do",
@@ -257,11 +302,62 @@ std::string sectorPicture(const sim::GlobalWarp &w, unsigned sectorBytes) {
   return svg;
 }
 
+namespace {
+
+constexpr unsigned kCountBar = 140, kEfficiencyBar = 100; // bar lengths
+
+/// A count against its ideal: the ideal part, the excess after it, and
+/// "actual / ideal (ratio)".
+std::string countBarSvg(const Bar &b, double x, double by) {
+  if (!b.known || b.actual == 0)
+    return text(x, by + 10, b.known ? "none" : "not simulated", "muted",
+                "start");
+  double good =
+      kCountBar * double(std::min(b.ideal, b.actual)) / double(b.actual);
+  std::string svg = fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
+                                "height=\"12\" class=\"ideal\"/>\n",
+                                x, by, good);
+  if (b.actual > b.ideal)
+    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" "
+                       "height=\"12\" class=\"excess\"/>\n",
+                       x + good, by, kCountBar - good);
+  std::string ratio =
+      b.ideal && b.actual > b.ideal
+          ? fmt::format(" ({:.2f}\u00d7)", double(b.actual) / double(b.ideal))
+          : "";
+  svg += text(x + kCountBar + 6, by + 10,
+              grouped(b.actual) + " / " + grouped(b.ideal) + ratio,
+              b.actual > b.ideal ? "value hot" : "value", "start");
+  return svg;
+}
+
+/// An efficiency (ideal / actual) as a filled track and a percentage.
+std::string efficiencyBarSvg(const Bar &b, double x, double by) {
+  if (!b.known || b.actual == 0)
+    return text(x, by + 10, b.known ? "none" : "not simulated", "muted",
+                "start");
+  double fraction = double(b.ideal) / double(b.actual);
+  std::string svg =
+      fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" "
+                  "class=\"track\"/>\n",
+                  x, by, kEfficiencyBar);
+  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
+                     "height=\"12\" class=\"{}\"/>\n",
+                     x, by, kEfficiencyBar * fraction,
+                     fraction < 0.999 ? "partial" : "ideal");
+  svg += text(x + kEfficiencyBar + 6, by + 10,
+              fmt::format("{:.1f}%", 100.0 * fraction),
+              fraction < 0.999 ? "value hot" : "value", "start");
+  return svg;
+}
+
+} // namespace
+
 std::string launchChart(const std::vector<LaunchBars> &launches) {
   if (launches.empty())
     return "";
   const unsigned labelWidth = 330, countCell = 330, effCell = 170,
-                 rowHeight = 34, top = 26, countBar = 140, effBar = 100;
+                 rowHeight = 34, top = 26;
   const LaunchBars &first = launches.front();
   const unsigned width = labelWidth +
                          unsigned(first.countBars.size()) * countCell +
@@ -290,49 +386,11 @@ std::string launchChart(const std::vector<LaunchBars> &launches) {
                        y + 21, escape(title), escape(l.title));
     x = labelWidth;
     for (const Bar &b : l.countBars) {
-      double by = y + 11;
-      if (!b.known || b.actual == 0) {
-        svg += text(x, by + 10, b.known ? "none" : "not simulated", "muted",
-                    "start");
-      } else {
-        double good =
-            countBar * double(std::min(b.ideal, b.actual)) / double(b.actual);
-        svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
-                           "height=\"12\" class=\"ideal\"/>\n",
-                           x, by, good);
-        if (b.actual > b.ideal)
-          svg += fmt::format("<rect x=\"{:.1f}\" y=\"{}\" width=\"{:.1f}\" "
-                             "height=\"12\" class=\"excess\"/>\n",
-                             x + good, by, countBar - good);
-        std::string ratio =
-            b.ideal && b.actual > b.ideal
-                ? fmt::format(" ({:.2f}\u00d7)",
-                              double(b.actual) / double(b.ideal))
-                : "";
-        svg += text(x + countBar + 6, by + 10,
-                    grouped(b.actual) + " / " + grouped(b.ideal) + ratio,
-                    b.actual > b.ideal ? "value hot" : "value", "start");
-      }
+      svg += countBarSvg(b, x, y + 11);
       x += countCell;
     }
     for (const Bar &b : l.efficiencyBars) {
-      double by = y + 11;
-      if (!b.known || b.actual == 0) {
-        svg += text(x, by + 10, b.known ? "none" : "not simulated", "muted",
-                    "start");
-      } else {
-        double fraction = double(b.ideal) / double(b.actual);
-        svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"12\" "
-                           "class=\"track\"/>\n",
-                           x, by, effBar);
-        svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" "
-                           "height=\"12\" class=\"{}\"/>\n",
-                           x, by, effBar * fraction,
-                           fraction < 0.999 ? "partial" : "ideal");
-        svg += text(x + effBar + 6, by + 10,
-                    fmt::format("{:.1f}%", 100.0 * fraction),
-                    fraction < 0.999 ? "value hot" : "value", "start");
-      }
+      svg += efficiencyBarSvg(b, x, y + 11);
       x += effCell;
     }
   }
