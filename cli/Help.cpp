@@ -344,29 +344,20 @@ const checks::CheckPage *pageOf(std::string_view id) {
 
 int listChecks(std::ostream &out, bool json) {
   if (json) {
-    core::JsonWriter w;
-    w.beginArray();
+    core::Json checks = core::Json::array();
     for (const checks::Check &c : checks::registry()) {
-      w.beginObject();
-      w.key("id");
-      w.value(c.id);
-      w.key("severity");
-      w.value(core::severityName(c.severity));
-      w.key("reports_as");
-      w.value(c.findingId());
-      w.key("sanitizer");
-      w.value(c.sanitizer);
       const checks::CheckPage *page = pageOf(c.id);
-      w.key("summary");
-      w.value(page ? page->summary : "");
-      w.key("page");
-      w.value(page ? fmt::format("docs/checks/{}.md", c.id) : "");
-      w.key("kernel");
-      w.value(c.kernel.empty() ? "" : fmt::format("kernels/{}", c.kernel));
-      w.endObject();
+      checks.push_back(
+          {{"id", std::string(c.id)},
+           {"severity", core::severityName(c.severity)},
+           {"reports_as", std::string(c.findingId())},
+           {"sanitizer", c.sanitizer},
+           {"summary", page ? std::string(page->summary) : ""},
+           {"page", page ? fmt::format("docs/checks/{}.md", c.id) : ""},
+           {"kernel",
+            c.kernel.empty() ? "" : fmt::format("kernels/{}", c.kernel)}});
     }
-    w.endArray();
-    out << w.str() << '\n';
+    out << core::jsonText(checks) << '\n';
     return kExitClean;
   }
   for (const checks::Check &c : checks::registry()) {

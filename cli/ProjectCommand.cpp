@@ -4,7 +4,6 @@
 // text, JSON (kcheck-project/1) or one SARIF log.
 #include "cli/Commands.h"
 #include "core/Json.h"
-#include "core/JsonReader.h"
 #include "driver/CompileDatabase.h"
 #include "emit/JsonEmitter.h"
 #include "emit/SarifEmitter.h"
@@ -117,34 +116,23 @@ void readReport(FileRun &r) {
   if (!parsed.value)
     return;
   r.findings = emit::readFindingsJson(*parsed.value);
-  if (const core::JsonValue *l = parsed.value->find("launches"))
-    r.launches = l->items().size();
+  if (auto l = parsed.value->find("launches");
+      l != parsed.value->end() && l->is_array())
+    r.launches = l->size();
 }
 
 void writeProjectJson(const std::vector<FileRun> &runs,
                       const std::string &database, std::ostream &out) {
-  core::JsonWriter w;
-  w.beginObject();
-  w.key("schema");
-  w.value("kcheck-project/1");
-  w.key("database");
-  w.value(database);
-  w.key("files");
-  w.beginArray();
-  for (const FileRun &r : runs) {
-    w.beginObject();
-    w.key("file");
-    w.value(r.file);
-    w.key("exit");
-    w.value(r.exit);
-    w.key("launches");
-    w.value(uint64_t(r.launches));
-    emit::writeFindingsJson(w, r.findings);
-    w.endObject();
-  }
-  w.endArray();
-  w.endObject();
-  out << w.str() << '\n';
+  core::Json files = core::Json::array();
+  for (const FileRun &r : runs)
+    files.push_back({{"file", r.file},
+                     {"exit", r.exit},
+                     {"launches", uint64_t(r.launches)},
+                     {"findings", emit::findingsJson(r.findings)}});
+  core::Json doc = {{"schema", "kcheck-project/1"},
+                    {"database", database},
+                    {"files", std::move(files)}};
+  out << core::jsonText(doc) << '\n';
 }
 
 } // namespace

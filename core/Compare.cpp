@@ -305,93 +305,56 @@ std::string comparisonText(const std::vector<ProgramComparison> &programs,
   return out;
 }
 
+namespace {
+
+Json launchComparisonJson(const LaunchComparison &l) {
+  Json launch = {
+      {"index", l.index}, {"kernel", l.kernel}, {"agrees", l.agrees()}};
+  if (!l.problem.empty())
+    launch["problem"] = l.problem;
+  Json metrics = Json::array();
+  for (const MetricComparison &m : l.metrics)
+    metrics.push_back({{"metric", m.metric},
+                       {"predicted", m.predicted},
+                       {"measured", m.measured},
+                       {"agrees", m.agrees()}});
+  launch["metrics"] = std::move(metrics);
+  Json lines = Json::array();
+  for (const LineComparison &ln : l.lines)
+    lines.push_back({{"file", ln.file},
+                     {"line", ln.line},
+                     {"metric", ln.metric},
+                     {"predicted", ln.predicted},
+                     {"measured", ln.measured},
+                     {"agrees", ln.agrees()}});
+  launch["lines"] = std::move(lines);
+  return launch;
+}
+
+} // namespace
+
 std::string comparisonJson(const std::vector<ProgramComparison> &programs) {
-  JsonWriter w;
-  w.beginObject();
-  w.key("schema");
-  w.value("kcheck-comparison/1");
-  w.key("programs");
-  w.beginArray();
+  Json out = Json::array();
   for (const ProgramComparison &p : programs) {
-    w.beginObject();
-    w.key("file");
-    w.value(p.name);
-    w.key("predicted");
-    w.value(p.predictedPath);
-    w.key("measured");
-    w.value(p.measuredPath);
-    w.key("launches");
-    w.beginArray();
-    for (const LaunchComparison &l : p.launches) {
-      w.beginObject();
-      w.key("index");
-      w.value(l.index);
-      w.key("kernel");
-      w.value(l.kernel);
-      w.key("agrees");
-      w.value(l.agrees());
-      if (!l.problem.empty()) {
-        w.key("problem");
-        w.value(l.problem);
-      }
-      w.key("metrics");
-      w.beginArray();
-      for (const MetricComparison &m : l.metrics) {
-        w.beginObject();
-        w.key("metric");
-        w.value(m.metric);
-        w.key("predicted");
-        w.value(m.predicted);
-        w.key("measured");
-        w.value(m.measured);
-        w.key("agrees");
-        w.value(m.agrees());
-        w.endObject();
-      }
-      w.endArray();
-      w.key("lines");
-      w.beginArray();
-      for (const LineComparison &ln : l.lines) {
-        w.beginObject();
-        w.key("file");
-        w.value(ln.file);
-        w.key("line");
-        w.value(ln.line);
-        w.key("metric");
-        w.value(ln.metric);
-        w.key("predicted");
-        w.value(ln.predicted);
-        w.key("measured");
-        w.value(ln.measured);
-        w.key("agrees");
-        w.value(ln.agrees());
-        w.endObject();
-      }
-      w.endArray();
-      w.endObject();
-    }
-    w.endArray();
-    w.endObject();
+    Json launches = Json::array();
+    for (const LaunchComparison &l : p.launches)
+      launches.push_back(launchComparisonJson(l));
+    out.push_back({{"file", p.name},
+                   {"predicted", p.predictedPath},
+                   {"measured", p.measuredPath},
+                   {"launches", std::move(launches)}});
   }
-  w.endArray();
   ComparisonSummary s = summarize(programs);
-  w.key("summary");
-  w.beginObject();
-  w.key("launches");
-  w.value(s.launches);
-  w.key("launches_agreeing");
-  w.value(s.launchesAgreeing);
-  w.key("values");
-  w.value(s.values);
-  w.key("values_agreeing");
-  w.value(s.valuesAgreeing);
-  w.key("line_values");
-  w.value(s.lineValues);
-  w.key("line_values_agreeing");
-  w.value(s.lineValuesAgreeing);
-  w.endObject();
-  w.endObject();
-  return w.str() + "\n";
+  Json doc = {{"schema", "kcheck-comparison/1"},
+              {"programs", std::move(out)},
+              {"summary",
+               {{"launches", s.launches},
+                {"launches_agreeing", s.launchesAgreeing},
+                {"values", s.values},
+                {"values_agreeing", s.valuesAgreeing},
+                {"line_values", s.lineValues},
+                {"line_values_agreeing", s.lineValuesAgreeing}}}};
+  return jsonText(doc) + "\n";
 }
 
 std::string comparisonMarkdown(const std::vector<ProgramComparison> &programs,

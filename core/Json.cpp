@@ -2,112 +2,77 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace kcheck::core {
 
-std::string JsonWriter::quote(std::string_view s) {
-  std::string r = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      r += "\\\"";
-      break;
-    case '\\':
-      r += "\\\\";
-      break;
-    case '\n':
-      r += "\\n";
-      break;
-    case '\t':
-      r += "\\t";
-      break;
-    case '\r':
-      r += "\\r";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        r += buf;
-      } else {
-        r += char(c);
-      }
-    }
-  }
-  return r + "\"";
-}
-
-void JsonWriter::newline() {
-  if (!pretty_)
-    return;
-  out_ += '\n';
-  out_.append(size_t(depth_) * 2, ' ');
-}
-
-void JsonWriter::beforeValue() {
-  if (afterKey_) {
-    afterKey_ = false;
-    return;
-  }
-  if (depth_ > 0) {
-    if (!first_)
-      out_ += ',';
-    newline();
-  }
-  first_ = false;
-}
-
-void JsonWriter::open(char c) {
-  beforeValue();
-  out_ += c;
-  ++depth_;
-  first_ = true;
-}
-
-void JsonWriter::close(char c) {
-  --depth_;
-  if (!first_)
-    newline();
-  out_ += c;
-  first_ = false;
-}
-
-void JsonWriter::key(std::string_view k) {
-  beforeValue();
-  out_ += quote(k);
-  out_ += pretty_ ? ": " : ":";
-  afterKey_ = true;
-}
-
-void JsonWriter::value(std::string_view s) {
-  beforeValue();
-  out_ += quote(s);
-}
-
-void JsonWriter::value(uint64_t v) {
-  beforeValue();
-  out_ += std::to_string(v);
-}
-
-void JsonWriter::value(int64_t v) {
-  beforeValue();
-  out_ += std::to_string(v);
-}
-
-void JsonWriter::value(double v) {
-  beforeValue();
-  if (!std::isfinite(v)) {
-    out_ += "null";
-    return;
-  }
+Json jsonReal(double v) {
+  if (!std::isfinite(v))
+    return nullptr;
+  // The nearest double to the 6-digit text: nlohmann writes the shortest
+  // text that reads back to it, which is that text.
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
-  out_ += buf;
+  return std::strtod(buf, nullptr);
 }
 
-void JsonWriter::value(bool v) {
-  beforeValue();
-  out_ += v ? "true" : "false";
+std::string jsonText(const Json &value, bool pretty) {
+  return value.dump(pretty ? 2 : -1, ' ', /*ensure_ascii=*/false,
+                    Json::error_handler_t::replace);
+}
+
+JsonParseResult parseJson(std::string_view text) {
+  constexpr int kMaxDepth = 256;
+  bool tooDeep = false;
+  auto limitDepth = [&](int depth, Json::parse_event_t, Json &) {
+    tooDeep = tooDeep || depth > kMaxDepth;
+    return !tooDeep;
+  };
+  JsonParseResult r;
+  try {
+    Json value = Json::parse(text.begin(), text.end(), limitDepth);
+    if (tooDeep)
+      r.error = "nested deeper than " + std::to_string(kMaxDepth);
+    else
+      r.value = std::move(value);
+  } catch (const Json::parse_error &e) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 2:
+    // syntax error ..." -> "line 1, column 2: syntax error ...".
+    std::string what = e.what();
+    size_t at = what.find("line ");
+    r.error = at == std::string::npos ? what : what.substr(at);
+  }
+  return r;
+}
+
+std::optional<uint64_t> jsonUint64(const Json &value) {
+  if (value.is_number_unsigned())
+    return value.get<uint64_t>();
+  if (value.is_number_integer())
+    return std::nullopt; // negative: non-negative integers parse unsigned
+  if (!value.is_number_float())
+    return std::nullopt;
+  // Exponent or fraction: accepted only as an exact integer.
+  double d = value.get<double>();
+  if (d >= 0 && d < 18446744073709551616.0 && std::floor(d) == d)
+    return uint64_t(d);
+  return std::nullopt;
+}
+
+std::optional<int64_t> jsonInt64(const Json &value) {
+  if (value.is_number_integer() && !value.is_number_unsigned())
+    return value.get<int64_t>();
+  if (value.is_number_unsigned() &&
+      value.get<uint64_t>() <= uint64_t(INT64_MAX))
+    return int64_t(value.get<uint64_t>());
+  return std::nullopt;
+}
+
+std::string jsonString(const Json &object, std::string_view key) {
+  if (!object.is_object())
+    return "";
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 } // namespace kcheck::core

@@ -8,45 +8,37 @@ namespace kcheck::core {
 
 namespace {
 
-void writeDim(JsonWriter &w, const Dim3 &d) {
-  w.beginArray();
-  w.value(d.x);
-  w.value(d.y);
-  w.value(d.z);
-  w.endArray();
-}
+Json dimJson(const Dim3 &d) { return Json::array({d.x, d.y, d.z}); }
 
-void writeMetrics(JsonWriter &w, const Counters &c, const SimtCounts &simt,
-                  const std::vector<Metric> &alsoPredicted = {}) {
-  w.beginObject();
-  for (unsigned i = 0; i < kMetricCount; ++i) {
-    if (!isPredicted(Metric(i)) &&
-        std::find(alsoPredicted.begin(), alsoPredicted.end(), Metric(i)) ==
+Json metricsJson(const Counters &c, const SimtCounts &simt,
+                 const std::vector<Metric> &alsoPredicted = {}) {
+  Json m = Json::object();
+  for (unsigned i = 0; i < kMetricCount; ++i)
+    if (isPredicted(Metric(i)) ||
+        std::find(alsoPredicted.begin(), alsoPredicted.end(), Metric(i)) !=
             alsoPredicted.end())
-      continue;
-    w.key(metricName(Metric(i)));
-    w.value(c.v[i]);
-  }
-  w.key(kSimtWarpInstName);
-  w.value(simt.warpInst);
-  w.key(kSimtActiveLanesName);
-  w.value(simt.activeLanes);
-  w.endObject();
+      m[metricName(Metric(i))] = c.v[i];
+  m[kSimtWarpInstName] = simt.warpInst;
+  m[kSimtActiveLanesName] = simt.activeLanes;
+  return m;
 }
 
-void writeLines(JsonWriter &w, const std::vector<LineReport> &lines) {
-  w.beginArray();
-  for (const LineReport &line : lines) {
-    w.beginObject();
-    w.key("file");
-    w.value(line.file);
-    w.key("line");
-    w.value(line.line);
-    w.key("metrics");
-    writeMetrics(w, line.metrics, line.simt);
-    w.endObject();
-  }
-  w.endArray();
+Json linesJson(const std::vector<LineReport> &lines) {
+  Json out = Json::array();
+  for (const LineReport &line : lines)
+    out.push_back({{"file", line.file},
+                   {"line", line.line},
+                   {"metrics", metricsJson(line.metrics, line.simt)}});
+  return out;
+}
+
+Json cudaHeadersJson(const CudaHeaders &h) {
+  if (h.toolkit)
+    return {{"mode", "toolkit"},
+            {"version", h.version},
+            {"path", h.path},
+            {"found_by", h.foundBy}};
+  return {{"mode", "bundled"}, {"reason", h.whyBundled}};
 }
 
 } // namespace
@@ -56,81 +48,40 @@ bool LaunchReport::predicts(Metric m) const {
                                      m) != alsoPredicted.end();
 }
 
-void writeLaunchIdentity(JsonWriter &w, int index, const std::string &kernel,
-                         const std::string &signature,
-                         const LaunchConfig &config) {
-  w.key("index");
-  w.value(index);
-  w.key("kernel");
-  w.value(kernel);
-  w.key("signature");
-  w.value(signature);
-  w.key("grid");
-  writeDim(w, config.grid);
-  w.key("block");
-  writeDim(w, config.block);
-  w.key("dynamic_shared_bytes");
-  w.value(config.dynamicSharedBytes);
+Json launchIdentityJson(int index, const std::string &kernel,
+                        const std::string &signature,
+                        const LaunchConfig &config) {
+  return {{"index", index},
+          {"kernel", kernel},
+          {"signature", signature},
+          {"grid", dimJson(config.grid)},
+          {"block", dimJson(config.block)},
+          {"dynamic_shared_bytes", config.dynamicSharedBytes}};
 }
 
-std::string toJson(const PredictionReport &report,
-                   const std::function<void(JsonWriter &)> &members) {
-  JsonWriter w;
-  w.beginObject();
-  w.key("schema");
-  w.value(report.schema);
-  w.key("arch");
-  w.value(report.arch);
-  w.key("file");
-  w.value(report.file);
-  w.key("cuda_headers");
-  w.beginObject();
-  w.key("mode");
-  w.value(report.cudaHeaders.toolkit ? "toolkit" : "bundled");
-  if (report.cudaHeaders.toolkit) {
-    w.key("version");
-    w.value(report.cudaHeaders.version);
-    w.key("path");
-    w.value(report.cudaHeaders.path);
-    w.key("found_by");
-    w.value(report.cudaHeaders.foundBy);
-  } else {
-    w.key("reason");
-    w.value(report.cudaHeaders.whyBundled);
-  }
-  w.endObject();
-  w.key("launches");
-  w.beginArray();
+Json reportJson(const PredictionReport &report) {
+  Json launches = Json::array();
   for (const LaunchReport &l : report.launches) {
-    w.beginObject();
-    writeLaunchIdentity(w, l.index, l.kernel, l.signature, l.config);
-    w.key("simulated");
-    w.value(l.simulated);
+    Json launch = launchIdentityJson(l.index, l.kernel, l.signature, l.config);
+    launch["simulated"] = l.simulated;
     if (l.simulated) {
-      w.key("metrics");
-      writeMetrics(w, l.metrics, l.simt, l.alsoPredicted);
-      w.key("lines");
-      writeLines(w, l.lines);
-      w.key("lines_innermost");
-      writeLines(w, l.innermostLines);
+      launch["metrics"] = metricsJson(l.metrics, l.simt, l.alsoPredicted);
+      launch["lines"] = linesJson(l.lines);
+      launch["lines_innermost"] = linesJson(l.innermostLines);
     }
-    w.key("notes");
-    w.beginArray();
-    for (const std::string &n : l.notes)
-      w.value(n);
-    w.endArray();
-    w.endObject();
+    launch["notes"] = l.notes;
+    launches.push_back(std::move(launch));
   }
-  w.endArray();
-  w.key("notes");
-  w.beginArray();
-  for (const std::string &n : report.notes)
-    w.value(n);
-  w.endArray();
-  if (members)
-    members(w);
-  w.endObject();
-  return w.str() + "\n";
+  return {{"schema", report.schema},
+          {"arch", report.arch},
+          {"file", report.file},
+          {"cuda_headers", cudaHeadersJson(report.cudaHeaders)},
+          {"launches", std::move(launches)},
+          {"notes", report.notes}};
+}
+
+std::string toJson(const PredictionReport &report) {
+  return jsonText(reportJson(report)) + "\n";
 }
 
 } // namespace kcheck::core

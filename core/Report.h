@@ -7,13 +7,14 @@
 #include "core/Metrics.h"
 #include "core/SourceLoc.h"
 
-#include <functional>
+#include <nlohmann/json_fwd.hpp>
+
 #include <string>
 #include <vector>
 
 namespace kcheck::core {
 
-class JsonWriter;
+using Json = nlohmann::ordered_json; // core/Json.h
 
 struct LineReport {
   std::string file;
@@ -46,12 +47,12 @@ struct LaunchReport {
   bool predicts(Metric m) const;
 };
 
-/// The keys every launch object of the schema starts with: index, kernel,
-/// signature, grid, block, dynamic_shared_bytes (predictions, measurements,
-/// SARIF properties).
-void writeLaunchIdentity(JsonWriter &w, int index, const std::string &kernel,
-                         const std::string &signature,
-                         const LaunchConfig &config);
+/// The members every launch object of the schema starts with: index,
+/// kernel, signature, grid, block, dynamic_shared_bytes (predictions,
+/// measurements, SARIF properties).
+Json launchIdentityJson(int index, const std::string &kernel,
+                        const std::string &signature,
+                        const LaunchConfig &config);
 
 // The CUDA headers the device side was compiled against.
 struct CudaHeaders {
@@ -72,9 +73,9 @@ struct PredictionReport {
   std::vector<std::string> notes; // about the program as a whole
 };
 
-/// The report as JSON; `members`, when given, writes further members into
-/// the report object before it closes (the commands' findings and fixes).
-std::string toJson(const PredictionReport &report,
-                   const std::function<void(JsonWriter &)> &members = nullptr);
+/// The report as a JSON value (the commands add their findings and fixes).
+Json reportJson(const PredictionReport &report);
+/// Its text, with a final newline.
+std::string toJson(const PredictionReport &report);
 
 } // namespace kcheck::core

@@ -1,7 +1,6 @@
 #include "core/ReportFile.h"
 
 #include "core/Json.h"
-#include "core/JsonReader.h"
 #include "core/Report.h"
 
 #include <fstream>
@@ -23,30 +22,31 @@ bool isMeasurement(std::string_view schema) {
   return schema.rfind("kcheck-measurement/", 0) == 0;
 }
 
-std::string stringOf(const JsonValue &obj, std::string_view key) {
-  const JsonValue *v = obj.find(key);
-  return v && v->isString() ? v->text() : std::string();
+// The member `key` of `obj`, or null.
+const Json *member(const Json &obj, std::string_view key) {
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
 }
 
-void readStrings(const JsonValue &obj, std::string_view key,
+void readStrings(const Json &obj, std::string_view key,
                  std::vector<std::string> &out) {
-  const JsonValue *v = obj.find(key);
-  if (!v || !v->isArray())
+  const Json *v = member(obj, key);
+  if (!v || !v->is_array())
     return;
-  for (const JsonValue &s : v->items())
-    if (s.isString())
-      out.push_back(s.text());
+  for (const Json &s : *v)
+    if (s.is_string())
+      out.push_back(s.get<std::string>());
 }
 
-bool readDim(const JsonValue &obj, std::string_view key, Dim3 &d) {
-  const JsonValue *v = obj.find(key);
+bool readDim(const Json &obj, std::string_view key, Dim3 &d) {
+  const Json *v = member(obj, key);
   if (!v)
     return true;
-  if (!v->isArray() || v->items().size() != 3)
+  if (!v->is_array() || v->size() != 3)
     return false;
   uint32_t *parts[3] = {&d.x, &d.y, &d.z};
-  for (int i = 0; i < 3; ++i) {
-    std::optional<uint64_t> n = v->items()[size_t(i)].asUint64();
+  for (size_t i = 0; i < 3; ++i) {
+    std::optional<uint64_t> n = jsonUint64((*v)[i]);
     if (!n || *n > 0xffffffffu)
       return false;
     *parts[i] = uint32_t(*n);
@@ -56,13 +56,13 @@ bool readDim(const JsonValue &obj, std::string_view key, Dim3 &d) {
 
 // Metric values are counts; a value that is not a non-negative integer is an
 // error rather than silently rounded.
-bool readMetrics(const JsonValue &obj, MetricList &out, std::string &error) {
-  if (!obj.isObject()) {
+bool readMetrics(const Json &obj, MetricList &out, std::string &error) {
+  if (!obj.is_object()) {
     error = "\"metrics\" is not an object";
     return false;
   }
-  for (const auto &[name, value] : obj.members()) {
-    std::optional<uint64_t> n = value.asUint64();
+  for (const auto &[name, value] : obj.items()) {
+    std::optional<uint64_t> n = jsonUint64(value);
     if (!n) {
       error = "metric '" + name + "' is not a non-negative integer";
       return false;
@@ -70,6 +70,56 @@ bool readMetrics(const JsonValue &obj, MetricList &out, std::string &error) {
     out.emplace_back(name, *n);
   }
   return true;
+}
+
+// A launch's "lines" or "lines_innermost"; "" or why it is not one.
+std::string readLines(const Json &l, const char *key,
+                      std::vector<ReportLine> &into) {
+  const Json *lines = member(l, key);
+  if (!lines || !lines->is_array())
+    return "";
+  for (const Json &ln : *lines) {
+    ReportLine line;
+    line.file = jsonString(ln, "file");
+    const Json *no = member(ln, "line");
+    line.line = no ? unsigned(jsonUint64(*no).value_or(0)) : 0;
+    std::string error;
+    if (const Json *m = member(ln, "metrics");
+        m && !readMetrics(*m, line.metrics, error))
+      return "line " + std::to_string(line.line) + ": " + error;
+    into.push_back(std::move(line));
+  }
+  return "";
+}
+
+// One object of "launches"; "" or why it is not one.
+std::string readLaunch(const Json &l, size_t position, ReportLaunch &launch) {
+  if (!l.is_object())
+    return "not an object";
+  const Json *index = member(l, "index");
+  std::optional<int64_t> idx = index ? jsonInt64(*index) : std::nullopt;
+  launch.index = idx ? int(*idx) : int(position);
+  launch.kernel = jsonString(l, "kernel");
+  launch.signature = jsonString(l, "signature");
+  launch.error = jsonString(l, "error");
+  if (!readDim(l, "grid", launch.config.grid) ||
+      !readDim(l, "block", launch.config.block))
+    return "grid/block is not an array of 3 integers";
+  if (const Json *shm = member(l, "dynamic_shared_bytes"))
+    launch.config.dynamicSharedBytes = jsonUint64(*shm).value_or(0);
+  readStrings(l, "notes", launch.notes);
+  if (const Json *m = member(l, "metrics")) {
+    std::string error;
+    if (!readMetrics(*m, launch.metrics, error))
+      return error;
+    launch.hasMetrics = true;
+  }
+  for (auto [key, into] :
+       {std::pair{"lines", &launch.lines},
+        std::pair{"lines_innermost", &launch.innermostLines}})
+    if (std::string error = readLines(l, key, *into); !error.empty())
+      return error;
+  return "";
 }
 
 } // namespace
@@ -81,76 +131,35 @@ ReportLoadResult loadReport(std::string_view jsonText) {
     r.error = "not valid JSON: " + parsed.error;
     return r;
   }
-  const JsonValue &root = *parsed.value;
-  if (!root.isObject()) {
+  const Json &root = *parsed.value;
+  if (!root.is_object()) {
     r.error = "the top level is not an object";
     return r;
   }
   ReportFile rep;
-  rep.schema = stringOf(root, "schema");
+  rep.schema = jsonString(root, "schema");
   if (rep.schema.rfind("kcheck-prediction/", 0) != 0 &&
       !isMeasurement(rep.schema)) {
     r.error = "unknown schema '" + rep.schema +
               "' (want kcheck-prediction/1 or kcheck-measurement/1)";
     return r;
   }
-  rep.arch = stringOf(root, "arch");
-  rep.file = stringOf(root, "file");
-  rep.device = stringOf(root, "device");
+  rep.arch = jsonString(root, "arch");
+  rep.file = jsonString(root, "file");
+  rep.device = jsonString(root, "device");
   readStrings(root, "notes", rep.notes);
   readStrings(root, "errors", rep.errors);
-  const JsonValue *launches = root.find("launches");
-  if (!launches || !launches->isArray()) {
+  const Json *launches = member(root, "launches");
+  if (!launches || !launches->is_array()) {
     r.error = "no \"launches\" array";
     return r;
   }
-  for (const JsonValue &l : launches->items()) {
-    std::string where = "launch #" + std::to_string(rep.launches.size()) + ": ";
-    if (!l.isObject()) {
-      r.error = where + "not an object";
-      return r;
-    }
+  for (const Json &l : *launches) {
     ReportLaunch launch;
-    const JsonValue *index = l.find("index");
-    std::optional<int64_t> idx = index ? index->asInt64() : std::nullopt;
-    launch.index = idx ? int(*idx) : int(rep.launches.size());
-    launch.kernel = stringOf(l, "kernel");
-    launch.signature = stringOf(l, "signature");
-    launch.error = stringOf(l, "error");
-    if (!readDim(l, "grid", launch.config.grid) ||
-        !readDim(l, "block", launch.config.block)) {
-      r.error = where + "grid/block is not an array of 3 integers";
+    if (std::string error = readLaunch(l, rep.launches.size(), launch);
+        !error.empty()) {
+      r.error = "launch #" + std::to_string(rep.launches.size()) + ": " + error;
       return r;
-    }
-    if (const JsonValue *shm = l.find("dynamic_shared_bytes"))
-      launch.config.dynamicSharedBytes = shm->asUint64().value_or(0);
-    readStrings(l, "notes", launch.notes);
-    if (const JsonValue *m = l.find("metrics")) {
-      if (!readMetrics(*m, launch.metrics, r.error)) {
-        r.error = where + r.error;
-        return r;
-      }
-      launch.hasMetrics = true;
-    }
-    for (auto [key, into] :
-         {std::pair{"lines", &launch.lines},
-          std::pair{"lines_innermost", &launch.innermostLines}}) {
-      const JsonValue *lines = l.find(key);
-      if (!lines || !lines->isArray())
-        continue;
-      for (const JsonValue &ln : lines->items()) {
-        ReportLine line;
-        line.file = stringOf(ln, "file");
-        const JsonValue *no = ln.find("line");
-        line.line = no ? unsigned(no->asUint64().value_or(0)) : 0;
-        if (const JsonValue *m = ln.find("metrics");
-            m && !readMetrics(*m, line.metrics, r.error)) {
-          r.error =
-              where + "line " + std::to_string(line.line) + ": " + r.error;
-          return r;
-        }
-        into->push_back(std::move(line));
-      }
     }
     rep.launches.push_back(std::move(launch));
   }
@@ -175,83 +184,50 @@ ReportLoadResult loadReportFile(const std::string &path) {
 
 namespace {
 
-void writeMetrics(JsonWriter &w, const MetricList &metrics) {
-  w.beginObject();
-  for (const auto &[name, value] : metrics) {
-    w.key(name);
-    w.value(value);
-  }
-  w.endObject();
+Json metricsJson(const MetricList &metrics) {
+  Json m = Json::object();
+  for (const auto &[name, value] : metrics)
+    m[name] = value;
+  return m;
 }
 
-void writeStrings(JsonWriter &w, std::string_view key,
-                  const std::vector<std::string> &list) {
-  w.key(key);
-  w.beginArray();
-  for (const std::string &s : list)
-    w.value(s);
-  w.endArray();
+Json linesJson(const std::vector<ReportLine> &lines) {
+  Json out = Json::array();
+  for (const ReportLine &line : lines)
+    out.push_back({{"file", line.file},
+                   {"line", line.line},
+                   {"metrics", metricsJson(line.metrics)}});
+  return out;
 }
 
 } // namespace
 
 std::string toJson(const ReportFile &report) {
   const bool measured = isMeasurement(report.schema);
-  JsonWriter w;
-  w.beginObject();
-  w.key("schema");
-  w.value(report.schema);
-  w.key("arch");
-  w.value(report.arch);
-  w.key("file");
-  w.value(report.file);
-  if (!report.device.empty()) {
-    w.key("device");
-    w.value(report.device);
-  }
-  w.key("launches");
-  w.beginArray();
+  Json launches = Json::array();
   for (const ReportLaunch &l : report.launches) {
-    w.beginObject();
-    writeLaunchIdentity(w, l.index, l.kernel, l.signature, l.config);
-    w.key(measured ? "measured" : "simulated");
-    w.value(l.hasMetrics);
-    if (!l.error.empty()) {
-      w.key("error");
-      w.value(l.error);
-    }
+    Json launch = launchIdentityJson(l.index, l.kernel, l.signature, l.config);
+    launch[measured ? "measured" : "simulated"] = l.hasMetrics;
+    if (!l.error.empty())
+      launch["error"] = l.error;
     if (l.hasMetrics) {
-      w.key("metrics");
-      writeMetrics(w, l.metrics);
-      for (auto [key, lines] :
-           {std::pair{"lines", &l.lines},
-            std::pair{"lines_innermost", &l.innermostLines}}) {
-        if (lines->empty() && std::string_view(key) != "lines")
-          continue;
-        w.key(key);
-        w.beginArray();
-        for (const ReportLine &line : *lines) {
-          w.beginObject();
-          w.key("file");
-          w.value(line.file);
-          w.key("line");
-          w.value(line.line);
-          w.key("metrics");
-          writeMetrics(w, line.metrics);
-          w.endObject();
-        }
-        w.endArray();
-      }
+      launch["metrics"] = metricsJson(l.metrics);
+      launch["lines"] = linesJson(l.lines);
+      if (!l.innermostLines.empty())
+        launch["lines_innermost"] = linesJson(l.innermostLines);
     }
-    writeStrings(w, "notes", l.notes);
-    w.endObject();
+    launch["notes"] = l.notes;
+    launches.push_back(std::move(launch));
   }
-  w.endArray();
-  writeStrings(w, "notes", report.notes);
+  Json doc = {
+      {"schema", report.schema}, {"arch", report.arch}, {"file", report.file}};
+  if (!report.device.empty())
+    doc["device"] = report.device;
+  doc["launches"] = std::move(launches);
+  doc["notes"] = report.notes;
   if (measured)
-    writeStrings(w, "errors", report.errors);
-  w.endObject();
-  return w.str() + "\n";
+    doc["errors"] = report.errors;
+  return jsonText(doc) + "\n";
 }
 
 } // namespace kcheck::core

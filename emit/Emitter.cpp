@@ -74,11 +74,11 @@ public:
 class JsonReport final : public Emitter {
 public:
   void emit(const Document &doc, std::ostream &out) const override {
-    out << core::toJson(doc.session.report, [&](core::JsonWriter &w) {
-      writeFindingsJson(w, doc.findings);
-      if (doc.fixes)
-        writeFixesJson(w, doc.options, doc.session, doc.source, *doc.fixes);
-    });
+    core::Json report = core::reportJson(doc.session.report);
+    report["findings"] = findingsJson(doc.findings);
+    if (doc.fixes)
+      addFixesJson(report, doc.options, doc.session, doc.source, *doc.fixes);
+    out << core::jsonText(report) << '\n';
   }
   bool isDocument() const override { return true; }
 };

@@ -1,7 +1,6 @@
 #include "emit/JsonEmitter.h"
 
 #include "core/Json.h"
-#include "core/JsonReader.h"
 
 #include <fmt/format.h>
 
@@ -9,13 +8,9 @@ namespace kcheck::emit {
 
 namespace {
 
-void writeLocation(core::JsonWriter &w, const core::SourceLoc &loc) {
-  w.key("file");
-  w.value(loc.file);
-  w.key("line");
-  w.value(loc.line);
-  w.key("column");
-  w.value(loc.col);
+// "file", "line", "column" of a finding or note, then its `rest`.
+Json locatedJson(const core::SourceLoc &loc) {
+  return {{"file", loc.file}, {"line", loc.line}, {"column", loc.col}};
 }
 
 const char *spaceName(core::Subject::Space s) {
@@ -46,72 +41,54 @@ const char *directionName(core::Subject::Direction d) {
   return "";
 }
 
-/// What the finding is about, as data: "subject": {"array", "space",
-/// "direction"}, each only when known.
-void writeSubject(core::JsonWriter &w, const core::Subject &s) {
-  if (s == core::Subject{})
-    return;
-  w.key("subject");
-  w.beginObject();
-  if (!s.array.empty()) {
-    w.key("array");
-    w.value(s.array);
-  }
-  if (s.space != core::Subject::Space::None) {
-    w.key("space");
-    w.value(spaceName(s.space));
-  }
-  if (s.direction != core::Subject::Direction::None) {
-    w.key("direction");
-    w.value(directionName(s.direction));
-  }
-  w.endObject();
+/// What the finding is about, as data: {"array", "space", "direction"},
+/// each only when known.
+Json subjectJson(const core::Subject &s) {
+  Json out = Json::object();
+  if (!s.array.empty())
+    out["array"] = s.array;
+  if (s.space != core::Subject::Space::None)
+    out["space"] = spaceName(s.space);
+  if (s.direction != core::Subject::Direction::None)
+    out["direction"] = directionName(s.direction);
+  return out;
 }
 
 } // namespace
 
-void writeFindingsJson(core::JsonWriter &w,
-                       const std::vector<core::Diagnostic> &diags) {
-  w.key("findings");
-  w.beginArray();
+Json findingsJson(const std::vector<core::Diagnostic> &diags) {
+  Json out = Json::array();
   for (const core::Diagnostic &d : diags) {
-    w.beginObject();
-    w.key("check");
-    w.value(d.checkId);
-    w.key("severity");
-    w.value(core::severityName(d.severity));
-    writeLocation(w, d.loc);
-    w.key("message");
-    w.value(d.message);
-    writeSubject(w, d.subject);
-    w.key("notes");
-    w.beginArray();
+    Json f = {{"check", d.checkId},
+              {"severity", core::severityName(d.severity)}};
+    f.update(locatedJson(d.loc));
+    f["message"] = d.message;
+    if (!(d.subject == core::Subject{}))
+      f["subject"] = subjectJson(d.subject);
+    Json notes = Json::array();
     for (const core::Diagnostic &n : d.notes) {
-      w.beginObject();
-      writeLocation(w, n.loc);
-      w.key("message");
-      w.value(n.message);
-      w.endObject();
+      Json note = locatedJson(n.loc);
+      note["message"] = n.message;
+      notes.push_back(std::move(note));
     }
-    w.endArray();
-    w.endObject();
+    f["notes"] = std::move(notes);
+    out.push_back(std::move(f));
   }
-  w.endArray();
+  return out;
 }
 
 namespace {
 
-std::string textOf(const core::JsonValue &object, std::string_view key) {
-  const core::JsonValue *v = object.find(key);
-  return v && v->isString() ? v->text() : "";
+std::string textOf(const Json &object, std::string_view key) {
+  return core::jsonString(object, key);
 }
 
-unsigned numberOf(const core::JsonValue &object, std::string_view key) {
-  const core::JsonValue *v = object.find(key);
-  return v ? unsigned(v->asUint64().value_or(0)) : 0;
+unsigned numberOf(const Json &object, std::string_view key) {
+  auto v = object.find(key);
+  return v == object.end() ? 0 : unsigned(core::jsonUint64(*v).value_or(0));
 }
 
-core::SourceLoc locationOf(const core::JsonValue &object) {
+core::SourceLoc locationOf(const Json &object) {
   return {textOf(object, "file"), numberOf(object, "line"),
           numberOf(object, "column")};
 }
@@ -124,10 +101,10 @@ core::Severity severityOf(const std::string &name) {
   return core::Severity::Note;
 }
 
-core::Subject subjectOf(const core::JsonValue &finding) {
+core::Subject subjectOf(const Json &finding) {
   core::Subject s;
-  const core::JsonValue *v = finding.find("subject");
-  if (!v || !v->isObject())
+  auto v = finding.find("subject");
+  if (v == finding.end() || !v->is_object())
     return s;
   s.array = textOf(*v, "array");
   for (auto space : {core::Subject::Space::Shared, core::Subject::Space::Global,
@@ -144,21 +121,20 @@ core::Subject subjectOf(const core::JsonValue &finding) {
 
 } // namespace
 
-std::vector<core::Diagnostic> readFindingsJson(const core::JsonValue &report) {
+std::vector<core::Diagnostic> readFindingsJson(const Json &report) {
   std::vector<core::Diagnostic> out;
-  const core::JsonValue *findings = report.find("findings");
-  if (!findings || !findings->isArray())
+  auto findings = report.find("findings");
+  if (findings == report.end() || !findings->is_array())
     return out;
-  for (const core::JsonValue &f : findings->items()) {
+  for (const Json &f : *findings) {
     core::Diagnostic d;
     d.checkId = textOf(f, "check");
     d.severity = severityOf(textOf(f, "severity"));
     d.loc = locationOf(f);
     d.message = textOf(f, "message");
     d.subject = subjectOf(f);
-    if (const core::JsonValue *notes = f.find("notes");
-        notes && notes->isArray())
-      for (const core::JsonValue &n : notes->items()) {
+    if (auto notes = f.find("notes"); notes != f.end() && notes->is_array())
+      for (const Json &n : *notes) {
         core::Diagnostic note;
         note.severity = core::Severity::Note;
         note.loc = locationOf(n);
@@ -170,78 +146,54 @@ std::vector<core::Diagnostic> readFindingsJson(const core::JsonValue &report) {
   return out;
 }
 
-void writeFixesJson(core::JsonWriter &w, const driver::Options &o,
-                    const driver::Session &s, const std::string &source,
-                    const driver::FixSearch &search) {
-  w.key("fixes");
-  w.beginArray();
-  auto figures = [&w](const driver::FixFigures &f) {
-    w.beginObject();
-    w.key("line_cost");
-    w.value(f.lineCost);
-    w.key("line_requests");
-    w.value(f.lineRequests);
-    w.key("kernel_shared_wavefronts");
-    w.value(f.sharedWavefronts);
-    w.key("kernel_global_sectors");
-    w.value(f.globalSectors);
-    w.key("launches");
-    w.value(uint64_t(f.launches));
-    w.endObject();
-  };
+namespace {
+
+Json figuresJson(const driver::FixFigures &f) {
+  return {{"line_cost", f.lineCost},
+          {"line_requests", f.lineRequests},
+          {"kernel_shared_wavefronts", f.sharedWavefronts},
+          {"kernel_global_sectors", f.globalSectors},
+          {"launches", uint64_t(f.launches)}};
+}
+
+Json editsJson(const std::string &source,
+               const std::vector<analyzer::TextEdit> &edits) {
+  Json out = Json::array();
+  for (const analyzer::TextEdit &e : edits) {
+    driver::EditRange r = driver::editRange(source, e);
+    out.push_back({{"offset", e.offset},
+                   {"length", e.length},
+                   {"begin", fmt::format("{}:{}", r.beginLine, r.beginCol)},
+                   {"end", fmt::format("{}:{}", r.endLine, r.endCol)},
+                   {"replacement", e.replacement}});
+  }
+  return out;
+}
+
+} // namespace
+
+void addFixesJson(Json &report, const driver::Options &o,
+                  const driver::Session &s, const std::string &source,
+                  const driver::FixSearch &search) {
+  Json fixes = Json::array();
   for (const driver::OfferedFix &f : search.fixes) {
     const analyzer::FixCandidate &c = s.fixCandidates[f.candidate];
-    w.beginObject();
-    w.key("file");
-    w.value(o.file);
-    w.key("line");
-    w.value(f.line);
-    w.key("check");
-    w.value(c.checkId);
-    w.key("kernel");
-    w.value(c.kernel);
-    w.key("recipe");
-    w.value(c.recipe);
-    w.key("title");
-    w.value(c.title);
-    w.key("line_cost_unit");
-    w.value(driver::lineCostUnit(c.checkId));
-    w.key("before");
-    figures(f.before);
-    w.key("after");
-    figures(f.after);
-    w.key("edits");
-    w.beginArray();
-    for (const analyzer::TextEdit &e : c.edits) {
-      driver::EditRange r = driver::editRange(source, e);
-      w.beginObject();
-      w.key("offset");
-      w.value(e.offset);
-      w.key("length");
-      w.value(e.length);
-      w.key("begin");
-      w.value(fmt::format("{}:{}", r.beginLine, r.beginCol));
-      w.key("end");
-      w.value(fmt::format("{}:{}", r.endLine, r.endCol));
-      w.key("replacement");
-      w.value(e.replacement);
-      w.endObject();
-    }
-    w.endArray();
-    w.endObject();
+    fixes.push_back({{"file", o.file},
+                     {"line", f.line},
+                     {"check", c.checkId},
+                     {"kernel", c.kernel},
+                     {"recipe", c.recipe},
+                     {"title", c.title},
+                     {"line_cost_unit", driver::lineCostUnit(c.checkId)},
+                     {"before", figuresJson(f.before)},
+                     {"after", figuresJson(f.after)},
+                     {"edits", editsJson(source, c.edits)}});
   }
-  w.endArray();
-  w.key("fix_search");
-  w.beginObject();
-  w.key("resimulations");
-  w.value(search.resimulations);
-  w.key("seconds");
-  w.value(search.seconds);
-  w.endObject();
-  if (o.printDiff) {
-    w.key("diff");
-    w.value(driver::fixesDiff(o, s, source, search));
-  }
+  report["fixes"] = std::move(fixes);
+  report["fix_search"] = {{"resimulations", search.resimulations},
+                          {"seconds", core::jsonReal(search.seconds)}};
+  if (o.printDiff)
+    report["diff"] = driver::fixesDiff(o, s, source, search);
 }
 
 } // namespace kcheck::emit

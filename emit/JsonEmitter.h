@@ -1,31 +1,30 @@
 // The findings of a command in its JSON report: every diagnostic the text
 // and SARIF emitters carry (check id, severity, location, message, notes),
-// written into the report object as its "findings" member.
+// the report's "findings" member.
 #pragma once
 
 #include "core/Diagnostic.h"
 #include "driver/Fixes.h"
 
-#include <vector>
+#include <nlohmann/json_fwd.hpp>
 
-namespace kcheck::core {
-class JsonValue;
-class JsonWriter;
-} // namespace kcheck::core
+#include <vector>
 
 namespace kcheck::emit {
 
-void writeFindingsJson(core::JsonWriter &w,
-                       const std::vector<core::Diagnostic> &diags);
+using Json = nlohmann::ordered_json; // core/Json.h
 
-/// The findings writeFindingsJson wrote into a report (its "findings"
-/// member), read back: what `check -p DIR` gathers from each file's run.
-std::vector<core::Diagnostic> readFindingsJson(const core::JsonValue &report);
+/// The report's "findings" member.
+Json findingsJson(const std::vector<core::Diagnostic> &diags);
 
-/// The report's "fixes" and "fix_search" members (and "diff" with --diff),
-/// written into the report object `w` has open.
-void writeFixesJson(core::JsonWriter &w, const driver::Options &o,
-                    const driver::Session &s, const std::string &source,
-                    const driver::FixSearch &search);
+/// The findings of a report's "findings" member, read back: what
+/// `check -p DIR` gathers from each file's run.
+std::vector<core::Diagnostic> readFindingsJson(const Json &report);
+
+/// Adds the report's "fixes" and "fix_search" members (and "diff" with
+/// --diff) to `report`.
+void addFixesJson(Json &report, const driver::Options &o,
+                  const driver::Session &s, const std::string &source,
+                  const driver::FixSearch &search);
 
 } // namespace kcheck::emit

@@ -179,123 +179,127 @@ std::string withoutSpace(std::string_view text) {
   return out;
 }
 
-void writeMessage(core::JsonWriter &w, const std::string &text) {
-  w.key("message");
-  w.beginObject();
-  w.key("text");
-  w.value(text);
-  w.endObject();
+using core::Json;
+
+Json messageJson(const std::string &text) { return {{"text", text}}; }
+
+Json ruleJson(const Rule &r) {
+  Json rule = {{"id", r.id},
+               {"name", pascalCase(r.id)},
+               {"shortDescription", messageJson(r.shortText)},
+               {"fullDescription", messageJson(r.fullText)}};
+  if (!r.page.empty())
+    rule["help"] = {{"text", r.page}, {"markdown", r.page}};
+  rule["defaultConfiguration"] = {{"level", r.level}};
+  rule["properties"] = {{"tags", {"cuda", "performance"}}};
+  return rule;
 }
 
-void writeRule(core::JsonWriter &w, const Rule &r) {
-  w.beginObject();
-  w.key("id");
-  w.value(r.id);
-  w.key("name");
-  w.value(pascalCase(r.id));
-  w.key("shortDescription");
-  w.beginObject();
-  w.key("text");
-  w.value(r.shortText);
-  w.endObject();
-  w.key("fullDescription");
-  w.beginObject();
-  w.key("text");
-  w.value(r.fullText);
-  w.endObject();
-  if (!r.page.empty()) {
-    w.key("help");
-    w.beginObject();
-    w.key("text");
-    w.value(r.page);
-    w.key("markdown");
-    w.value(r.page);
-    w.endObject();
-  }
-  w.key("defaultConfiguration");
-  w.beginObject();
-  w.key("level");
-  w.value(r.level);
-  w.endObject();
-  w.key("properties");
-  w.beginObject();
-  w.key("tags");
-  w.beginArray();
-  w.value("cuda");
-  w.value("performance");
-  w.endArray();
-  w.endObject();
-  w.endObject();
+Json toolJson(const std::vector<Rule> &rules) {
+  Json driver = {{"name", "kcheck"}};
+#ifdef KCHECK_HOME_URL
+  // Only where the build says where kcheck lives (-DKCHECK_HOME_URL=...):
+  // no address is made up.
+  driver["informationUri"] = KCHECK_HOME_URL;
+#endif
+  driver["version"] = driver::kKcheckVersion;
+  Json ruleList = Json::array();
+  for (const Rule &r : rules)
+    ruleList.push_back(ruleJson(r));
+  driver["rules"] = std::move(ruleList);
+  return {{"driver", std::move(driver)}};
 }
 
 /// kcheck's per-launch figures: what `predict --format json` says of each
 /// launch, minus the per-line tables.
-void writeLaunchProperties(core::JsonWriter &w, const Session &s) {
-  w.key("properties");
-  w.beginObject();
-  w.key("arch");
-  w.value(s.report.arch);
-  w.key("launches");
-  w.beginArray();
+Json launchPropertiesJson(const Session &s) {
+  Json launches = Json::array();
   for (const core::LaunchReport &l : s.report.launches) {
-    w.beginObject();
-    writeLaunchIdentity(w, l.index, l.kernel, l.signature, l.config);
-    w.key("simulated");
-    w.value(l.simulated);
+    Json launch =
+        core::launchIdentityJson(l.index, l.kernel, l.signature, l.config);
+    launch["simulated"] = l.simulated;
     if (l.simulated) {
-      w.key("metrics");
-      w.beginObject();
-      for (unsigned m = 0; m < core::kMetricCount; ++m) {
-        core::Metric metric = core::Metric(m);
-        if (l.predicts(metric)) {
-          w.key(core::metricName(metric));
-          w.value(l.metrics[metric]);
-        }
-      }
-      w.endObject();
+      Json metrics = Json::object();
+      for (unsigned m = 0; m < core::kMetricCount; ++m)
+        if (l.predicts(core::Metric(m)))
+          metrics[core::metricName(core::Metric(m))] =
+              l.metrics[core::Metric(m)];
+      launch["metrics"] = std::move(metrics);
     }
-    if (!l.notes.empty()) {
-      w.key("notes");
-      w.beginArray();
-      for (const std::string &n : l.notes)
-        w.value(n);
-      w.endArray();
-    }
-    w.endObject();
+    if (!l.notes.empty())
+      launch["notes"] = l.notes;
+    launches.push_back(std::move(launch));
   }
-  w.endArray();
-  w.endObject();
+  return {{"arch", s.report.arch}, {"launches", std::move(launches)}};
 }
 
-void writeInvocation(core::JsonWriter &w, const Session &s) {
-  w.key("invocations");
-  w.beginArray();
-  w.beginObject();
-  w.key("executionSuccessful");
-  w.value(s.errors.empty());
-  std::vector<std::pair<const char *, std::string>> notifications;
+Json invocationsJson(const Session &s) {
+  Json invocation = {{"executionSuccessful", s.errors.empty()}};
+  Json notifications = Json::array();
+  auto notify = [&](const char *level, const std::string &text) {
+    notifications.push_back({{"level", level}, {"message", messageJson(text)}});
+  };
   for (const std::string &e : s.errors)
-    notifications.emplace_back("error", e);
+    notify("error", e);
   for (const std::string &n : s.report.notes)
-    notifications.emplace_back("note", n);
+    notify("note", n);
   for (const core::LaunchReport &l : s.report.launches)
     for (const std::string &n : l.notes)
-      notifications.emplace_back(
-          "note", fmt::format("launch #{} {}: {}", l.index, l.kernel, n));
-  if (!notifications.empty()) {
-    w.key("toolExecutionNotifications");
-    w.beginArray();
-    for (auto &[level, text] : notifications) {
-      w.beginObject();
-      w.key("level");
-      w.value(level);
-      writeMessage(w, text);
-      w.endObject();
+      notify("note", fmt::format("launch #{} {}: {}", l.index, l.kernel, n));
+  if (!notifications.empty())
+    invocation["toolExecutionNotifications"] = std::move(notifications);
+  return Json::array({std::move(invocation)});
+}
+
+/// The finding's location and the fingerprint that follows its line's text
+/// (code scanning matches results across commits with it); `seen` counts
+/// (rule, uri, line text) so far, the fingerprint's suffix.
+void addLocationJson(Json &result, const core::Diagnostic &d,
+                     SourceLines &sources,
+                     std::map<std::tuple<std::string, std::string, std::string>,
+                              unsigned> &seen) {
+  ArtifactUri uri = artifactUri(d.loc.file);
+  Json artifact = {{"uri", uri.uri}};
+  if (uri.underSourceRoot)
+    artifact["uriBaseId"] = kSourceRoot;
+  Json region = {{"startLine", d.loc.line}};
+  if (d.loc.col)
+    region["startColumn"] = d.loc.col;
+  result["locations"] =
+      Json::array({{{"physicalLocation",
+                     {{"artifactLocation", artifact}, {"region", region}}}}});
+  std::string lineText = withoutSpace(sources.line(d.loc.file, d.loc.line));
+  unsigned occurrence = seen[{d.checkId, uri.uri, lineText}]++;
+  result["partialFingerprints"] = {
+      {kFingerprintKey,
+       fmt::format("{:016x}:{}",
+                   fnv1a(d.checkId + '\n' + uri.uri + '\n' + lineText),
+                   occurrence + 1)}};
+}
+
+Json resultsJson(const std::vector<Rule> &rules,
+                 const std::vector<core::Diagnostic> &diags) {
+  Json results = Json::array();
+  SourceLines sources;
+  std::map<std::tuple<std::string, std::string, std::string>, unsigned> seen;
+  for (const core::Diagnostic &d : diags) {
+    auto rule = std::find_if(rules.begin(), rules.end(),
+                             [&](const Rule &r) { return r.id == d.checkId; });
+    Json result = Json::object();
+    if (rule != rules.end()) {
+      result["ruleId"] = rule->id;
+      result["ruleIndex"] = uint64_t(rule - rules.begin());
     }
-    w.endArray();
+    result["level"] = std::string(levelOf(d.severity));
+    std::string text = d.message;
+    for (const core::Diagnostic &n : d.notes)
+      text += (&n == &d.notes.front() ? "\n\n- " : "\n- ") + n.message;
+    result["message"] = messageJson(text);
+    if (d.loc.valid())
+      addLocationJson(result, d, sources, seen);
+    results.push_back(std::move(result));
   }
-  w.endObject();
-  w.endArray();
+  return results;
 }
 
 } // namespace
@@ -303,120 +307,20 @@ void writeInvocation(core::JsonWriter &w, const Session &s) {
 std::string sarifLog(const Session &s,
                      const std::vector<core::Diagnostic> &diags) {
   std::vector<Rule> rules = rulesFor(diags);
-  core::JsonWriter w;
-  w.beginObject();
-  w.key("$schema");
-  w.value(kSchemaUri);
-  w.key("version");
-  w.value("2.1.0");
-  w.key("runs");
-  w.beginArray();
-  w.beginObject();
-
-  w.key("tool");
-  w.beginObject();
-  w.key("driver");
-  w.beginObject();
-  w.key("name");
-  w.value("kcheck");
-#ifdef KCHECK_HOME_URL
-  // Only where the build says where kcheck lives (-DKCHECK_HOME_URL=...):
-  // no address is made up.
-  w.key("informationUri");
-  w.value(KCHECK_HOME_URL);
-#endif
-  w.key("version");
-  w.value(driver::kKcheckVersion);
-  w.key("rules");
-  w.beginArray();
-  for (const Rule &r : rules)
-    writeRule(w, r);
-  w.endArray();
-  w.endObject();
-  w.endObject();
-
   std::error_code ec;
   fs::path cwd = fs::current_path(ec);
-  w.key("originalUriBaseIds");
-  w.beginObject();
-  w.key(kSourceRoot);
-  w.beginObject();
-  w.key("uri");
-  w.value("file://" + percentEncode(cwd.generic_string()) + "/");
-  w.endObject();
-  w.endObject();
-
-  writeInvocation(w, s);
-
-  w.key("results");
-  w.beginArray();
-  SourceLines sources;
-  // (rule, uri, line text) -> occurrences so far: the fingerprint's suffix.
-  std::map<std::tuple<std::string, std::string, std::string>, unsigned> seen;
-  for (const core::Diagnostic &d : diags) {
-    auto rule = std::find_if(rules.begin(), rules.end(),
-                             [&](const Rule &r) { return r.id == d.checkId; });
-    w.beginObject();
-    if (rule != rules.end()) {
-      w.key("ruleId");
-      w.value(rule->id);
-      w.key("ruleIndex");
-      w.value(uint64_t(rule - rules.begin()));
-    }
-    w.key("level");
-    w.value(levelOf(d.severity));
-    std::string text = d.message;
-    for (const core::Diagnostic &n : d.notes)
-      text += (&n == &d.notes.front() ? "\n\n- " : "\n- ") + n.message;
-    writeMessage(w, text);
-    if (d.loc.valid()) {
-      ArtifactUri uri = artifactUri(d.loc.file);
-      w.key("locations");
-      w.beginArray();
-      w.beginObject();
-      w.key("physicalLocation");
-      w.beginObject();
-      w.key("artifactLocation");
-      w.beginObject();
-      w.key("uri");
-      w.value(uri.uri);
-      if (uri.underSourceRoot) {
-        w.key("uriBaseId");
-        w.value(kSourceRoot);
-      }
-      w.endObject();
-      w.key("region");
-      w.beginObject();
-      w.key("startLine");
-      w.value(d.loc.line);
-      if (d.loc.col) {
-        w.key("startColumn");
-        w.value(d.loc.col);
-      }
-      w.endObject();
-      w.endObject();
-      w.endObject();
-      w.endArray();
-
-      std::string lineText = withoutSpace(sources.line(d.loc.file, d.loc.line));
-      unsigned occurrence = seen[{d.checkId, uri.uri, lineText}]++;
-      w.key("partialFingerprints");
-      w.beginObject();
-      w.key(kFingerprintKey);
-      w.value(fmt::format("{:016x}:{}",
-                          fnv1a(d.checkId + '\n' + uri.uri + '\n' + lineText),
-                          occurrence + 1));
-      w.endObject();
-    }
-    w.endObject();
-  }
-  w.endArray();
-
-  writeLaunchProperties(w, s);
-  w.endObject();
-  w.endArray();
-  w.endObject();
-  return w.str() + "\n";
+  Json run = {
+      {"tool", toolJson(rules)},
+      {"originalUriBaseIds",
+       {{kSourceRoot,
+         {{"uri", "file://" + percentEncode(cwd.generic_string()) + "/"}}}}},
+      {"invocations", invocationsJson(s)},
+      {"results", resultsJson(rules, diags)},
+      {"properties", launchPropertiesJson(s)}};
+  Json log = {{"$schema", kSchemaUri},
+              {"version", "2.1.0"},
+              {"runs", Json::array({std::move(run)})}};
+  return core::jsonText(log) + "\n";
 }
 
 } // namespace kcheck::emit

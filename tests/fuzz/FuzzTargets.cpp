@@ -4,7 +4,7 @@
 #include "PipelineOracle.h"
 
 #include "core/Compare.h"
-#include "core/JsonReader.h"
+#include "core/Json.h"
 #include "core/ReportFile.h"
 
 #include <cstdio>

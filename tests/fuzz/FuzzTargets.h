@@ -13,7 +13,7 @@ namespace kcheck::fuzz {
 int fuzzPipeline(const uint8_t *data, size_t size);
 /// Bytes as the text of a .cu file -> kcheck's pipeline (must not crash).
 int fuzzPipelineMutated(const uint8_t *data, size_t size);
-/// Bytes as JSON -> core/JsonReader, the report reader, compare.
+/// Bytes as JSON -> core/Json (nlohmann-json), the report reader, compare.
 int fuzzJson(const uint8_t *data, size_t size);
 
 } // namespace kcheck::fuzz
