@@ -27,23 +27,19 @@ struct Totals {
   const sim::GlobalWarp *worst = nullptr; // most sectors over the ideal
 
   void add(const sim::GlobalAccessStats &st) {
-    executions += st.executions;
-    requests += st.requests;
-    sectors += st.sectors;
-    ideal += st.ideal;
-    usedBytes += st.usedBytes;
-    excessExecutions += st.excessExecutions;
+    addCounts(st);
     if (!worst || excessOf(st.worst) > excessOf(*worst))
       worst = &st.worst;
   }
-  /// Adds another launch's counts (not its worst warp).
-  void addCounts(const Totals &t) {
-    executions += t.executions;
-    requests += t.requests;
-    sectors += t.sectors;
-    ideal += t.ideal;
-    usedBytes += t.usedBytes;
-    excessExecutions += t.excessExecutions;
+  /// Adds the counts of an instruction's statistics or of another launch's
+  /// totals (not a worst warp).
+  template <class Counts> void addCounts(const Counts &c) {
+    executions += c.executions;
+    requests += c.requests;
+    sectors += c.sectors;
+    ideal += c.ideal;
+    usedBytes += c.usedBytes;
+    excessExecutions += c.excessExecutions;
   }
   bool uncoalesced() const {
     return sectors > ideal &&
