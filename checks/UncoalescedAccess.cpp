@@ -59,14 +59,6 @@ struct Group {
 };
 
 /// "4", "4.8": a per-request average, whole when it is.
-std::string average(uint64_t total, uint64_t requests) {
-  if (requests == 0)
-    return "0";
-  if (total % requests == 0)
-    return std::to_string(total / requests);
-  return fmt::format("{:.1f}", double(total) / double(requests));
-}
-
 std::string percent(uint64_t part, uint64_t whole) {
   return fmt::format("{:.0f}%",
                      whole ? 100.0 * double(part) / double(whole) : 0.0);
@@ -361,7 +353,7 @@ namespace {
 void explainNoFinding(core::Diagnostic &d, const Group &g, const Totals &all,
                       const Pattern &pattern) {
   d.severity = core::Severity::Remark;
-  std::string perRequest = average(all.sectors, all.requests);
+  std::string perRequest = core::averageText(all.sectors, all.requests);
   if (all.sectors == all.ideal)
     d.message = fmt::format(
         "{} is {}: {} sectors per request, the ideal", accessName(g),
@@ -373,7 +365,7 @@ void explainNoFinding(core::Diagnostic &d, const Group &g, const Totals &all,
     d.message = fmt::format(
         "{} is nearly coalesced: {} sectors per request where {} would "
         "do ({} excess, below the {}% threshold)",
-        accessName(g), perRequest, average(all.ideal, all.requests),
+        accessName(g), perRequest, core::averageText(all.ideal, all.requests),
         percent(all.sectors - all.ideal, all.sectors), kExcessThresholdPercent);
 }
 
@@ -389,10 +381,11 @@ std::string launchesText(const Session &s, const Group &g,
     const Totals &t = g.byLaunch.at(li);
     others += fmt::format(
         "; not in launch {} ({} sectors per request{})",
-        describeLaunchCall(s, li), average(t.sectors, t.requests),
+        describeLaunchCall(s, li), core::averageText(t.sectors, t.requests),
         t.sectors == t.ideal
             ? ", the ideal"
-            : ", " + average(t.ideal, t.requests) + " ideal, below the " +
+            : ", " + core::averageText(t.ideal, t.requests) +
+                  " ideal, below the " +
                   std::to_string(kExcessThresholdPercent) + "% threshold");
   }
   return fmt::format("in launch{} {}{}", bad.size() > 1 ? "es" : "", launches,
@@ -413,8 +406,8 @@ void explainFinding(core::Diagnostic &d, const Session &s, const Group &g,
   d.message = fmt::format(
       "uncoalesced {}: {} sectors per request where {} would do ({} of {} "
       "bytes used)",
-      accessName(g), average(flagged.sectors, flagged.requests),
-      average(flagged.ideal, flagged.requests),
+      accessName(g), core::averageText(flagged.sectors, flagged.requests),
+      core::averageText(flagged.ideal, flagged.requests),
       percent(flagged.usedBytes, flagged.sectors * sectorBytes),
       g.store ? "written" : "fetched");
   d.addNote(launchesText(s, g, bad, good));

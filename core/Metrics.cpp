@@ -1,5 +1,7 @@
 #include "core/Metrics.h"
 
+#include <cstdio>
+
 namespace kcheck::core {
 
 namespace {
@@ -27,6 +29,16 @@ std::optional<Metric> metricFromName(std::string_view name) {
     if (kNames[i] == name)
       return Metric(i);
   return std::nullopt;
+}
+
+std::string averageText(uint64_t total, uint64_t count) {
+  if (count == 0)
+    return "0";
+  if (total % count == 0)
+    return std::to_string(total / count);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", double(total) / double(count));
+  return buf;
 }
 
 } // namespace kcheck::core

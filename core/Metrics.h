@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace kcheck::core {
@@ -99,5 +100,10 @@ inline constexpr std::string_view kSimtWarpInstName =
     "kcheck__simt_warp_inst_executed.sum";
 inline constexpr std::string_view kSimtActiveLanesName =
     "kcheck__simt_thread_inst_executed.sum";
+
+/// `total / count` as findings and fix notes print an average (sectors or
+/// wavefronts per request): an integer when it divides, else one decimal
+/// ("4", "4.5"); "0" for no count.
+std::string averageText(uint64_t total, uint64_t count);
 
 } // namespace kcheck::core

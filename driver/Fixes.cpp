@@ -142,14 +142,6 @@ std::pair<unsigned, unsigned> mappedLines(const std::string &original,
 }
 
 /// "4", "4.5": per request, whole when it is.
-std::string perRequest(uint64_t cost, uint64_t requests) {
-  if (requests == 0)
-    return "0";
-  if (cost % requests == 0)
-    return std::to_string(cost / requests);
-  return fmt::format("{:.1f}", double(cost) / double(requests));
-}
-
 std::string noteText(const FixCandidate &c, const OfferedFix &f) {
   bool shared = isSharedCheck(c.checkId);
   const char *unit = shared ? "shared wavefronts" : "sectors";
@@ -157,8 +149,9 @@ std::string noteText(const FixCandidate &c, const OfferedFix &f) {
       "fix: {}: line {}: {} -> {} {} per request ({} -> {}); {}, {} "
       "launch{}: shared wavefronts {} -> {}, global sectors {} -> {} "
       "(re-simulated)",
-      c.title, f.line, perRequest(f.before.lineCost, f.before.lineRequests),
-      perRequest(f.after.lineCost, f.after.lineRequests), unit,
+      c.title, f.line,
+      core::averageText(f.before.lineCost, f.before.lineRequests),
+      core::averageText(f.after.lineCost, f.after.lineRequests), unit,
       f.before.lineCost, f.after.lineCost, c.kernel, f.before.launches,
       f.before.launches == 1 ? "" : "es", f.before.sharedWavefronts,
       f.after.sharedWavefronts, f.before.globalSectors, f.after.globalSectors);
