@@ -104,10 +104,17 @@ private:
 
   std::string templateArg(const TemplateArgument &a) const {
     switch (a.getKind()) {
-    case TemplateArgument::Integral:
-      if (a.getIntegralType()->isBooleanType())
+    case TemplateArgument::Integral: {
+      QualType t = a.getIntegralType();
+      if (t->isBooleanType())
         return a.getAsIntegral() != 0 ? "true" : "false";
-      return llvm::toString(a.getAsIntegral(), 10);
+      std::string value = llvm::toString(a.getAsIntegral(), 10);
+      // Enumerators and characters as the demangler (and so Nsight and
+      // --run-host) writes them: topk<(Phase)0>, f<(char)97>.
+      if (t->isEnumeralType() || t->isAnyCharacterType())
+        return "(" + typeName(t) + ")" + value;
+      return value;
+    }
     case TemplateArgument::Type:
       return typeName(a.getAsType());
     case TemplateArgument::Pack: {
