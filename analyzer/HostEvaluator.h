@@ -241,6 +241,20 @@ private:
                                             const std::string &name);
   std::optional<AbstractValue> evalKnownFunction(const clang::CallExpr *e,
                                                  const std::string &name);
+  // Families of evalKnownFunction (HostEvaluatorLibrary.cpp); nullopt for
+  // other names.
+  std::optional<AbstractValue> evalExitOrAllocation(const clang::CallExpr *e,
+                                                    const std::string &name);
+  std::optional<AbstractValue> evalMathFunction(const clang::CallExpr *e,
+                                                const std::string &name);
+  std::optional<AbstractValue> evalMakeVector(const clang::CallExpr *e,
+                                              const std::string &name);
+  std::optional<AbstractValue> evalStringFunction(const clang::CallExpr *e,
+                                                  const std::string &name);
+  std::optional<AbstractValue> evalIteratorFunction(const clang::CallExpr *e,
+                                                    const std::string &name);
+  std::optional<AbstractValue> evalPow(const clang::CallExpr *e,
+                                       const std::string &name);
   std::optional<AbstractValue> evalHalfConversion(const clang::CallExpr *e,
                                                   llvm::StringRef name);
   std::optional<AbstractValue> evalStdOptional(const clang::CallExpr *e);
@@ -254,6 +268,11 @@ private:
   std::optional<AbstractValue>
   constructStdRandom(const clang::CXXConstructExpr *e);
   std::optional<AbstractValue> evalStdRandom(const clang::CallExpr *e);
+  struct RandomCall;
+  std::optional<AbstractValue> evalEngineCall(RandomCall &rc,
+                                              const clang::Expr *object);
+  std::optional<AbstractValue> evalDistributionCall(RandomCall &rc,
+                                                    const clang::Expr *object);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
                              int lambdaFrame, LValue object = {});

@@ -156,8 +156,31 @@ std::optional<AbstractValue> HostEvaluator::evalStdOptional(const CallExpr *e) {
 std::optional<AbstractValue>
 HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
   llvm::StringRef n(name);
-  unsigned nargs = e->getNumArgs();
-  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
+  if (std::optional<AbstractValue> v = evalExitOrAllocation(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalMathFunction(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalHalfConversion(e, n))
+    return v;
+  if (std::optional<AbstractValue> v = evalStdOptional(e))
+    return v;
+  if (std::optional<AbstractValue> v = evalStdRandom(e))
+    return v;
+  if (std::optional<AbstractValue> v = evalMakeVector(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalStringFunction(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalIteratorFunction(e, name))
+    return v;
+  return evalPow(e, name);
+}
+
+// exit() and its kin end the program; malloc, free & co. return a host
+// pointer, or nothing.
+std::optional<AbstractValue>
+HostEvaluator::evalExitOrAllocation(const CallExpr *e,
+                                    const std::string &name) {
+  llvm::StringRef n(name);
   if (n == "exit" || n == "abort" || n == "_Exit" || n == "quick_exit" ||
       n == "terminate") {
     std::string what = "`" + name + "(";
@@ -180,6 +203,15 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
       eval(a);
     return AbstractValue::unknown("void");
   }
+  return std::nullopt;
+}
+
+// min/max and the one-argument math functions.
+std::optional<AbstractValue>
+HostEvaluator::evalMathFunction(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   bool minmax = n == "min" || n == "max" || n == "fmin" || n == "fmax" ||
                 n == "fminf" || n == "fmaxf" || n == "umin" || n == "umax" ||
                 n == "llmin" || n == "llmax";
@@ -231,12 +263,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return AbstractValue::of(
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
-  if (std::optional<AbstractValue> v = evalHalfConversion(e, n))
-    return v;
-  if (std::optional<AbstractValue> v = evalStdOptional(e))
-    return v;
-  if (std::optional<AbstractValue> v = evalStdRandom(e))
-    return v;
+  return std::nullopt;
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalMakeVector(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   // make_int4(x, y, z, w) & co.: a vector type's fields in order.
   if (n.starts_with("make_") && rt->isRecordType()) {
     std::optional<uint64_t> leaves = objectLeaves(rt);
@@ -252,6 +286,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
       return AbstractValue::object(std::move(parts));
     }
   }
+  return std::nullopt;
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalStringFunction(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   // Strings known to their characters (literals, argv, char arrays of known
   // chars): ==, !=, strcmp, strncmp; strcpy/strncpy into a tracked array.
   // The arguments are evaluated once: an unknown answer is returned here.
@@ -307,6 +349,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
                                     : (c > 0) - (c < 0);
     return AbstractValue::of(normalizeInt(r, rt));
   }
+  return std::nullopt;
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalIteratorFunction(const CallExpr *e,
+                                    const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
   // Iterators over tracked arrays are slot pointers: std::begin/end, and
   // the algorithms that copy or fill through them.
   if ((n == "begin" || n == "end") && nargs == 1 &&
@@ -357,6 +407,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     out.slotCount -= int(std::max<int64_t>(count, 0));
     return out;
   }
+  return std::nullopt;
+}
+
+std::optional<AbstractValue> HostEvaluator::evalPow(const CallExpr *e,
+                                                    const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   if ((n == "pow" || n == "powf") && nargs == 2) {
     HostValue a = eval(e->getArg(0)).scalar, b = eval(e->getArg(1)).scalar;
     if (!a.known())
