@@ -210,6 +210,8 @@ private:
 
   // Expressions (HostEvaluator.cpp).
   AbstractValue evalUncached(const clang::Expr *e);
+  std::optional<AbstractValue> literalValue(const clang::Expr *e) const;
+  AbstractValue evalConditional(const clang::ConditionalOperator *co);
   AbstractValue evalCast(const clang::CastExpr *e);
   AbstractValue evalConstruct(const clang::CXXConstructExpr *e);
   AbstractValue evalInitList(const clang::InitListExpr *e);
@@ -283,8 +285,19 @@ private:
                            const clang::FunctionDecl *fd,
                            const std::string &reason);
 
-  // Storage (HostEvaluator.cpp).
+  // Storage (HostEvaluatorStorage.cpp).
   LValue lvalueOf(const clang::Expr *e);
+  // lvalueOf, by the kind of expression.
+  std::optional<LValue> lvalueOfCast(const clang::CastExpr *ic);
+  LValue lvalueOfBitCast(const clang::ExplicitCastExpr *ce);
+  LValue lvalueOfVariable(const clang::DeclRefExpr *dr);
+  LValue lvalueOfMember(const clang::MemberExpr *me);
+  LValue lvalueOfElement(const clang::ArraySubscriptExpr *as);
+  LValue lvalueOfCall(const clang::CallExpr *ce);
+  LValue lvalueOfDeref(const clang::UnaryOperator *uo);
+  AbstractValue evalDeclRef(const clang::DeclRefExpr *e);
+  AbstractValue evalThis(const clang::Expr *e);
+  AbstractValue evalSubscript(const clang::ArraySubscriptExpr *as);
   std::optional<uint64_t> baseLeafOffset(clang::QualType derived,
                                          const clang::CastExpr *cast);
   LValue derivedObject(int baseSlot, const clang::CastExpr *cast);
