@@ -238,9 +238,25 @@ private:
 
   // Calls (HostEvaluatorCalls.cpp).
   AbstractValue evalCall(const clang::CallExpr *e);
+  AbstractValue evalMethodCall(const clang::CallExpr *e,
+                               const clang::CXXMethodDecl *md, bool hasBody,
+                               bool system);
+  LValue methodObject(const clang::CallExpr *e, const clang::CXXMethodDecl *md);
+  std::optional<AbstractValue>
+  callOnTemporary(const clang::CallExpr *e, const clang::CXXMethodDecl *md,
+                  const clang::CXXOperatorCallExpr *op, LValue object);
+  AbstractValue callUndefined(const clang::CallExpr *e,
+                              const clang::FunctionDecl *fd);
   std::optional<AbstractValue> evalCudaCall(const clang::CallExpr *e,
                                             const clang::FunctionDecl *fd,
                                             const std::string &name);
+  AbstractValue cudaSuccess(const clang::CallExpr *e) const;
+  void setThrough(const AbstractValue &ptr, AbstractValue v);
+  std::optional<AbstractValue> evalCudaMalloc(const clang::CallExpr *e);
+  std::optional<AbstractValue> evalCudaMemoryCall(const clang::CallExpr *e,
+                                                  const std::string &name);
+  std::optional<AbstractValue> evalCudaDeviceQuery(const clang::CallExpr *e,
+                                                   const std::string &name);
   std::optional<AbstractValue> evalKnownFunction(const clang::CallExpr *e,
                                                  const std::string &name);
   // Families of evalKnownFunction (HostEvaluatorLibrary.cpp); nullopt for
