@@ -366,6 +366,21 @@ private:
   void construct(const clang::CXXConstructExpr *e, clang::QualType t,
                  std::vector<AbstractValue> &leaves,
                  const clang::CXXConstructorDecl *inherited = nullptr);
+  void constructInherited(const clang::CXXConstructExpr *e,
+                          const clang::CXXConstructorDecl *ctor,
+                          std::vector<AbstractValue> &leaves);
+  void runConstructor(const clang::CXXConstructExpr *e,
+                      const clang::CXXConstructorDecl *cd, clang::QualType t,
+                      std::vector<AbstractValue> &leaves);
+  void initMembers(const clang::CXXConstructorDecl *cd,
+                   const clang::RecordDecl *rd, int self);
+  std::vector<AbstractValue> initObjectByDefault(clang::QualType t,
+                                                 bool valueInitialised,
+                                                 bool zero,
+                                                 const std::string &name);
+  std::vector<AbstractValue> initObjectFromList(clang::QualType t,
+                                                const clang::InitListExpr *il,
+                                                const std::string &name);
   // A new object's slots, filled from `v` (its leaves, else Unknown).
   int newObject(clang::QualType t, const AbstractValue &v);
   AbstractValue loadObject(int slot, int leaves) const;
