@@ -220,9 +220,20 @@ private:
   // Operators and arithmetic (HostEvaluatorArith.cpp).
   AbstractValue evalUnary(const clang::UnaryOperator *e);
   AbstractValue evalBinary(const clang::BinaryOperator *e);
+  AbstractValue evalAddressOf(const clang::UnaryOperator *e);
+  AbstractValue evalIncDec(const clang::UnaryOperator *e);
+  AbstractValue evalLogical(const clang::BinaryOperator *e);
+  AbstractValue evalCompoundAssign(const clang::CompoundAssignOperator *ca);
+  AbstractValue evalPointerBinary(const clang::BinaryOperator *e);
   HostValue arith(clang::BinaryOperatorKind op, const HostValue &l,
                   const HostValue &r, clang::QualType operandType,
                   clang::QualType resultType, clang::SourceLocation loc);
+  HostValue floatArith(clang::BinaryOperatorKind op, const HostValue &l,
+                       const HostValue &r, clang::QualType resultType,
+                       clang::SourceLocation loc);
+  HostValue intArith(clang::BinaryOperatorKind op, bool uns, uint64_t ua,
+                     uint64_t ub, int64_t a, int64_t b,
+                     clang::QualType resultType, clang::SourceLocation loc);
   HostValue convert(const HostValue &v, clang::QualType from,
                     clang::QualType to) const;
   HostValue normalizeInt(int64_t v, clang::QualType t) const;
