@@ -188,13 +188,20 @@ private:
   static constexpr uint64_t kMaxArray = 4096; // larger arrays are not tracked
   static constexpr uintptr_t kMaxStackBytes = 2 << 20;
 
-  // Statements (HostEvaluatorStmt.cpp).
+  // Statements (HostEvaluatorStmt.cpp), loops (HostEvaluatorLoops.cpp).
   Flow exec(const clang::Stmt *s);
   Flow execIf(const clang::IfStmt *s);
   Flow execSwitch(const clang::SwitchStmt *s);
   Flow execLoop(const clang::Stmt *loop, const clang::Expr *cond,
                 const clang::Expr *inc, const clang::Stmt *body, bool doWhile);
+  std::optional<std::string> loopNotFollowed(const clang::Stmt *loop,
+                                             bool launches, uint64_t limit);
+  Flow runLoop(const clang::Stmt *loop, const clang::Expr *cond,
+               const clang::Expr *inc, const clang::Stmt *body, bool doWhile,
+               bool launches, uint64_t limit);
+  void keepLaunchesOfCutLoop(const clang::Stmt *loop, uint64_t iter);
   Flow execRangeFor(const clang::CXXForRangeStmt *s);
+  Flow execReturn(const clang::ReturnStmt *rs);
   void declare(const clang::VarDecl *vd);
   void loopFailed(const clang::Stmt *loop, const clang::Stmt *body,
                   const std::string &reason, bool notUnrolled);
