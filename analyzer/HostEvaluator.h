@@ -431,6 +431,16 @@ private:
   // (HostEvaluatorKernelQueries.cpp); nullopt for other calls.
   std::optional<AbstractValue> evalKernelQuery(const clang::CallExpr *e,
                                                const std::string &name);
+  AbstractValue answerActiveBlocks(
+      const clang::CallExpr *e, const std::string &name,
+      const std::vector<AbstractValue> &args, const clang::FunctionDecl *kernel,
+      const std::optional<core::KernelResources> &r, std::string why);
+  AbstractValue answerPotentialBlockSize(
+      const clang::CallExpr *e, const std::string &name,
+      const std::vector<AbstractValue> &args, const clang::FunctionDecl *kernel,
+      const std::optional<core::KernelResources> &r, std::string why);
+  void setArgTarget(const std::vector<AbstractValue> &args, unsigned i,
+                    AbstractValue v);
   // What the compiler gave `kernel` (ExtractorOptions::kernelResources),
   // with its launch bounds and the dynamic shared limit the program set.
   std::optional<core::KernelResources>
