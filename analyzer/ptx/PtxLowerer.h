@@ -76,6 +76,8 @@ private:
                    const std::string &from);
   bool lowerCvta(const Statement &st);
   bool lowerArith(const Statement &st);
+  bool lowerFloatArith(const Statement &st, const std::string &type,
+                       unsigned w);
   bool lowerBitwise(const Statement &st);
   bool lowerVideoSimd(const Statement &st);
   bool lowerSetp(const Statement &st);
