@@ -160,6 +160,8 @@ struct BlockRunner::Impl {
 
   // Warp-level intrinsics and special registers (ExecWarp.cpp).
   void execSreg(const bc::Inst &in, WarpState &w, uint32_t mask);
+  uint64_t sregValue(bc::SregKind kind, const WarpState &w,
+                     unsigned lane) const;
   void execShfl(const bc::Inst &in, WarpState &w, uint32_t mask);
   void execVote(const bc::Inst &in, WarpState &w, uint32_t mask);
   /// False (and the fault recorded) when a lane of `mask` calls a
