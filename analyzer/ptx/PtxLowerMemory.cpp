@@ -89,35 +89,19 @@ bool Lowerer::lowerLoadStore(const Statement &st) {
   if (n > 1 &&
       (data.kind != Operand::Kind::Vector || data.elements.size() != n))
     return fail("vector operand");
-  // The data as n elements of w bits (one operand each for .v2/.v4).
-  auto element = [&](unsigned i) -> const Operand & {
-    return n > 1 ? data.elements[i] : data;
-  };
   Type *elem = b_.getIntNTy(w);
   Type *t = n > 1 ? static_cast<Type *>(FixedVectorType::get(elem, n)) : elem;
-  auto gather = [&]() -> Value * {
-    Value *v = n > 1 ? static_cast<Value *>(PoisonValue::get(t)) : nullptr;
-    for (unsigned i = 0; i < n; ++i) {
-      const Operand &e = element(i);
-      Value *x = e.kind == Operand::Kind::Sink ? ConstantInt::get(elem, 0)
-                                               : read(e, w);
-      if (!x)
-        return nullptr;
-      v = n > 1 ? b_.CreateInsertElement(v, x, i) : x;
-    }
-    return v;
-  };
   Value *pred = guard();
   if (st.guard && !pred)
     return fail("unknown guard predicate");
   Value *old = nullptr;
   if (isLoad && pred) {
     // What the destination keeps where the guard is off.
-    old = gather();
+    old = gatherData(data, n, w);
     if (!old)
       old = Constant::getNullValue(t);
   }
-  Value *stored = isLoad ? nullptr : gather();
+  Value *stored = isLoad ? nullptr : gatherData(data, n, w);
   if (!isLoad && !stored)
     return fail("store value");
   if (pred)
@@ -153,12 +137,35 @@ bool Lowerer::lowerLoadStore(const Statement &st) {
   }
   if (!isLoad)
     return true;
+  return scatterLoaded(data, n, loaded, type[0] == 's');
+}
+
+// The data operand as n elements of w bits (one operand each for .v2/.v4),
+// a sink read as 0; null when an element cannot be read.
+Value *Lowerer::gatherData(const Operand &data, unsigned n, unsigned w) {
+  Type *elem = b_.getIntNTy(w);
+  Type *t = n > 1 ? static_cast<Type *>(FixedVectorType::get(elem, n)) : elem;
+  Value *v = n > 1 ? static_cast<Value *>(PoisonValue::get(t)) : nullptr;
+  for (unsigned i = 0; i < n; ++i) {
+    const Operand &e = n > 1 ? data.elements[i] : data;
+    Value *x =
+        e.kind == Operand::Kind::Sink ? ConstantInt::get(elem, 0) : read(e, w);
+    if (!x)
+      return nullptr;
+    v = n > 1 ? b_.CreateInsertElement(v, x, i) : x;
+  }
+  return v;
+}
+
+// The loaded value's n elements into the data operand's registers.
+bool Lowerer::scatterLoaded(const Operand &data, unsigned n, Value *loaded,
+                            bool signExtend) {
   for (unsigned i = 0; i < n; ++i) {
     Value *x = n > 1 ? b_.CreateExtractElement(loaded, i) : loaded;
     // A narrow load into a wider register extends by the type's signedness.
-    if (type[0] == 's')
+    if (signExtend)
       x = b_.CreateSExt(x, b_.getInt64Ty());
-    if (!write(element(i), x))
+    if (!write(n > 1 ? data.elements[i] : data, x))
       return false;
   }
   return true;

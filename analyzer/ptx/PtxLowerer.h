@@ -86,6 +86,9 @@ private:
   bool lowerDotProduct(const Statement &st);
   bool lowerCarryChain(const Statement &st);
   bool lowerLoadStore(const Statement &st);
+  llvm::Value *gatherData(const Operand &data, unsigned n, unsigned w);
+  bool scatterLoaded(const Operand &data, unsigned n, llvm::Value *loaded,
+                     bool signExtend);
   bool lowerAtomic(const Statement &st);
   bool lowerCpAsync(const Statement &st);
   bool lowerLdmatrix(const Statement &st);
