@@ -90,6 +90,9 @@ private:
   bool scatterLoaded(const Operand &data, unsigned n, llvm::Value *loaded,
                      bool signExtend);
   bool lowerAtomic(const Statement &st);
+  bool lowerHalfFloatAtomic(const Statement &st, const std::string &op,
+                            const std::string &type, unsigned w,
+                            llvm::Value *ptr, llvm::Value *v, bool isRed);
   bool lowerCpAsync(const Statement &st);
   bool lowerLdmatrix(const Statement &st);
   bool lowerMmaSync(const Statement &st);
