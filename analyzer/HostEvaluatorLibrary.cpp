@@ -500,23 +500,19 @@ HostEvaluator::evalArgumentConversion(const CallExpr *e,
   return AbstractValue::of(convert(HostValue::floating(v), ctx_.DoubleTy, rt));
 }
 
-std::optional<AbstractValue>
-HostEvaluator::evalArgumentScan(const CallExpr *e, const std::string &name) {
-  if (name != "sscanf" || e->getNumArgs() < 2)
-    return std::nullopt;
-  std::optional<std::string> text = programArgument(e->getArg(0));
-  const auto *format =
-      dyn_cast<StringLiteral>(e->getArg(1)->IgnoreParenImpCasts());
-  if (!text || !format || !format->isOrdinary())
-    return std::nullopt;
-  // One conversion at a time, each through the C library's own sscanf on
-  // what is left of the text, so that the values are the program's.
-  struct Conversion {
-    std::string spec; // "%d", "%lf", " %c"...
-    char kind;        // 'i' integer, 'u' unsigned, 'f' floating, 'c' char
-  };
-  std::vector<Conversion> conversions;
-  llvm::StringRef f = format->getString();
+namespace {
+
+// One conversion at a time, each through the C library's own sscanf on
+// what is left of the text, so that the values are the program's.
+struct ScanConversion {
+  std::string spec; // "%d", "%lf", " %c"...
+  char kind;        // 'i' integer, 'u' unsigned, 'f' floating, 'c' char
+};
+
+// The conversions of a sscanf format, each with the literal text before it;
+// nullopt for a format not read here.
+std::optional<std::vector<ScanConversion>> scanConversions(llvm::StringRef f) {
+  std::vector<ScanConversion> conversions;
   std::string literal; // text between conversions, matched as sscanf does
   for (size_t k = 0; k < f.size(); ++k) {
     if (f[k] != '%') {
@@ -541,6 +537,25 @@ HostEvaluator::evalArgumentScan(const CallExpr *e, const std::string &name) {
     literal.clear();
     k = end;
   }
+  return conversions;
+}
+
+} // namespace
+
+std::optional<AbstractValue>
+HostEvaluator::evalArgumentScan(const CallExpr *e, const std::string &name) {
+  if (name != "sscanf" || e->getNumArgs() < 2)
+    return std::nullopt;
+  std::optional<std::string> text = programArgument(e->getArg(0));
+  const auto *format =
+      dyn_cast<StringLiteral>(e->getArg(1)->IgnoreParenImpCasts());
+  if (!text || !format || !format->isOrdinary())
+    return std::nullopt;
+  std::optional<std::vector<ScanConversion>> parsed =
+      scanConversions(format->getString());
+  if (!parsed)
+    return std::nullopt;
+  const std::vector<ScanConversion> &conversions = *parsed;
   if (conversions.size() + 2 != e->getNumArgs())
     return std::nullopt;
   // The conversion read into the widest type of its kind ("%d%n" ->
@@ -553,7 +568,7 @@ HostEvaluator::evalArgumentScan(const CallExpr *e, const std::string &name) {
   size_t at_ = 0;
   int64_t assigned = 0;
   for (size_t n = 0; n < conversions.size(); ++n) {
-    const Conversion &c = conversions[n];
+    const ScanConversion &c = conversions[n];
     const Expr *target = e->getArg(unsigned(n + 2));
     QualType type = target->getType()->getPointeeType().getCanonicalType();
     AbstractValue pointer = eval(target);
