@@ -361,36 +361,13 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
     return AbstractValue::unknown("pointer used as an integer at " +
                                   where(e->getExprLoc()));
   }
-  case CK_ArrayToPointerDecay: {
-    if (isa<StringLiteral>(sub->IgnoreParens()))
-      return eval(sub); // a host pointer that knows its characters
-    LValue lv = lvalueOf(sub);
-    if (validSlot(lv.slot) && lv.count > 0) {
-      AbstractValue p;
-      p.slotRef = lv.slot;
-      p.slotCount = lv.count;
-      return p;
-    }
-    return AbstractValue::of(HostValue::hostPtr());
-  }
+  case CK_ArrayToPointerDecay:
+    return evalArrayDecay(sub);
   case CK_ToVoid:
     eval(sub);
     return AbstractValue::unknown("void");
-  case CK_BaseToDerived: {      // CRTP: `static_cast<Derived *>(this)`
-    if (!to->isPointerType()) { // `static_cast<Derived &>(*this)`
-      if (LValue lv = lvalueOf(e); validSlot(lv.slot))
-        return load(lv);
-      return eval(sub);
-    }
-    AbstractValue p = eval(sub);
-    LValue lv = derivedObject(p.slotRef, e);
-    if (!validSlot(lv.slot))
-      return AbstractValue::unknown("a cast to a derived class at " +
-                                    where(e->getExprLoc()));
-    p.slotRef = lv.slot;
-    p.slotCount = lv.count;
-    return p;
-  }
+  case CK_BaseToDerived: // CRTP: `static_cast<Derived *>(this)`
+    return evalBaseToDerived(e);
   case CK_LValueBitCast: // the same bits as another type (lvalueOf says when)
     if (LValue lv = lvalueOf(e); validSlot(lv.slot))
       return load(lv);
@@ -398,6 +375,38 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
   default: // NoOp, LValueToRValue, BitCast, constructor conversions, ...
     return eval(sub);
   }
+}
+
+// An array as a pointer to its first element (its slots, when tracked).
+AbstractValue HostEvaluator::evalArrayDecay(const Expr *sub) {
+  if (isa<StringLiteral>(sub->IgnoreParens()))
+    return eval(sub); // a host pointer that knows its characters
+  LValue lv = lvalueOf(sub);
+  if (validSlot(lv.slot) && lv.count > 0) {
+    AbstractValue p;
+    p.slotRef = lv.slot;
+    p.slotCount = lv.count;
+    return p;
+  }
+  return AbstractValue::of(HostValue::hostPtr());
+}
+
+AbstractValue HostEvaluator::evalBaseToDerived(const CastExpr *e) {
+  const Expr *sub = e->getSubExpr();
+  QualType to = e->getType();
+  if (!to->isPointerType()) { // `static_cast<Derived &>(*this)`
+    if (LValue lv = lvalueOf(e); validSlot(lv.slot))
+      return load(lv);
+    return eval(sub);
+  }
+  AbstractValue p = eval(sub);
+  LValue lv = derivedObject(p.slotRef, e);
+  if (!validSlot(lv.slot))
+    return AbstractValue::unknown("a cast to a derived class at " +
+                                  where(e->getExprLoc()));
+  p.slotRef = lv.slot;
+  p.slotCount = lv.count;
+  return p;
 }
 
 AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {

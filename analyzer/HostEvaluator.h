@@ -220,6 +220,8 @@ private:
   std::optional<AbstractValue> literalValue(const clang::Expr *e) const;
   AbstractValue evalConditional(const clang::ConditionalOperator *co);
   AbstractValue evalCast(const clang::CastExpr *e);
+  AbstractValue evalArrayDecay(const clang::Expr *sub);
+  AbstractValue evalBaseToDerived(const clang::CastExpr *e);
   AbstractValue evalConstruct(const clang::CXXConstructExpr *e);
   AbstractValue evalInitList(const clang::InitListExpr *e);
   AbstractValue evalMember(const clang::MemberExpr *e);
