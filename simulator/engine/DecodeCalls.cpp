@@ -76,7 +76,8 @@ std::optional<MathFn> floatFn(FloatFnKind k) {
 }
 std::optional<MathFn> intFn(IntFnKind k) { return decodeCode(intCode(k)); }
 
-std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
+// LLVM's integer intrinsics that the engine computes.
+std::optional<MathFn> genericIntIntrinsic(Intrinsic::ID id) {
   switch (id) {
   case Intrinsic::umin:
     return intFn(IntFnKind::UMin);
@@ -102,6 +103,14 @@ std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
     return intFn(IntFnKind::Bswap);
   case Intrinsic::bitreverse:
     return intFn(IntFnKind::Bitreverse);
+  default:
+    return std::nullopt;
+  }
+}
+
+// LLVM's floating-point intrinsics that the engine computes.
+std::optional<MathFn> genericFloatIntrinsic(Intrinsic::ID id) {
+  switch (id) {
   case Intrinsic::sqrt:
     return floatFn(FloatFnKind::Sqrt);
   case Intrinsic::fabs:
@@ -156,6 +165,12 @@ std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
   default:
     return std::nullopt;
   }
+}
+
+std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
+  if (std::optional<MathFn> fn = genericIntIntrinsic(id))
+    return fn;
+  return genericFloatIntrinsic(id);
 }
 
 // llvm.nvvm.<fn>[.approx|.rn|.ftz|...].<type>: the first component decides.
