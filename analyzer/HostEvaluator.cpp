@@ -1,9 +1,11 @@
 // HostEvaluator, part 1: values, locations and expression dispatch. The
 // other parts: storage (HostEvaluatorStorage.cpp), arithmetic and operators
-// (HostEvaluatorArith.cpp), statements and loops (HostEvaluatorStmt.cpp),
-// what a statement changes (HostEvaluatorEffects.cpp), calls and the CUDA
-// runtime (HostEvaluatorCalls.cpp), library functions
-// (HostEvaluatorLibrary.cpp), structs and arrays (HostEvaluatorObjects.cpp).
+// (HostEvaluatorArith.cpp), statements (HostEvaluatorStmt.cpp) and loops
+// (HostEvaluatorLoops.cpp), what a statement changes
+// (HostEvaluatorEffects.cpp), calls and the CUDA runtime
+// (HostEvaluatorCalls.cpp), library functions (HostEvaluatorLibrary.cpp) and
+// the program's arguments (HostEvaluatorArguments.cpp), structs and arrays
+// (HostEvaluatorObjects.cpp).
 #include "analyzer/HostEvaluator.h"
 
 #include "clang/AST/ExprCXX.h"
