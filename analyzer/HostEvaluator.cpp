@@ -1,9 +1,11 @@
 // HostEvaluator, part 1: values, locations and expression dispatch. The
 // other parts: storage (HostEvaluatorStorage.cpp), arithmetic and operators
-// (HostEvaluatorArith.cpp), statements and loops (HostEvaluatorStmt.cpp),
-// what a statement changes (HostEvaluatorEffects.cpp), calls and the CUDA
-// runtime (HostEvaluatorCalls.cpp), library functions
-// (HostEvaluatorLibrary.cpp), structs and arrays (HostEvaluatorObjects.cpp).
+// (HostEvaluatorArith.cpp), statements (HostEvaluatorStmt.cpp) and loops
+// (HostEvaluatorLoops.cpp), what a statement changes
+// (HostEvaluatorEffects.cpp), calls and the CUDA runtime
+// (HostEvaluatorCalls.cpp), library functions (HostEvaluatorLibrary.cpp) and
+// the program's arguments (HostEvaluatorArguments.cpp), structs and arrays
+// (HostEvaluatorObjects.cpp).
 #include "analyzer/HostEvaluator.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -173,36 +175,34 @@ AbstractValue HostEvaluator::eval(const Expr *e) {
   return evalUncached(e);
 }
 
-AbstractValue HostEvaluator::evalUncached(const Expr *e) {
-  auto unknownHere = [&](const std::string &what) {
-    return AbstractValue::unknown(describe(e, e->getExprLoc()) + ": " + what);
-  };
+// Parentheses, temporaries, default arguments and substitutions: the
+// expression they stand for; null for any other expression.
+static const Expr *wrappedExpr(const Expr *e) {
   switch (e->getStmtClass()) {
   case Stmt::ParenExprClass:
-    return eval(cast<ParenExpr>(e)->getSubExpr());
-  case Stmt::ConstantExprClass: {
-    auto *ce = cast<ConstantExpr>(e);
-    if (ce->hasAPValueResult()) {
-      HostValue v = fromAPValue(ce->getAPValueResult());
-      if (v.known())
-        return AbstractValue::of(v);
-    }
-    return eval(ce->getSubExpr());
-  }
+    return cast<ParenExpr>(e)->getSubExpr();
   case Stmt::ExprWithCleanupsClass:
-    return eval(cast<ExprWithCleanups>(e)->getSubExpr());
+    return cast<ExprWithCleanups>(e)->getSubExpr();
   case Stmt::MaterializeTemporaryExprClass:
-    return eval(cast<MaterializeTemporaryExpr>(e)->getSubExpr());
+    return cast<MaterializeTemporaryExpr>(e)->getSubExpr();
   case Stmt::CXXBindTemporaryExprClass:
-    return eval(cast<CXXBindTemporaryExpr>(e)->getSubExpr());
+    return cast<CXXBindTemporaryExpr>(e)->getSubExpr();
   case Stmt::CXXDefaultArgExprClass:
-    return eval(cast<CXXDefaultArgExpr>(e)->getExpr());
+    return cast<CXXDefaultArgExpr>(e)->getExpr();
   case Stmt::CXXDefaultInitExprClass:
-    return eval(cast<CXXDefaultInitExpr>(e)->getExpr());
+    return cast<CXXDefaultInitExpr>(e)->getExpr();
   case Stmt::SubstNonTypeTemplateParmExprClass:
-    return eval(cast<SubstNonTypeTemplateParmExpr>(e)->getReplacement());
+    return cast<SubstNonTypeTemplateParmExpr>(e)->getReplacement();
   case Stmt::OpaqueValueExprClass:
-    return eval(cast<OpaqueValueExpr>(e)->getSourceExpr());
+    return cast<OpaqueValueExpr>(e)->getSourceExpr();
+  default:
+    return nullptr;
+  }
+}
+
+// The value of a literal; nullopt for any other expression.
+std::optional<AbstractValue> HostEvaluator::literalValue(const Expr *e) const {
+  switch (e->getStmtClass()) {
   case Stmt::IntegerLiteralClass:
     return AbstractValue::of(normalizeInt(
         int64_t(cast<IntegerLiteral>(e)->getValue().getZExtValue()),
@@ -226,27 +226,33 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
       v.text = std::make_shared<const std::string>(sl->getString().str());
     return v;
   }
+  default:
+    return std::nullopt;
+  }
+}
+
+AbstractValue HostEvaluator::evalUncached(const Expr *e) {
+  auto unknownHere = [&](const std::string &what) {
+    return AbstractValue::unknown(describe(e, e->getExprLoc()) + ": " + what);
+  };
+  if (const Expr *inner = wrappedExpr(e))
+    return eval(inner);
+  if (std::optional<AbstractValue> v = literalValue(e))
+    return *v;
+  switch (e->getStmtClass()) {
+  case Stmt::ConstantExprClass: {
+    auto *ce = cast<ConstantExpr>(e);
+    if (ce->hasAPValueResult()) {
+      HostValue v = fromAPValue(ce->getAPValueResult());
+      if (v.known())
+        return AbstractValue::of(v);
+    }
+    return eval(ce->getSubExpr());
+  }
   case Stmt::CXXNewExprClass:
     return evalNew(cast<CXXNewExpr>(e));
-  case Stmt::DeclRefExprClass: {
-    const ValueDecl *d = cast<DeclRefExpr>(e)->getDecl();
-    if (auto *ec = dyn_cast<EnumConstantDecl>(d))
-      return AbstractValue::of(
-          HostValue::integer(ec->getInitVal().getExtValue()));
-    if (auto *fd = dyn_cast<FunctionDecl>(d)) {
-      AbstractValue f;
-      f.function = fd;
-      return f;
-    }
-    auto *vd = dyn_cast<VarDecl>(d);
-    if (!vd)
-      return unknownHere("not a variable");
-    LValue lv = lvalueOf(e);
-    if (!validSlot(lv.slot))
-      return unknownHere("variable `" + vd->getNameAsString() +
-                         "` was not evaluated on this path");
-    return load(lv);
-  }
+  case Stmt::DeclRefExprClass:
+    return evalDeclRef(cast<DeclRefExpr>(e));
   case Stmt::ImplicitCastExprClass:
   case Stmt::CStyleCastExprClass:
   case Stmt::CXXStaticCastExprClass:
@@ -259,25 +265,8 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
   case Stmt::BinaryOperatorClass:
   case Stmt::CompoundAssignOperatorClass:
     return evalBinary(cast<BinaryOperator>(e));
-  case Stmt::ConditionalOperatorClass: {
-    auto *co = cast<ConditionalOperator>(e);
-    HostValue cond = eval(co->getCond()).scalar;
-    if (std::optional<bool> c = truth(cond))
-      return eval(*c ? co->getTrueExpr() : co->getFalseExpr());
-    // Both arms; the program exits only if both do (`ok ? x : abort()`).
-    bool exitBefore = exitRequested_;
-    ++speculative_;
-    AbstractValue a = eval(co->getTrueExpr());
-    bool exitA = exitRequested_;
-    exitRequested_ = exitBefore;
-    AbstractValue b = eval(co->getFalseExpr());
-    --speculative_;
-    exitRequested_ = exitBefore || (exitA && exitRequested_);
-    if (a.same(b))
-      return a;
-    return unknownHere("its condition could not be evaluated (" + cond.why +
-                       ")");
-  }
+  case Stmt::ConditionalOperatorClass:
+    return evalConditional(cast<ConditionalOperator>(e));
   case Stmt::CallExprClass:
   case Stmt::CUDAKernelCallExprClass:
   case Stmt::CXXMemberCallExprClass:
@@ -291,58 +280,14 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
     recordStop(e, "an exception thrown");
     exitRequested_ = true;
     return unknownHere("throws");
-  case Stmt::CXXThisExprClass: {
-    const Frame &f = frames_.back();
-    if (f.thisSlot < 0 || !validSlot(f.thisSlot))
-      return unknownHere("its object is not tracked");
-    AbstractValue p;
-    p.slotRef = f.thisSlot;
-    p.slotCount = f.thisLeaves;
-    return p;
-  }
+  case Stmt::CXXThisExprClass:
+    return evalThis(e);
   case Stmt::InitListExprClass:
     return evalInitList(cast<InitListExpr>(e));
   case Stmt::MemberExprClass:
     return evalMember(cast<MemberExpr>(e));
-  case Stmt::ArraySubscriptExprClass: {
-    auto *as = cast<ArraySubscriptExpr>(e);
-    LValue lv = lvalueOf(e);
-    if (validSlot(lv.slot))
-      return load(lv);
-    // prop.maxGridSize[0]: an array field of a device query's answer.
-    if (auto *me = dyn_cast<MemberExpr>(as->getBase()->IgnoreParenImpCasts()))
-      if (AbstractValue p = eval(me->getBase()); p.deviceProps) {
-        HostValue idx = eval(as->getIdx()).scalar;
-        std::string key = me->getMemberDecl()->getNameAsString() + "[" +
-                          std::to_string(idx.i) + "]";
-        if (idx.kind == HostValue::Kind::Int)
-          if (std::optional<int64_t> v = deviceQuery(key, e->getExprLoc()))
-            return AbstractValue::of(normalizeInt(*v, e->getType()));
-        return AbstractValue::unknown(p.scalar.why + " (field " + key + ")");
-      }
-    AbstractValue base = eval(as->getBase());
-    if (base.scalar.kind == HostValue::Kind::HostPtr &&
-        base.scalar.allocation == HostValue::kProgramArguments) {
-      // argv[k]: the program's argument, a string known to its characters.
-      HostValue k = eval(as->getIdx()).scalar;
-      const std::vector<std::string> &args = *options_.programArgs;
-      if (k.kind == HostValue::Kind::Int && k.i >= 0 &&
-          k.i <= int64_t(args.size())) {
-        AbstractValue v = AbstractValue::of(HostValue::hostPtr());
-        v.text = std::make_shared<const std::string>(
-            k.i == 0 ? std::string("program") : args[size_t(k.i - 1)]);
-        return v;
-      }
-      return unknownHere("argv beyond argc");
-    }
-    eval(as->getIdx());
-    std::string why = base.why();
-    if (!why.empty())
-      return AbstractValue::unknown(why);
-    return unknownHere(base.scalar.kind == HostValue::Kind::DevicePtr
-                           ? "contents of device memory are not evaluated"
-                           : "contents of host memory are not evaluated");
-  }
+  case Stmt::ArraySubscriptExprClass:
+    return evalSubscript(cast<ArraySubscriptExpr>(e));
   case Stmt::LambdaExprClass: {
     AbstractValue v = unknownHere("a lambda");
     v.closure = frames_.back().serial;
@@ -351,6 +296,27 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
   default:
     return unknownHere("not modelled");
   }
+}
+
+AbstractValue HostEvaluator::evalConditional(const ConditionalOperator *co) {
+  auto unknownHere = [&](const std::string &what) {
+    return AbstractValue::unknown(describe(co, co->getExprLoc()) + ": " + what);
+  };
+  HostValue cond = eval(co->getCond()).scalar;
+  if (std::optional<bool> c = truth(cond))
+    return eval(*c ? co->getTrueExpr() : co->getFalseExpr());
+  // Both arms; the program exits only if both do (`ok ? x : abort()`).
+  bool exitBefore = exitRequested_;
+  ++speculative_;
+  AbstractValue a = eval(co->getTrueExpr());
+  bool exitA = exitRequested_;
+  exitRequested_ = exitBefore;
+  AbstractValue b = eval(co->getFalseExpr());
+  --speculative_;
+  exitRequested_ = exitBefore || (exitA && exitRequested_);
+  if (a.same(b))
+    return a;
+  return unknownHere("its condition could not be evaluated (" + cond.why + ")");
 }
 
 AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
@@ -397,36 +363,13 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
     return AbstractValue::unknown("pointer used as an integer at " +
                                   where(e->getExprLoc()));
   }
-  case CK_ArrayToPointerDecay: {
-    if (isa<StringLiteral>(sub->IgnoreParens()))
-      return eval(sub); // a host pointer that knows its characters
-    LValue lv = lvalueOf(sub);
-    if (validSlot(lv.slot) && lv.count > 0) {
-      AbstractValue p;
-      p.slotRef = lv.slot;
-      p.slotCount = lv.count;
-      return p;
-    }
-    return AbstractValue::of(HostValue::hostPtr());
-  }
+  case CK_ArrayToPointerDecay:
+    return evalArrayDecay(sub);
   case CK_ToVoid:
     eval(sub);
     return AbstractValue::unknown("void");
-  case CK_BaseToDerived: {      // CRTP: `static_cast<Derived *>(this)`
-    if (!to->isPointerType()) { // `static_cast<Derived &>(*this)`
-      if (LValue lv = lvalueOf(e); validSlot(lv.slot))
-        return load(lv);
-      return eval(sub);
-    }
-    AbstractValue p = eval(sub);
-    LValue lv = derivedObject(p.slotRef, e);
-    if (!validSlot(lv.slot))
-      return AbstractValue::unknown("a cast to a derived class at " +
-                                    where(e->getExprLoc()));
-    p.slotRef = lv.slot;
-    p.slotCount = lv.count;
-    return p;
-  }
+  case CK_BaseToDerived: // CRTP: `static_cast<Derived *>(this)`
+    return evalBaseToDerived(e);
   case CK_LValueBitCast: // the same bits as another type (lvalueOf says when)
     if (LValue lv = lvalueOf(e); validSlot(lv.slot))
       return load(lv);
@@ -434,6 +377,38 @@ AbstractValue HostEvaluator::evalCast(const CastExpr *e) {
   default: // NoOp, LValueToRValue, BitCast, constructor conversions, ...
     return eval(sub);
   }
+}
+
+// An array as a pointer to its first element (its slots, when tracked).
+AbstractValue HostEvaluator::evalArrayDecay(const Expr *sub) {
+  if (isa<StringLiteral>(sub->IgnoreParens()))
+    return eval(sub); // a host pointer that knows its characters
+  LValue lv = lvalueOf(sub);
+  if (validSlot(lv.slot) && lv.count > 0) {
+    AbstractValue p;
+    p.slotRef = lv.slot;
+    p.slotCount = lv.count;
+    return p;
+  }
+  return AbstractValue::of(HostValue::hostPtr());
+}
+
+AbstractValue HostEvaluator::evalBaseToDerived(const CastExpr *e) {
+  const Expr *sub = e->getSubExpr();
+  QualType to = e->getType();
+  if (!to->isPointerType()) { // `static_cast<Derived &>(*this)`
+    if (LValue lv = lvalueOf(e); validSlot(lv.slot))
+      return load(lv);
+    return eval(sub);
+  }
+  AbstractValue p = eval(sub);
+  LValue lv = derivedObject(p.slotRef, e);
+  if (!validSlot(lv.slot))
+    return AbstractValue::unknown("a cast to a derived class at " +
+                                  where(e->getExprLoc()));
+  p.slotRef = lv.slot;
+  p.slotCount = lv.count;
+  return p;
 }
 
 AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {

@@ -188,13 +188,20 @@ private:
   static constexpr uint64_t kMaxArray = 4096; // larger arrays are not tracked
   static constexpr uintptr_t kMaxStackBytes = 2 << 20;
 
-  // Statements (HostEvaluatorStmt.cpp).
+  // Statements (HostEvaluatorStmt.cpp), loops (HostEvaluatorLoops.cpp).
   Flow exec(const clang::Stmt *s);
   Flow execIf(const clang::IfStmt *s);
   Flow execSwitch(const clang::SwitchStmt *s);
   Flow execLoop(const clang::Stmt *loop, const clang::Expr *cond,
                 const clang::Expr *inc, const clang::Stmt *body, bool doWhile);
+  std::optional<std::string> loopNotFollowed(const clang::Stmt *loop,
+                                             bool launches, uint64_t limit);
+  Flow runLoop(const clang::Stmt *loop, const clang::Expr *cond,
+               const clang::Expr *inc, const clang::Stmt *body, bool doWhile,
+               bool launches, uint64_t limit);
+  void keepLaunchesOfCutLoop(const clang::Stmt *loop, uint64_t iter);
   Flow execRangeFor(const clang::CXXForRangeStmt *s);
+  Flow execReturn(const clang::ReturnStmt *rs);
   void declare(const clang::VarDecl *vd);
   void loopFailed(const clang::Stmt *loop, const clang::Stmt *body,
                   const std::string &reason, bool notUnrolled);
@@ -210,7 +217,11 @@ private:
 
   // Expressions (HostEvaluator.cpp).
   AbstractValue evalUncached(const clang::Expr *e);
+  std::optional<AbstractValue> literalValue(const clang::Expr *e) const;
+  AbstractValue evalConditional(const clang::ConditionalOperator *co);
   AbstractValue evalCast(const clang::CastExpr *e);
+  AbstractValue evalArrayDecay(const clang::Expr *sub);
+  AbstractValue evalBaseToDerived(const clang::CastExpr *e);
   AbstractValue evalConstruct(const clang::CXXConstructExpr *e);
   AbstractValue evalInitList(const clang::InitListExpr *e);
   AbstractValue evalMember(const clang::MemberExpr *e);
@@ -218,9 +229,20 @@ private:
   // Operators and arithmetic (HostEvaluatorArith.cpp).
   AbstractValue evalUnary(const clang::UnaryOperator *e);
   AbstractValue evalBinary(const clang::BinaryOperator *e);
+  AbstractValue evalAddressOf(const clang::UnaryOperator *e);
+  AbstractValue evalIncDec(const clang::UnaryOperator *e);
+  AbstractValue evalLogical(const clang::BinaryOperator *e);
+  AbstractValue evalCompoundAssign(const clang::CompoundAssignOperator *ca);
+  AbstractValue evalPointerBinary(const clang::BinaryOperator *e);
   HostValue arith(clang::BinaryOperatorKind op, const HostValue &l,
                   const HostValue &r, clang::QualType operandType,
                   clang::QualType resultType, clang::SourceLocation loc);
+  HostValue floatArith(clang::BinaryOperatorKind op, const HostValue &l,
+                       const HostValue &r, clang::QualType resultType,
+                       clang::SourceLocation loc);
+  HostValue intArith(clang::BinaryOperatorKind op, bool uns, uint64_t ua,
+                     uint64_t ub, int64_t a, int64_t b,
+                     clang::QualType resultType, clang::SourceLocation loc);
   HostValue convert(const HostValue &v, clang::QualType from,
                     clang::QualType to) const;
   HostValue normalizeInt(int64_t v, clang::QualType t) const;
@@ -236,11 +258,41 @@ private:
 
   // Calls (HostEvaluatorCalls.cpp).
   AbstractValue evalCall(const clang::CallExpr *e);
+  AbstractValue evalMethodCall(const clang::CallExpr *e,
+                               const clang::CXXMethodDecl *md, bool hasBody,
+                               bool system);
+  LValue methodObject(const clang::CallExpr *e, const clang::CXXMethodDecl *md);
+  std::optional<AbstractValue>
+  callOnTemporary(const clang::CallExpr *e, const clang::CXXMethodDecl *md,
+                  const clang::CXXOperatorCallExpr *op, LValue object);
+  AbstractValue callUndefined(const clang::CallExpr *e,
+                              const clang::FunctionDecl *fd);
   std::optional<AbstractValue> evalCudaCall(const clang::CallExpr *e,
                                             const clang::FunctionDecl *fd,
                                             const std::string &name);
+  AbstractValue cudaSuccess(const clang::CallExpr *e) const;
+  void setThrough(const AbstractValue &ptr, AbstractValue v);
+  std::optional<AbstractValue> evalCudaMalloc(const clang::CallExpr *e);
+  std::optional<AbstractValue> evalCudaMemoryCall(const clang::CallExpr *e,
+                                                  const std::string &name);
+  std::optional<AbstractValue> evalCudaDeviceQuery(const clang::CallExpr *e,
+                                                   const std::string &name);
   std::optional<AbstractValue> evalKnownFunction(const clang::CallExpr *e,
                                                  const std::string &name);
+  // Families of evalKnownFunction (HostEvaluatorLibrary.cpp); nullopt for
+  // other names.
+  std::optional<AbstractValue> evalExitOrAllocation(const clang::CallExpr *e,
+                                                    const std::string &name);
+  std::optional<AbstractValue> evalMathFunction(const clang::CallExpr *e,
+                                                const std::string &name);
+  std::optional<AbstractValue> evalMakeVector(const clang::CallExpr *e,
+                                              const std::string &name);
+  std::optional<AbstractValue> evalStringFunction(const clang::CallExpr *e,
+                                                  const std::string &name);
+  std::optional<AbstractValue> evalIteratorFunction(const clang::CallExpr *e,
+                                                    const std::string &name);
+  std::optional<AbstractValue> evalPow(const clang::CallExpr *e,
+                                       const std::string &name);
   std::optional<AbstractValue> evalHalfConversion(const clang::CallExpr *e,
                                                   llvm::StringRef name);
   std::optional<AbstractValue> evalStdOptional(const clang::CallExpr *e);
@@ -254,6 +306,11 @@ private:
   std::optional<AbstractValue>
   constructStdRandom(const clang::CXXConstructExpr *e);
   std::optional<AbstractValue> evalStdRandom(const clang::CallExpr *e);
+  struct RandomCall;
+  std::optional<AbstractValue> evalEngineCall(RandomCall &rc,
+                                              const clang::Expr *object);
+  std::optional<AbstractValue> evalDistributionCall(RandomCall &rc,
+                                                    const clang::Expr *object);
   AbstractValue callFunction(const clang::FunctionDecl *fd,
                              const clang::CallExpr *e, unsigned firstArg,
                              int lambdaFrame, LValue object = {});
@@ -264,8 +321,19 @@ private:
                            const clang::FunctionDecl *fd,
                            const std::string &reason);
 
-  // Storage (HostEvaluator.cpp).
+  // Storage (HostEvaluatorStorage.cpp).
   LValue lvalueOf(const clang::Expr *e);
+  // lvalueOf, by the kind of expression.
+  std::optional<LValue> lvalueOfCast(const clang::CastExpr *ic);
+  LValue lvalueOfBitCast(const clang::ExplicitCastExpr *ce);
+  LValue lvalueOfVariable(const clang::DeclRefExpr *dr);
+  LValue lvalueOfMember(const clang::MemberExpr *me);
+  LValue lvalueOfElement(const clang::ArraySubscriptExpr *as);
+  LValue lvalueOfCall(const clang::CallExpr *ce);
+  LValue lvalueOfDeref(const clang::UnaryOperator *uo);
+  AbstractValue evalDeclRef(const clang::DeclRefExpr *e);
+  AbstractValue evalThis(const clang::Expr *e);
+  AbstractValue evalSubscript(const clang::ArraySubscriptExpr *as);
   std::optional<uint64_t> baseLeafOffset(clang::QualType derived,
                                          const clang::CastExpr *cast);
   LValue derivedObject(int baseSlot, const clang::CastExpr *cast);
@@ -318,6 +386,21 @@ private:
   void construct(const clang::CXXConstructExpr *e, clang::QualType t,
                  std::vector<AbstractValue> &leaves,
                  const clang::CXXConstructorDecl *inherited = nullptr);
+  void constructInherited(const clang::CXXConstructExpr *e,
+                          const clang::CXXConstructorDecl *ctor,
+                          std::vector<AbstractValue> &leaves);
+  void runConstructor(const clang::CXXConstructExpr *e,
+                      const clang::CXXConstructorDecl *cd, clang::QualType t,
+                      std::vector<AbstractValue> &leaves);
+  void initMembers(const clang::CXXConstructorDecl *cd,
+                   const clang::RecordDecl *rd, int self);
+  std::vector<AbstractValue> initObjectByDefault(clang::QualType t,
+                                                 bool valueInitialised,
+                                                 bool zero,
+                                                 const std::string &name);
+  std::vector<AbstractValue> initObjectFromList(clang::QualType t,
+                                                const clang::InitListExpr *il,
+                                                const std::string &name);
   // A new object's slots, filled from `v` (its leaves, else Unknown).
   int newObject(clang::QualType t, const AbstractValue &v);
   AbstractValue loadObject(int slot, int leaves) const;
@@ -350,6 +433,16 @@ private:
   // (HostEvaluatorKernelQueries.cpp); nullopt for other calls.
   std::optional<AbstractValue> evalKernelQuery(const clang::CallExpr *e,
                                                const std::string &name);
+  AbstractValue answerActiveBlocks(
+      const clang::CallExpr *e, const std::string &name,
+      const std::vector<AbstractValue> &args, const clang::FunctionDecl *kernel,
+      const std::optional<core::KernelResources> &r, std::string why);
+  AbstractValue answerPotentialBlockSize(
+      const clang::CallExpr *e, const std::string &name,
+      const std::vector<AbstractValue> &args, const clang::FunctionDecl *kernel,
+      const std::optional<core::KernelResources> &r, std::string why);
+  void setArgTarget(const std::vector<AbstractValue> &args, unsigned i,
+                    AbstractValue v);
   // What the compiler gave `kernel` (ExtractorOptions::kernelResources),
   // with its launch bounds and the dynamic shared limit the program set.
   std::optional<core::KernelResources>

@@ -149,6 +149,35 @@ HostEvaluator::deviceAddressArith(BinaryOperatorKind op, const HostValue &l,
   }
 }
 
+// A comparison of integers (`uns`: as unsigned ones).
+static bool intCompare(BinaryOperatorKind op, bool uns, uint64_t ua,
+                       uint64_t ub, int64_t a, int64_t b) {
+  bool res = false;
+  switch (op) {
+  case BO_LT:
+    res = uns ? ua < ub : a < b;
+    break;
+  case BO_GT:
+    res = uns ? ua > ub : a > b;
+    break;
+  case BO_LE:
+    res = uns ? ua <= ub : a <= b;
+    break;
+  case BO_GE:
+    res = uns ? ua >= ub : a >= b;
+    break;
+  case BO_EQ:
+    res = a == b;
+    break;
+  case BO_NE:
+    res = a != b;
+    break;
+  default:
+    break;
+  }
+  return res;
+}
+
 HostValue HostEvaluator::arith(BinaryOperatorKind op, const HostValue &l,
                                const HostValue &r, QualType operandType,
                                QualType resultType, SourceLocation loc) {
@@ -157,41 +186,8 @@ HostValue HostEvaluator::arith(BinaryOperatorKind op, const HostValue &l,
   if (!r.known())
     return r;
   bool isCmp = BinaryOperator::isComparisonOp(op);
-  if (l.kind == HostValue::Kind::Float || r.kind == HostValue::Kind::Float) {
-    double a = l.kind == HostValue::Kind::Float ? l.f : double(l.i);
-    double b = r.kind == HostValue::Kind::Float ? r.f : double(r.i);
-    double res;
-    switch (op) {
-    case BO_Mul:
-      res = a * b;
-      break;
-    case BO_Div:
-      res = a / b;
-      break;
-    case BO_Add:
-      res = a + b;
-      break;
-    case BO_Sub:
-      res = a - b;
-      break;
-    case BO_LT:
-      return HostValue::integer(a < b);
-    case BO_GT:
-      return HostValue::integer(a > b);
-    case BO_LE:
-      return HostValue::integer(a <= b);
-    case BO_GE:
-      return HostValue::integer(a >= b);
-    case BO_EQ:
-      return HostValue::integer(a == b);
-    case BO_NE:
-      return HostValue::integer(a != b);
-    default:
-      return HostValue::unknown("unsupported floating operation at " +
-                                where(loc));
-    }
-    return convert(HostValue::floating(res), resultType, resultType);
-  }
+  if (l.kind == HostValue::Kind::Float || r.kind == HostValue::Kind::Float)
+    return floatArith(op, l, r, resultType, loc);
   if (std::optional<HostValue> v = deviceAddressArith(op, l, r))
     return *v;
   if (l.kind != HostValue::Kind::Int || r.kind != HostValue::Kind::Int)
@@ -200,32 +196,54 @@ HostValue HostEvaluator::arith(BinaryOperatorKind op, const HostValue &l,
   bool uns = isUnsignedType(operandType);
   uint64_t ua = uint64_t(l.i), ub = uint64_t(r.i);
   int64_t a = l.i, b = r.i;
-  if (isCmp) {
-    bool res = false;
-    switch (op) {
-    case BO_LT:
-      res = uns ? ua < ub : a < b;
-      break;
-    case BO_GT:
-      res = uns ? ua > ub : a > b;
-      break;
-    case BO_LE:
-      res = uns ? ua <= ub : a <= b;
-      break;
-    case BO_GE:
-      res = uns ? ua >= ub : a >= b;
-      break;
-    case BO_EQ:
-      res = a == b;
-      break;
-    case BO_NE:
-      res = a != b;
-      break;
-    default:
-      break;
-    }
-    return HostValue::integer(res);
+  if (isCmp)
+    return HostValue::integer(intCompare(op, uns, ua, ub, a, b));
+  return intArith(op, uns, ua, ub, a, b, resultType, loc);
+}
+
+// A binary operation with a floating operand, in double.
+HostValue HostEvaluator::floatArith(BinaryOperatorKind op, const HostValue &l,
+                                    const HostValue &r, QualType resultType,
+                                    SourceLocation loc) {
+  double a = l.kind == HostValue::Kind::Float ? l.f : double(l.i);
+  double b = r.kind == HostValue::Kind::Float ? r.f : double(r.i);
+  double res;
+  switch (op) {
+  case BO_Mul:
+    res = a * b;
+    break;
+  case BO_Div:
+    res = a / b;
+    break;
+  case BO_Add:
+    res = a + b;
+    break;
+  case BO_Sub:
+    res = a - b;
+    break;
+  case BO_LT:
+    return HostValue::integer(a < b);
+  case BO_GT:
+    return HostValue::integer(a > b);
+  case BO_LE:
+    return HostValue::integer(a <= b);
+  case BO_GE:
+    return HostValue::integer(a >= b);
+  case BO_EQ:
+    return HostValue::integer(a == b);
+  case BO_NE:
+    return HostValue::integer(a != b);
+  default:
+    return HostValue::unknown("unsupported floating operation at " +
+                              where(loc));
   }
+  return convert(HostValue::floating(res), resultType, resultType);
+}
+
+// An arithmetic or bitwise operation on integers, as the result type wraps.
+HostValue HostEvaluator::intArith(BinaryOperatorKind op, bool uns, uint64_t ua,
+                                  uint64_t ub, int64_t a, int64_t b,
+                                  QualType resultType, SourceLocation loc) {
   uint64_t res = 0;
   switch (op) {
   case BO_Mul:
@@ -279,27 +297,8 @@ AbstractValue HostEvaluator::evalUnary(const UnaryOperator *e) {
   const Expr *sub = e->getSubExpr();
   QualType t = e->getType();
   switch (e->getOpcode()) {
-  case UO_AddrOf: {
-    const Expr *s = sub->IgnoreParens();
-    if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) { // &p[k] == p + k
-      AbstractValue base = eval(as->getBase());
-      HostValue k = eval(as->getIdx()).scalar;
-      if (k.kind != HostValue::Kind::Int)
-        return AbstractValue::of(k);
-      return addToPointer(base, k.i, as->getBase()->getType());
-    }
-    if (auto *dr = dyn_cast<DeclRefExpr>(s);
-        dr && isa<FunctionDecl>(dr->getDecl()))
-      return eval(s); // &function
-    LValue lv = lvalueOf(s);
-    if (!validSlot(lv.slot) || lv.field >= 0)
-      return AbstractValue::unknown("address of " +
-                                    describe(sub, e->getExprLoc()));
-    AbstractValue p;
-    p.slotRef = lv.slot;
-    p.slotCount = lv.count > 0 ? lv.count : 1;
-    return p;
-  }
+  case UO_AddrOf:
+    return evalAddressOf(e);
   case UO_Deref: {
     // `(*f)(...)`: a function pointer dereferenced is the function itself.
     if (e->getType()->isFunctionType())
@@ -340,28 +339,57 @@ AbstractValue HostEvaluator::evalUnary(const UnaryOperator *e) {
   case UO_PreInc:
   case UO_PreDec:
   case UO_PostInc:
-  case UO_PostDec: {
-    LValue lv = lvalueOf(sub);
-    AbstractValue cur = validSlot(lv.slot) ? load(lv) : eval(sub);
-    int64_t d = e->isIncrementOp() ? 1 : -1;
-    QualType st = sub->getType();
-    AbstractValue next;
-    if (st->isPointerType())
-      next = addToPointer(cur, d, st);
-    else if (cur.scalar.kind == HostValue::Kind::Float)
-      next = AbstractValue::of(
-          convert(HostValue::floating(cur.scalar.f + double(d)), st, st));
-    else if (cur.scalar.kind == HostValue::Kind::Int)
-      next = AbstractValue::of(normalizeInt(cur.scalar.i + d, st));
-    else
-      next = cur;
-    storeTo(lv, next);
-    return e->isPrefix() ? next : cur;
-  }
+  case UO_PostDec:
+    return evalIncDec(e);
   default:
     return AbstractValue::unknown(describe(e, e->getExprLoc()) +
                                   " is not modelled");
   }
+}
+
+// &x: a pointer to x's slots, when it has any.
+AbstractValue HostEvaluator::evalAddressOf(const UnaryOperator *e) {
+  const Expr *sub = e->getSubExpr();
+  const Expr *s = sub->IgnoreParens();
+  if (auto *as = dyn_cast<ArraySubscriptExpr>(s)) { // &p[k] == p + k
+    AbstractValue base = eval(as->getBase());
+    HostValue k = eval(as->getIdx()).scalar;
+    if (k.kind != HostValue::Kind::Int)
+      return AbstractValue::of(k);
+    return addToPointer(base, k.i, as->getBase()->getType());
+  }
+  if (auto *dr = dyn_cast<DeclRefExpr>(s);
+      dr && isa<FunctionDecl>(dr->getDecl()))
+    return eval(s); // &function
+  LValue lv = lvalueOf(s);
+  if (!validSlot(lv.slot) || lv.field >= 0)
+    return AbstractValue::unknown("address of " +
+                                  describe(sub, e->getExprLoc()));
+  AbstractValue p;
+  p.slotRef = lv.slot;
+  p.slotCount = lv.count > 0 ? lv.count : 1;
+  return p;
+}
+
+// ++x, --x, x++, x--.
+AbstractValue HostEvaluator::evalIncDec(const UnaryOperator *e) {
+  const Expr *sub = e->getSubExpr();
+  LValue lv = lvalueOf(sub);
+  AbstractValue cur = validSlot(lv.slot) ? load(lv) : eval(sub);
+  int64_t d = e->isIncrementOp() ? 1 : -1;
+  QualType st = sub->getType();
+  AbstractValue next;
+  if (st->isPointerType())
+    next = addToPointer(cur, d, st);
+  else if (cur.scalar.kind == HostValue::Kind::Float)
+    next = AbstractValue::of(
+        convert(HostValue::floating(cur.scalar.f + double(d)), st, st));
+  else if (cur.scalar.kind == HostValue::Kind::Int)
+    next = AbstractValue::of(normalizeInt(cur.scalar.i + d, st));
+  else
+    next = cur;
+  storeTo(lv, next);
+  return e->isPrefix() ? next : cur;
 }
 
 AbstractValue HostEvaluator::evalBinary(const BinaryOperator *e) {
@@ -371,20 +399,8 @@ AbstractValue HostEvaluator::evalBinary(const BinaryOperator *e) {
     eval(lhs);
     return eval(rhs);
   }
-  if (op == BO_LAnd || op == BO_LOr) {
-    bool shortValue = op == BO_LOr; // the value that decides alone
-    HostValue l = eval(lhs).scalar;
-    std::optional<bool> lb = truth(l);
-    if (lb && *lb == shortValue)
-      return AbstractValue::of(HostValue::integer(shortValue));
-    speculative_ += !lb;
-    HostValue r = eval(rhs).scalar;
-    speculative_ -= !lb;
-    std::optional<bool> rb = truth(r);
-    if (rb && (lb || *rb == shortValue))
-      return AbstractValue::of(HostValue::integer(*rb));
-    return AbstractValue::of(lb ? r : l);
-  }
+  if (op == BO_LAnd || op == BO_LOr)
+    return evalLogical(e);
   if (op == BO_Assign) {
     AbstractValue v = eval(rhs);
     LValue lv = lvalueOf(lhs);
@@ -394,76 +410,109 @@ AbstractValue HostEvaluator::evalBinary(const BinaryOperator *e) {
         nameAllocation(v, vd, e->getExprLoc());
     return v;
   }
-  if (auto *ca = dyn_cast<CompoundAssignOperator>(e)) {
-    AbstractValue r = eval(rhs);
-    LValue lv = lvalueOf(lhs);
-    AbstractValue cur = validSlot(lv.slot) ? load(lv) : eval(lhs);
-    QualType lt = lhs->getType();
-    BinaryOperatorKind bop = BinaryOperator::getOpForCompoundAssignment(op);
-    AbstractValue res;
-    if (lt->isPointerType()) {
-      if (r.scalar.kind != HostValue::Kind::Int)
-        res = AbstractValue::of(r.scalar);
-      else
-        res = addToPointer(cur, bop == BO_Add ? r.scalar.i : -r.scalar.i, lt);
-    } else {
-      QualType ct = ca->getComputationLHSType();
-      QualType rt = ca->getComputationResultType();
-      HostValue v = arith(bop, convert(cur.scalar, lt, ct), r.scalar, ct, rt,
-                          e->getExprLoc());
-      res = AbstractValue::of(convert(v, rt, lt));
-    }
-    storeTo(lv, res);
-    return res;
-  }
+  if (auto *ca = dyn_cast<CompoundAssignOperator>(e))
+    return evalCompoundAssign(ca);
   QualType lt = lhs->getType(), rt = rhs->getType();
-  if (lt->isPointerType() || rt->isPointerType()) {
-    AbstractValue l = eval(lhs), r = eval(rhs);
-    if ((op == BO_Add || op == BO_Sub) && lt->isPointerType() &&
-        !rt->isPointerType()) {
-      if (r.scalar.kind != HostValue::Kind::Int)
-        return AbstractValue::of(r.scalar);
-      return addToPointer(l, op == BO_Add ? r.scalar.i : -r.scalar.i, lt);
-    }
-    if (op == BO_Add && rt->isPointerType()) {
-      if (l.scalar.kind != HostValue::Kind::Int)
-        return AbstractValue::of(l.scalar);
-      return addToPointer(r, l.scalar.i, rt);
-    }
-    const HostValue &a = l.scalar, &b = r.scalar;
-    bool bothDev = a.kind == HostValue::Kind::DevicePtr &&
-                   b.kind == HostValue::Kind::DevicePtr &&
-                   a.allocation == b.allocation;
-    if (op == BO_Sub && bothDev)
-      return AbstractValue::of(
-          HostValue::integer((a.offset - b.offset) / int64_t(pointeeSize(lt))));
-    if (op == BO_EQ || op == BO_NE) {
-      bool aNull = a.kind == HostValue::Kind::Int && a.i == 0 && l.slotRef < 0;
-      bool bNull = b.kind == HostValue::Kind::Int && b.i == 0 && r.slotRef < 0;
-      std::optional<bool> eq;
-      if (bothDev)
-        eq = a.offset == b.offset;
-      else if (aNull && bNull)
-        eq = true;
-      else if ((aNull && (truth(b) || r.slotRef >= 0)) ||
-               (bNull && (truth(a) || l.slotRef >= 0)))
-        eq = false; // a successful allocation is never null
-      else if (l.slotRef >= 0 && r.slotRef >= 0)
-        eq = l.slotRef == r.slotRef;
-      if (eq)
-        return AbstractValue::of(HostValue::integer(*eq == (op == BO_EQ)));
-    }
-    if (bothDev && BinaryOperator::isRelationalOp(op))
-      return AbstractValue::of(
-          arith(op, HostValue::integer(a.offset), HostValue::integer(b.offset),
-                ctx_.LongLongTy, e->getType(), e->getExprLoc()));
-    return AbstractValue::unknown("pointer comparison `" + text(e) + "` at " +
-                                  where(e->getExprLoc()));
-  }
+  if (lt->isPointerType() || rt->isPointerType())
+    return evalPointerBinary(e);
   HostValue l = eval(lhs).scalar;
   HostValue r = eval(rhs).scalar;
   return AbstractValue::of(
       arith(op, l, r, lhs->getType(), e->getType(), e->getExprLoc()));
+}
+
+// && and ||, short-circuited when the left side decides.
+AbstractValue HostEvaluator::evalLogical(const BinaryOperator *e) {
+  BinaryOperatorKind op = e->getOpcode();
+  const Expr *lhs = e->getLHS(), *rhs = e->getRHS();
+  bool shortValue = op == BO_LOr; // the value that decides alone
+  HostValue l = eval(lhs).scalar;
+  std::optional<bool> lb = truth(l);
+  if (lb && *lb == shortValue)
+    return AbstractValue::of(HostValue::integer(shortValue));
+  speculative_ += !lb;
+  HostValue r = eval(rhs).scalar;
+  speculative_ -= !lb;
+  std::optional<bool> rb = truth(r);
+  if (rb && (lb || *rb == shortValue))
+    return AbstractValue::of(HostValue::integer(*rb));
+  return AbstractValue::of(lb ? r : l);
+}
+
+AbstractValue
+HostEvaluator::evalCompoundAssign(const CompoundAssignOperator *ca) {
+  const BinaryOperator *e = ca;
+  BinaryOperatorKind op = e->getOpcode();
+  const Expr *lhs = e->getLHS(), *rhs = e->getRHS();
+  AbstractValue r = eval(rhs);
+  LValue lv = lvalueOf(lhs);
+  AbstractValue cur = validSlot(lv.slot) ? load(lv) : eval(lhs);
+  QualType lt = lhs->getType();
+  BinaryOperatorKind bop = BinaryOperator::getOpForCompoundAssignment(op);
+  AbstractValue res;
+  if (lt->isPointerType()) {
+    if (r.scalar.kind != HostValue::Kind::Int)
+      res = AbstractValue::of(r.scalar);
+    else
+      res = addToPointer(cur, bop == BO_Add ? r.scalar.i : -r.scalar.i, lt);
+  } else {
+    QualType ct = ca->getComputationLHSType();
+    QualType rt = ca->getComputationResultType();
+    HostValue v = arith(bop, convert(cur.scalar, lt, ct), r.scalar, ct, rt,
+                        e->getExprLoc());
+    res = AbstractValue::of(convert(v, rt, lt));
+  }
+  storeTo(lv, res);
+  return res;
+}
+
+// A binary operator with a pointer operand: pointer arithmetic, differences
+// and comparisons.
+AbstractValue HostEvaluator::evalPointerBinary(const BinaryOperator *e) {
+  BinaryOperatorKind op = e->getOpcode();
+  const Expr *lhs = e->getLHS(), *rhs = e->getRHS();
+  QualType lt = lhs->getType(), rt = rhs->getType();
+  AbstractValue l = eval(lhs), r = eval(rhs);
+  if ((op == BO_Add || op == BO_Sub) && lt->isPointerType() &&
+      !rt->isPointerType()) {
+    if (r.scalar.kind != HostValue::Kind::Int)
+      return AbstractValue::of(r.scalar);
+    return addToPointer(l, op == BO_Add ? r.scalar.i : -r.scalar.i, lt);
+  }
+  if (op == BO_Add && rt->isPointerType()) {
+    if (l.scalar.kind != HostValue::Kind::Int)
+      return AbstractValue::of(l.scalar);
+    return addToPointer(r, l.scalar.i, rt);
+  }
+  const HostValue &a = l.scalar, &b = r.scalar;
+  bool bothDev = a.kind == HostValue::Kind::DevicePtr &&
+                 b.kind == HostValue::Kind::DevicePtr &&
+                 a.allocation == b.allocation;
+  if (op == BO_Sub && bothDev)
+    return AbstractValue::of(
+        HostValue::integer((a.offset - b.offset) / int64_t(pointeeSize(lt))));
+  if (op == BO_EQ || op == BO_NE) {
+    bool aNull = a.kind == HostValue::Kind::Int && a.i == 0 && l.slotRef < 0;
+    bool bNull = b.kind == HostValue::Kind::Int && b.i == 0 && r.slotRef < 0;
+    std::optional<bool> eq;
+    if (bothDev)
+      eq = a.offset == b.offset;
+    else if (aNull && bNull)
+      eq = true;
+    else if ((aNull && (truth(b) || r.slotRef >= 0)) ||
+             (bNull && (truth(a) || l.slotRef >= 0)))
+      eq = false; // a successful allocation is never null
+    else if (l.slotRef >= 0 && r.slotRef >= 0)
+      eq = l.slotRef == r.slotRef;
+    if (eq)
+      return AbstractValue::of(HostValue::integer(*eq == (op == BO_EQ)));
+  }
+  if (bothDev && BinaryOperator::isRelationalOp(op))
+    return AbstractValue::of(
+        arith(op, HostValue::integer(a.offset), HostValue::integer(b.offset),
+              ctx_.LongLongTy, e->getType(), e->getExprLoc()));
+  return AbstractValue::unknown("pointer comparison `" + text(e) + "` at " +
+                                where(e->getExprLoc()));
 }
 
 } // namespace kcheck::analyzer

@@ -72,92 +72,123 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
       return *v;
   }
   auto *md = dyn_cast<CXXMethodDecl>(fd);
-  if (md && !md->isStatic()) {
-    auto *op = dyn_cast<CXXOperatorCallExpr>(e);
-    if (op && op->getOperator() == OO_Equal && e->getNumArgs() == 2 &&
-        (md->isCopyAssignmentOperator() || md->isMoveAssignmentOperator()) &&
-        md->isTrivial()) { // dim3 a = ...; a = b;
-      AbstractValue v = eval(e->getArg(1));
-      storeTo(lvalueOf(e->getArg(0)), v);
-      return v;
-    }
-    if (isa<CXXConversionDecl>(md))
-      if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
-        AbstractValue v = eval(mc->getImplicitObjectArgument());
-        if (v.dim && isDim3(e->getType()))
-          return v;
-      }
-    // Entered with the object untracked: its launches are still found. A
-    // lambda's body sees the caller's variables (its captures).
-    if (hasBody && !system && (op || isa<CXXMemberCallExpr>(e))) {
-      // The object: `obj.f()`, `p->f()`, `obj op x` (tracked when flattened).
-      LValue object;
-      if (!md->getParent()->isLambda()) {
-        if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
-          const Expr *o = mc->getImplicitObjectArgument();
-          if (o->getType()->isPointerType()) {
-            AbstractValue p = eval(o);
-            object.slot = p.slotRef;
-            object.leaves = p.slotCount;
-          } else {
-            object = lvalueOf(o);
-          }
-        } else {
-          object = lvalueOf(e->getArg(0));
-        }
-        std::optional<uint64_t> n =
-            objectLeaves(md->getFunctionObjectParameterType());
-        if (!n || object.leaves < int(*n))
-          object = LValue{};
-        else
-          object.leaves = int(*n);
-        // A temporary's method (`Adaptor{f, v} | x`, `make().get()`): the
-        // object lives in slots of its own for the call.
-        const Expr *o =
-            op ? e->getArg(0)
-               : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
-        while (auto *ic = dyn_cast<ImplicitCastExpr>(o->IgnoreParens()))
-          o = ic->getSubExpr();
-        if (!object.valid() && n && !o->getType()->isPointerType() &&
-            isa<MaterializeTemporaryExpr>(o->IgnoreParens())) {
-          size_t mark = store_.size();
-          object.slot =
-              newObject(md->getFunctionObjectParameterType(), eval(o));
-          object.count = object.leaves = int(*n);
-          AbstractValue r = callFunction(fd, e, op ? 1 : 0, -1, object);
-          // The temporary is gone unless the result points into it.
-          if (r.slotRef < int(mark) || r.slotRef >= kGlobalBase) {
-            store_.resize(mark);
-            if (returnedRefCall_ == e && returnedRef_.slot >= int(mark) &&
-                returnedRef_.slot < kGlobalBase)
-              returnedRefCall_ = nullptr;
-          }
-          return r;
-        }
-      }
-      int lambdaFrame =
-          md->getParent()->isLambda() ? closureFrame(e, bool(op)) : -1;
-      return callFunction(fd, e, op ? 1 : 0, lambdaFrame, object);
-    }
-    return opaqueCall(e, fd, "member function not evaluated");
-  }
-  if (!hasBody) {
-    AbstractValue v = opaqueCall(e, fd, "no definition");
-    if (fd->isNoReturn()) { // abort(), __assert_fail(), ...
-      std::string what = "`" + fd->getNameAsString() + "()` called";
-      if (fd->getIdentifier() && fd->getName() == "__assert_fail" &&
-          e->getNumArgs() > 0)
-        if (auto *sl =
-                dyn_cast<StringLiteral>(e->getArg(0)->IgnoreParenImpCasts()))
-          what = "`assert(" + sl->getString().str() + ")` fails";
-      recordStop(e, what);
-      exitRequested_ = true;
-    }
-    return v;
-  }
+  if (md && !md->isStatic())
+    return evalMethodCall(e, md, hasBody, system);
+  if (!hasBody)
+    return callUndefined(e, fd);
   if (system)
     return opaqueCall(e, fd, "library function");
   return callFunction(fd, e, 0, -1);
+}
+
+// A non-static member function: a trivial assignment or a dim3
+// conversion computed, a method with a body entered, others opaque.
+AbstractValue HostEvaluator::evalMethodCall(const CallExpr *e,
+                                            const CXXMethodDecl *md,
+                                            bool hasBody, bool system) {
+  auto *op = dyn_cast<CXXOperatorCallExpr>(e);
+  if (op && op->getOperator() == OO_Equal && e->getNumArgs() == 2 &&
+      (md->isCopyAssignmentOperator() || md->isMoveAssignmentOperator()) &&
+      md->isTrivial()) { // dim3 a = ...; a = b;
+    AbstractValue v = eval(e->getArg(1));
+    storeTo(lvalueOf(e->getArg(0)), v);
+    return v;
+  }
+  if (isa<CXXConversionDecl>(md))
+    if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
+      AbstractValue v = eval(mc->getImplicitObjectArgument());
+      if (v.dim && isDim3(e->getType()))
+        return v;
+    }
+  // Entered with the object untracked: its launches are still found. A
+  // lambda's body sees the caller's variables (its captures).
+  if (hasBody && !system && (op || isa<CXXMemberCallExpr>(e))) {
+    // The object: `obj.f()`, `p->f()`, `obj op x` (tracked when flattened).
+    LValue object;
+    if (!md->getParent()->isLambda()) {
+      object = methodObject(e, md);
+      if (std::optional<AbstractValue> r = callOnTemporary(e, md, op, object))
+        return *r;
+    }
+    int lambdaFrame =
+        md->getParent()->isLambda() ? closureFrame(e, bool(op)) : -1;
+    return callFunction(md, e, op ? 1 : 0, lambdaFrame, object);
+  }
+  return opaqueCall(e, md, "member function not evaluated");
+}
+
+// The object a method is called on, as slots of its type's leaves (none
+// when it is not tracked).
+LValue HostEvaluator::methodObject(const CallExpr *e, const CXXMethodDecl *md) {
+  LValue object;
+  if (auto *mc = dyn_cast<CXXMemberCallExpr>(e)) {
+    const Expr *o = mc->getImplicitObjectArgument();
+    if (o->getType()->isPointerType()) {
+      AbstractValue p = eval(o);
+      object.slot = p.slotRef;
+      object.leaves = p.slotCount;
+    } else {
+      object = lvalueOf(o);
+    }
+  } else {
+    object = lvalueOf(e->getArg(0));
+  }
+  std::optional<uint64_t> n =
+      objectLeaves(md->getFunctionObjectParameterType());
+  if (!n || object.leaves < int(*n))
+    object = LValue{};
+  else
+    object.leaves = int(*n);
+  return object;
+}
+
+// The call, when its object is a temporary not otherwise tracked: the
+// method's result; nullopt for other objects.
+std::optional<AbstractValue>
+HostEvaluator::callOnTemporary(const CallExpr *e, const CXXMethodDecl *md,
+                               const CXXOperatorCallExpr *op, LValue object) {
+  std::optional<uint64_t> n =
+      objectLeaves(md->getFunctionObjectParameterType());
+  // A temporary's method (`Adaptor{f, v} | x`, `make().get()`): the
+  // object lives in slots of its own for the call.
+  const Expr *o = op ? e->getArg(0)
+                     : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
+  while (auto *ic = dyn_cast<ImplicitCastExpr>(o->IgnoreParens()))
+    o = ic->getSubExpr();
+  if (!object.valid() && n && !o->getType()->isPointerType() &&
+      isa<MaterializeTemporaryExpr>(o->IgnoreParens())) {
+    size_t mark = store_.size();
+    object.slot = newObject(md->getFunctionObjectParameterType(), eval(o));
+    object.count = object.leaves = int(*n);
+    AbstractValue r = callFunction(md, e, op ? 1 : 0, -1, object);
+    // The temporary is gone unless the result points into it.
+    if (r.slotRef < int(mark) || r.slotRef >= kGlobalBase) {
+      store_.resize(mark);
+      if (returnedRefCall_ == e && returnedRef_.slot >= int(mark) &&
+          returnedRef_.slot < kGlobalBase)
+        returnedRefCall_ = nullptr;
+    }
+    return r;
+  }
+  return std::nullopt;
+}
+
+// A function with no definition: opaque, and the end of the program when
+// it does not return.
+AbstractValue HostEvaluator::callUndefined(const CallExpr *e,
+                                           const FunctionDecl *fd) {
+  AbstractValue v = opaqueCall(e, fd, "no definition");
+  if (fd->isNoReturn()) { // abort(), __assert_fail(), ...
+    std::string what = "`" + fd->getNameAsString() + "()` called";
+    if (fd->getIdentifier() && fd->getName() == "__assert_fail" &&
+        e->getNumArgs() > 0)
+      if (auto *sl =
+              dyn_cast<StringLiteral>(e->getArg(0)->IgnoreParenImpCasts()))
+        what = "`assert(" + sl->getString().str() + ")` fails";
+    recordStop(e, what);
+    exitRequested_ = true;
+  }
+  return v;
 }
 
 // Whether evaluating `e` enters a body whose `return` can say what the
@@ -336,6 +367,22 @@ std::optional<int64_t> HostEvaluator::deviceQuery(const std::string &key,
   return v;
 }
 
+// Argument i of `e`, or null.
+static const Expr *argAt(const CallExpr *e, unsigned i) {
+  return i < e->getNumArgs() ? e->getArg(i) : nullptr;
+}
+
+// cudaSuccess, as the call's result type.
+AbstractValue HostEvaluator::cudaSuccess(const CallExpr *e) const {
+  return AbstractValue::of(normalizeInt(0, e->getType()));
+}
+
+// Stores `v` where `ptr` points, if that is a tracked slot.
+void HostEvaluator::setThrough(const AbstractValue &ptr, AbstractValue v) {
+  if (ptr.slotRef >= 0 && validSlot(ptr.slotRef))
+    at(ptr.slotRef) = std::move(v);
+}
+
 std::optional<AbstractValue>
 HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
                             const std::string &name) {
@@ -344,106 +391,19 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
   if (std::optional<AbstractValue> v = evalKernelQuery(e, name))
     return v;
   std::string here = where(e->getExprLoc());
-  auto arg = [&](unsigned i) -> const Expr * {
-    return i < e->getNumArgs() ? e->getArg(i) : nullptr;
-  };
-  auto success = [&]() {
-    return AbstractValue::of(normalizeInt(0, e->getType()));
-  };
-  auto setOut = [&](const AbstractValue &ptr, AbstractValue v) {
-    if (ptr.slotRef >= 0 && validSlot(ptr.slotRef))
-      at(ptr.slotRef) = std::move(v);
-  };
-  auto query = [&](const std::string &key, const std::string &what) {
-    if (std::optional<int64_t> v = deviceQuery(key, e->getExprLoc()))
-      return AbstractValue::of(HostValue::integer(*v));
-    return AbstractValue::unknown("device query " + what + " at " + here);
-  };
-  if (name == "cudaMalloc" || name == "cudaMallocManaged") {
-    if (!arg(1))
-      return std::nullopt;
-    AbstractValue target = eval(arg(0));
-    HostValue bytes = eval(arg(1)).scalar;
-    for (unsigned i = 2; i < e->getNumArgs(); ++i)
-      eval(e->getArg(i));
-    HostAllocation a;
-    a.id = int(program_.allocations.size());
-    const Expr *t = arg(0)->IgnoreParenCasts();
-    if (auto *uo = dyn_cast<UnaryOperator>(t);
-        uo && uo->getOpcode() == UO_AddrOf)
-      t = uo->getSubExpr();
-    a.name = text(t);
-    a.loc = sourceLoc(e->getExprLoc());
-    if (bytes.kind == HostValue::Kind::Int)
-      a.bytes = uint64_t(bytes.i);
-    else
-      program_.notes.push_back("size of allocation `" + a.name + "` at " +
-                               here + " is unknown: " + bytes.why);
-    if (target.slotRef >= 0)
-      setOut(target, AbstractValue::of(HostValue::devicePtr(a.id, 0)));
-    else
-      program_.notes.push_back("allocation `" + a.name + "` at " + here +
-                               " is stored where kcheck does not follow");
-    program_.allocations.push_back(std::move(a));
-    allocDepth_.push_back(unsigned(frames_.size() - 1));
-    return success();
-  }
+  if (name == "cudaMalloc" || name == "cudaMallocManaged")
+    return evalCudaMalloc(e);
   if (name == "cudaMallocHost" || name == "cudaHostAlloc") {
-    setOut(eval(arg(0)), AbstractValue::of(HostValue::hostPtr()));
-    return success();
+    setThrough(eval(argAt(e, 0)), AbstractValue::of(HostValue::hostPtr()));
+    return cudaSuccess(e);
   }
-  if (name == "cudaMemcpy" || name == "cudaMemcpyAsync") {
-    HostValue dst = eval(arg(0)).scalar, src = eval(arg(1)).scalar;
-    for (unsigned i = 2; i < e->getNumArgs(); ++i)
-      eval(e->getArg(i));
-    if (dst.kind == HostValue::Kind::DevicePtr && dst.allocation >= 0) {
-      HostAllocation &d = program_.allocations[dst.allocation];
-      if (src.kind != HostValue::Kind::DevicePtr)
-        d.hostInitialized = true;
-      else if (src.allocation >= 0)
-        d.hostInitialized |=
-            program_.allocations[src.allocation].hostInitialized;
-    }
-    return success();
-  }
-  if (name == "cudaMemset" || name == "cudaMemsetAsync") {
-    HostValue dst = eval(arg(0)).scalar, v = eval(arg(1)).scalar;
-    for (unsigned i = 2; i < e->getNumArgs(); ++i)
-      eval(e->getArg(i));
-    if (dst.kind == HostValue::Kind::DevicePtr && dst.allocation >= 0 &&
-        v.kind == HostValue::Kind::Int && v.i == 0)
-      program_.allocations[dst.allocation].zeroed = true;
-    return success();
-  }
-  if (name == "cudaGetDevice") {
-    setOut(eval(arg(0)), AbstractValue::of(HostValue::integer(0)));
-    return success();
-  }
-  if (name == "cudaGetDeviceCount") {
-    setOut(eval(arg(0)), query("cudaGetDeviceCount", "cudaGetDeviceCount"));
-    return success();
-  }
-  if (name == "cudaDeviceGetAttribute") {
-    AbstractValue out = eval(arg(0));
-    std::string attr = arg(1) ? text(arg(1)) : "?";
-    if (arg(1))
-      if (auto *dr = dyn_cast<DeclRefExpr>(arg(1)->IgnoreParenImpCasts()))
-        attr = dr->getDecl()->getNameAsString();
-    eval(arg(2));
-    setOut(out, query(attr, "cudaDeviceGetAttribute(" + attr + ")"));
-    return success();
-  }
-  if (llvm::StringRef(name).starts_with("cudaGetDeviceProperties")) {
-    AbstractValue props =
-        AbstractValue::unknown("device query " + name + " at " + here);
-    props.deviceProps = true;
-    setOut(eval(arg(0)), props);
-    eval(arg(1));
-    return success();
-  }
+  if (std::optional<AbstractValue> v = evalCudaMemoryCall(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalCudaDeviceQuery(e, name))
+    return v;
   if (name == "cudaLaunchKernel" || name == "cudaLaunchCooperativeKernel") {
     onLaunch_(e);
-    return success();
+    return cudaSuccess(e);
   }
   if (name == "cudaGetErrorString" || name == "cudaGetErrorName")
     return AbstractValue::of(HostValue::hostPtr());
@@ -455,8 +415,109 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
   opaqueCall(e, fd, "CUDA runtime call");
   QualType rt = e->getType().getCanonicalType();
   if (rt->isIntegralOrEnumerationType())
-    return success();
+    return cudaSuccess(e);
   return AbstractValue::unknown("result of " + name + " at " + here);
+}
+
+// cudaMalloc, cudaMallocManaged: a new allocation, its pointer stored
+// where the first argument points.
+std::optional<AbstractValue> HostEvaluator::evalCudaMalloc(const CallExpr *e) {
+  std::string here = where(e->getExprLoc());
+  if (!argAt(e, 1))
+    return std::nullopt;
+  AbstractValue target = eval(argAt(e, 0));
+  HostValue bytes = eval(argAt(e, 1)).scalar;
+  for (unsigned i = 2; i < e->getNumArgs(); ++i)
+    eval(e->getArg(i));
+  HostAllocation a;
+  a.id = int(program_.allocations.size());
+  const Expr *t = argAt(e, 0)->IgnoreParenCasts();
+  if (auto *uo = dyn_cast<UnaryOperator>(t); uo && uo->getOpcode() == UO_AddrOf)
+    t = uo->getSubExpr();
+  a.name = text(t);
+  a.loc = sourceLoc(e->getExprLoc());
+  if (bytes.kind == HostValue::Kind::Int)
+    a.bytes = uint64_t(bytes.i);
+  else
+    program_.notes.push_back("size of allocation `" + a.name + "` at " + here +
+                             " is unknown: " + bytes.why);
+  if (target.slotRef >= 0)
+    setThrough(target, AbstractValue::of(HostValue::devicePtr(a.id, 0)));
+  else
+    program_.notes.push_back("allocation `" + a.name + "` at " + here +
+                             " is stored where kcheck does not follow");
+  program_.allocations.push_back(std::move(a));
+  allocDepth_.push_back(unsigned(frames_.size() - 1));
+  return cudaSuccess(e);
+}
+
+// cudaMemcpy and cudaMemset, and their Async forms: what they tell of the
+// destination allocation's contents.
+std::optional<AbstractValue>
+HostEvaluator::evalCudaMemoryCall(const CallExpr *e, const std::string &name) {
+  if (name == "cudaMemcpy" || name == "cudaMemcpyAsync") {
+    HostValue dst = eval(argAt(e, 0)).scalar, src = eval(argAt(e, 1)).scalar;
+    for (unsigned i = 2; i < e->getNumArgs(); ++i)
+      eval(e->getArg(i));
+    if (dst.kind == HostValue::Kind::DevicePtr && dst.allocation >= 0) {
+      HostAllocation &d = program_.allocations[dst.allocation];
+      if (src.kind != HostValue::Kind::DevicePtr)
+        d.hostInitialized = true;
+      else if (src.allocation >= 0)
+        d.hostInitialized |=
+            program_.allocations[src.allocation].hostInitialized;
+    }
+    return cudaSuccess(e);
+  }
+  if (name == "cudaMemset" || name == "cudaMemsetAsync") {
+    HostValue dst = eval(argAt(e, 0)).scalar, v = eval(argAt(e, 1)).scalar;
+    for (unsigned i = 2; i < e->getNumArgs(); ++i)
+      eval(e->getArg(i));
+    if (dst.kind == HostValue::Kind::DevicePtr && dst.allocation >= 0 &&
+        v.kind == HostValue::Kind::Int && v.i == 0)
+      program_.allocations[dst.allocation].zeroed = true;
+    return cudaSuccess(e);
+  }
+  return std::nullopt;
+}
+
+// The device count, attributes and properties: answered for --arch.
+std::optional<AbstractValue>
+HostEvaluator::evalCudaDeviceQuery(const CallExpr *e, const std::string &name) {
+  std::string here = where(e->getExprLoc());
+  auto query = [&](const std::string &key, const std::string &what) {
+    if (std::optional<int64_t> v = deviceQuery(key, e->getExprLoc()))
+      return AbstractValue::of(HostValue::integer(*v));
+    return AbstractValue::unknown("device query " + what + " at " + here);
+  };
+  if (name == "cudaGetDevice") {
+    setThrough(eval(argAt(e, 0)), AbstractValue::of(HostValue::integer(0)));
+    return cudaSuccess(e);
+  }
+  if (name == "cudaGetDeviceCount") {
+    setThrough(eval(argAt(e, 0)),
+               query("cudaGetDeviceCount", "cudaGetDeviceCount"));
+    return cudaSuccess(e);
+  }
+  if (name == "cudaDeviceGetAttribute") {
+    AbstractValue out = eval(argAt(e, 0));
+    std::string attr = argAt(e, 1) ? text(argAt(e, 1)) : "?";
+    if (argAt(e, 1))
+      if (auto *dr = dyn_cast<DeclRefExpr>(argAt(e, 1)->IgnoreParenImpCasts()))
+        attr = dr->getDecl()->getNameAsString();
+    eval(argAt(e, 2));
+    setThrough(out, query(attr, "cudaDeviceGetAttribute(" + attr + ")"));
+    return cudaSuccess(e);
+  }
+  if (llvm::StringRef(name).starts_with("cudaGetDeviceProperties")) {
+    AbstractValue props =
+        AbstractValue::unknown("device query " + name + " at " + here);
+    props.deviceProps = true;
+    setThrough(eval(argAt(e, 0)), props);
+    eval(argAt(e, 1));
+    return cudaSuccess(e);
+  }
+  return std::nullopt;
 }
 
 } // namespace kcheck::analyzer

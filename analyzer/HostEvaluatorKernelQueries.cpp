@@ -46,6 +46,14 @@ HostEvaluator::kernelResources(const FunctionDecl *kernel, std::string &why) {
   return r;
 }
 
+// Argument i's value, when it is a known integer.
+static std::optional<int64_t> intArg(const std::vector<AbstractValue> &args,
+                                     unsigned i) {
+  if (i >= args.size() || args[i].scalar.kind != HostValue::Kind::Int)
+    return std::nullopt;
+  return args[i].scalar.i;
+}
+
 std::optional<AbstractValue>
 HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
   llvm::StringRef n(name);
@@ -62,15 +70,6 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
   std::vector<AbstractValue> args;
   for (const Expr *a : e->arguments())
     args.push_back(eval(a));
-  auto integer = [&](unsigned i) -> std::optional<int64_t> {
-    if (i >= args.size() || args[i].scalar.kind != HostValue::Kind::Int)
-      return std::nullopt;
-    return args[i].scalar.i;
-  };
-  auto setOut = [&](unsigned i, AbstractValue v) {
-    if (i < args.size() && validSlot(args[i].slotRef))
-      at(args[i].slotRef) = std::move(v);
-  };
   AbstractValue success = AbstractValue::of(HostValue::integer(0));
   // The kernel is argument 0 of cudaFuncSetAttribute, 2 of the potential
   // block size (after &minGrid, &block), 1 of the others.
@@ -83,7 +82,7 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
     std::string attr = e->getNumArgs() > 1 ? text(e->getArg(1)) : "";
     if (kernel && llvm::StringRef(attr).ends_with(
                       "cudaFuncAttributeMaxDynamicSharedMemorySize")) {
-      if (std::optional<int64_t> v = integer(2))
+      if (std::optional<int64_t> v = intArg(args, 2))
         maxDynamicShared_[kernel] = uint64_t(*v);
       else
         maxDynamicShared_.erase(kernel);
@@ -91,9 +90,9 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
     return success;
   }
 
-  auto unknown = [&](const std::string &why) {
+  auto unknown = [&](const std::string &reason) {
     return AbstractValue::unknown("result of " + name + " at " + here + ": " +
-                                  why);
+                                  reason);
   };
   std::string why;
   std::optional<core::KernelResources> r;
@@ -106,39 +105,64 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
     AbstractValue v =
         r ? AbstractValue::unknown("") : unknown(why); // fields read later
     v.funcAttributes = r ? kernel : nullptr;
-    setOut(0, std::move(v));
+    setArgTarget(args, 0, std::move(v));
     return success;
   }
-  if (activeBlocks) {
-    std::optional<int64_t> threads = integer(2), dynamic = integer(3);
-    if (r && (!threads || !dynamic))
-      why = "its block size or dynamic shared size is not known";
-    if (!r || !threads || !dynamic) {
-      setOut(0, unknown(why));
-      return success;
-    }
-    core::Occupancy o =
-        core::occupancy(*options_.arch, *r, int(*threads), uint64_t(*dynamic));
-    noteKernelQuery(
-        e->getExprLoc(),
-        name + " at " + here + ": " + std::to_string(o.blocksPerSM) +
-            " blocks of " + std::to_string(*threads) + " threads per SM for " +
-            kernel->getNameAsString() + " (" + std::to_string(r->registers) +
-            " registers per thread from nvcc; limited by " + o.limitedBy() +
-            ")");
-    setOut(0, AbstractValue::of(normalizeInt(
-                  o.blocksPerSM, e->getArg(0)->getType()->getPointeeType())));
-    return success;
+  if (activeBlocks)
+    return answerActiveBlocks(e, name, args, kernel, r, why);
+  return answerPotentialBlockSize(e, name, args, kernel, r, why);
+}
+
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags](&n, k, block,
+// dynamic): `why` says why `r` is not known, if it is not.
+AbstractValue HostEvaluator::answerActiveBlocks(
+    const CallExpr *e, const std::string &name,
+    const std::vector<AbstractValue> &args, const FunctionDecl *kernel,
+    const std::optional<core::KernelResources> &r, std::string why) {
+  std::string here = where(e->getExprLoc());
+  auto unknown = [&](const std::string &reason) {
+    return AbstractValue::unknown("result of " + name + " at " + here + ": " +
+                                  reason);
+  };
+  std::optional<int64_t> threads = intArg(args, 2), dynamic = intArg(args, 3);
+  if (r && (!threads || !dynamic))
+    why = "its block size or dynamic shared size is not known";
+  if (!r || !threads || !dynamic) {
+    setArgTarget(args, 0, unknown(why));
+    return AbstractValue::of(HostValue::integer(0));
   }
+  core::Occupancy o =
+      core::occupancy(*options_.arch, *r, int(*threads), uint64_t(*dynamic));
+  noteKernelQuery(
+      e->getExprLoc(),
+      name + " at " + here + ": " + std::to_string(o.blocksPerSM) +
+          " blocks of " + std::to_string(*threads) + " threads per SM for " +
+          kernel->getNameAsString() + " (" + std::to_string(r->registers) +
+          " registers per thread from nvcc; limited by " + o.limitedBy() + ")");
+  setArgTarget(args, 0,
+               AbstractValue::of(normalizeInt(
+                   o.blocksPerSM, e->getArg(0)->getType()->getPointeeType())));
+  return AbstractValue::of(HostValue::integer(0));
+}
+
+AbstractValue HostEvaluator::answerPotentialBlockSize(
+    const CallExpr *e, const std::string &name,
+    const std::vector<AbstractValue> &args, const FunctionDecl *kernel,
+    const std::optional<core::KernelResources> &r, std::string why) {
+  std::string here = where(e->getExprLoc());
+  auto unknown = [&](const std::string &reason) {
+    return AbstractValue::unknown("result of " + name + " at " + here + ": " +
+                                  reason);
+  };
   // cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, k, dynamic, limit)
-  std::optional<int64_t> dynamic = args.size() > 3 ? integer(3) : 0;
-  std::optional<int64_t> limit = args.size() > 4 ? integer(4) : 0;
+  std::optional<int64_t> dynamic = args.size() > 3 ? intArg(args, 3) : 0;
+  std::optional<int64_t> limit = args.size() > 4 ? intArg(args, 4) : 0;
   if (r && (!dynamic || !limit))
     why = "its dynamic shared size or block size limit is not known";
   if (!r || !dynamic || !limit) {
-    setOut(0, unknown(why));
-    setOut(1, unknown(why));
-    return success;
+    setArgTarget(args, 0, unknown(why));
+    setArgTarget(args, 1, unknown(why));
+    return AbstractValue::of(HostValue::integer(0));
   }
   core::PotentialBlockSize p = core::maxPotentialBlockSize(
       *options_.arch, *r, uint64_t(*dynamic), int(*limit));
@@ -148,9 +172,16 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
           " threads, grid " + std::to_string(p.minGridSize) + " for " +
           kernel->getNameAsString() + " (" + std::to_string(r->registers) +
           " registers per thread from nvcc)");
-  setOut(0, AbstractValue::of(HostValue::integer(p.minGridSize)));
-  setOut(1, AbstractValue::of(HostValue::integer(p.blockThreads)));
-  return success;
+  setArgTarget(args, 0, AbstractValue::of(HostValue::integer(p.minGridSize)));
+  setArgTarget(args, 1, AbstractValue::of(HostValue::integer(p.blockThreads)));
+  return AbstractValue::of(HostValue::integer(0));
+}
+
+// Stores `v` where argument i points, if that is a tracked slot.
+void HostEvaluator::setArgTarget(const std::vector<AbstractValue> &args,
+                                 unsigned i, AbstractValue v) {
+  if (i < args.size() && validSlot(args[i].slotRef))
+    at(args[i].slotRef) = std::move(v);
 }
 
 AbstractValue HostEvaluator::funcAttribute(const FunctionDecl *kernel,

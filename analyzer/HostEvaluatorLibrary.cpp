@@ -1,6 +1,6 @@
 // HostEvaluator: the C and C++ library functions host code computes
-// launch sizes with, modelled by name, and the program's arguments read by
-// the usual conversions (--program-args).
+// launch sizes with, modelled by name (the program's arguments, read by the
+// usual conversions, in HostEvaluatorArguments.cpp).
 #include "analyzer/HostEvaluator.h"
 
 #include "core/Float16.h"
@@ -156,8 +156,31 @@ std::optional<AbstractValue> HostEvaluator::evalStdOptional(const CallExpr *e) {
 std::optional<AbstractValue>
 HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
   llvm::StringRef n(name);
-  unsigned nargs = e->getNumArgs();
-  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
+  if (std::optional<AbstractValue> v = evalExitOrAllocation(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalMathFunction(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalHalfConversion(e, n))
+    return v;
+  if (std::optional<AbstractValue> v = evalStdOptional(e))
+    return v;
+  if (std::optional<AbstractValue> v = evalStdRandom(e))
+    return v;
+  if (std::optional<AbstractValue> v = evalMakeVector(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalStringFunction(e, name))
+    return v;
+  if (std::optional<AbstractValue> v = evalIteratorFunction(e, name))
+    return v;
+  return evalPow(e, name);
+}
+
+// exit() and its kin end the program; malloc, free & co. return a host
+// pointer, or nothing.
+std::optional<AbstractValue>
+HostEvaluator::evalExitOrAllocation(const CallExpr *e,
+                                    const std::string &name) {
+  llvm::StringRef n(name);
   if (n == "exit" || n == "abort" || n == "_Exit" || n == "quick_exit" ||
       n == "terminate") {
     std::string what = "`" + name + "(";
@@ -180,6 +203,15 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
       eval(a);
     return AbstractValue::unknown("void");
   }
+  return std::nullopt;
+}
+
+// min/max and the one-argument math functions.
+std::optional<AbstractValue>
+HostEvaluator::evalMathFunction(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   bool minmax = n == "min" || n == "max" || n == "fmin" || n == "fmax" ||
                 n == "fminf" || n == "fmaxf" || n == "umin" || n == "umax" ||
                 n == "llmin" || n == "llmax";
@@ -231,12 +263,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return AbstractValue::of(
         convert(HostValue::floating(r), ctx_.DoubleTy, rt));
   }
-  if (std::optional<AbstractValue> v = evalHalfConversion(e, n))
-    return v;
-  if (std::optional<AbstractValue> v = evalStdOptional(e))
-    return v;
-  if (std::optional<AbstractValue> v = evalStdRandom(e))
-    return v;
+  return std::nullopt;
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalMakeVector(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   // make_int4(x, y, z, w) & co.: a vector type's fields in order.
   if (n.starts_with("make_") && rt->isRecordType()) {
     std::optional<uint64_t> leaves = objectLeaves(rt);
@@ -252,6 +286,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
       return AbstractValue::object(std::move(parts));
     }
   }
+  return std::nullopt;
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalStringFunction(const CallExpr *e, const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   // Strings known to their characters (literals, argv, char arrays of known
   // chars): ==, !=, strcmp, strncmp; strcpy/strncpy into a tracked array.
   // The arguments are evaluated once: an unknown answer is returned here.
@@ -307,6 +349,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
                                     : (c > 0) - (c < 0);
     return AbstractValue::of(normalizeInt(r, rt));
   }
+  return std::nullopt;
+}
+
+std::optional<AbstractValue>
+HostEvaluator::evalIteratorFunction(const CallExpr *e,
+                                    const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
   // Iterators over tracked arrays are slot pointers: std::begin/end, and
   // the algorithms that copy or fill through them.
   if ((n == "begin" || n == "end") && nargs == 1 &&
@@ -357,6 +407,14 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     out.slotCount -= int(std::max<int64_t>(count, 0));
     return out;
   }
+  return std::nullopt;
+}
+
+std::optional<AbstractValue> HostEvaluator::evalPow(const CallExpr *e,
+                                                    const std::string &name) {
+  llvm::StringRef n(name);
+  unsigned nargs = e->getNumArgs();
+  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
   if ((n == "pow" || n == "powf") && nargs == 2) {
     HostValue a = eval(e->getArg(0)).scalar, b = eval(e->getArg(1)).scalar;
     if (!a.known())
@@ -369,163 +427,6 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
         convert(HostValue::floating(std::pow(x, y)), ctx_.DoubleTy, rt));
   }
   return std::nullopt;
-}
-
-// ---------------------------------------------------------------------------
-// The program's arguments (--program-args), read by the usual conversions.
-
-std::optional<std::string> HostEvaluator::programArgument(const Expr *e) {
-  if (!options_.programArgs)
-    return std::nullopt;
-  for (;;) {
-    e = e->IgnoreParenImpCasts();
-    if (auto *t = dyn_cast<CXXBindTemporaryExpr>(e))
-      e = t->getSubExpr();
-    else if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
-      e = m->getSubExpr();
-    else if (auto *c = dyn_cast<CXXConstructExpr>(e);
-             c && c->getNumArgs() >= 1) // std::string(argv[1])
-      e = c->getArg(0);
-    else if (auto *f = dyn_cast<CXXFunctionalCastExpr>(e))
-      e = f->getSubExpr();
-    else
-      break;
-  }
-  auto *as = dyn_cast<ArraySubscriptExpr>(e);
-  if (!as)
-    return std::nullopt;
-  // argv itself, or argv passed on to another function.
-  HostValue base = eval(as->getBase()).scalar;
-  if (base.kind != HostValue::Kind::HostPtr ||
-      base.allocation != HostValue::kProgramArguments)
-    return std::nullopt;
-  HostValue k = eval(as->getIdx()).scalar;
-  if (k.kind != HostValue::Kind::Int || k.i < 0 ||
-      k.i > int64_t(options_.programArgs->size()))
-    return std::nullopt;
-  return k.i == 0 ? std::string("program")
-                  : (*options_.programArgs)[size_t(k.i - 1)];
-}
-
-std::optional<AbstractValue>
-HostEvaluator::evalArgumentConversion(const CallExpr *e,
-                                      const std::string &name) {
-  static const char *const integers[] = {
-      "atoi",     "atol", "atoll", "strtol", "strtoll", "strtoul",
-      "strtoull", "stoi", "stol",  "stoll",  "stoul",   "stoull"};
-  static const char *const floats[] = {"atof", "strtod", "strtof", "strtold",
-                                       "stof", "stod",   "stold"};
-  bool isInt = llvm::is_contained(integers, name);
-  if ((!isInt && !llvm::is_contained(floats, name)) || e->getNumArgs() == 0)
-    return std::nullopt;
-  std::optional<std::string> text = programArgument(e->getArg(0));
-  if (!text)
-    return std::nullopt;
-  for (unsigned i = 1; i < e->getNumArgs(); ++i)
-    eval(e->getArg(i));
-  QualType rt = e->getType().getNonReferenceType().getCanonicalType();
-  const char *begin = text->c_str();
-  char *end = nullptr;
-  if (isInt) {
-    int base = 10;
-    if (llvm::StringRef(name).starts_with("strto") && e->getNumArgs() > 2) {
-      HostValue b = eval(e->getArg(2)).scalar;
-      if (b.kind == HostValue::Kind::Int)
-        base = int(b.i);
-    }
-    bool isUnsigned = llvm::StringRef(name).contains("ul");
-    int64_t v = isUnsigned ? int64_t(std::strtoull(begin, &end, base))
-                           : int64_t(std::strtoll(begin, &end, base));
-    return AbstractValue::of(normalizeInt(v, rt));
-  }
-  double v = std::strtod(begin, &end);
-  return AbstractValue::of(convert(HostValue::floating(v), ctx_.DoubleTy, rt));
-}
-
-std::optional<AbstractValue>
-HostEvaluator::evalArgumentScan(const CallExpr *e, const std::string &name) {
-  if (name != "sscanf" || e->getNumArgs() < 2)
-    return std::nullopt;
-  std::optional<std::string> text = programArgument(e->getArg(0));
-  const auto *format =
-      dyn_cast<StringLiteral>(e->getArg(1)->IgnoreParenImpCasts());
-  if (!text || !format || !format->isOrdinary())
-    return std::nullopt;
-  // One conversion at a time, each through the C library's own sscanf on
-  // what is left of the text, so that the values are the program's.
-  struct Conversion {
-    std::string spec; // "%d", "%lf", " %c"...
-    char kind;        // 'i' integer, 'u' unsigned, 'f' floating, 'c' char
-  };
-  std::vector<Conversion> conversions;
-  llvm::StringRef f = format->getString();
-  std::string literal; // text between conversions, matched as sscanf does
-  for (size_t k = 0; k < f.size(); ++k) {
-    if (f[k] != '%') {
-      literal += f[k];
-      continue;
-    }
-    size_t end = k + 1;
-    while (end < f.size() && llvm::StringRef("hlLqjzt").contains(f[end]))
-      ++end;
-    if (end >= f.size() || f[end] == '%' || f[end] == '*')
-      return std::nullopt;
-    char c = f[end];
-    char kind = llvm::StringRef("di").contains(c)         ? 'i'
-                : llvm::StringRef("uxXo").contains(c)     ? 'u'
-                : llvm::StringRef("fFeEgGaA").contains(c) ? 'f'
-                : c == 'c'                                ? 'c'
-                                                          : 0;
-    if (!kind)
-      return std::nullopt; // %s, %[...], %n, %p: not read here
-    conversions.push_back(
-        {literal + f.substr(k, end + 1 - k).str() + "%n", kind});
-    literal.clear();
-    k = end;
-  }
-  if (conversions.size() + 2 != e->getNumArgs())
-    return std::nullopt;
-  // The conversion read into the widest type of its kind ("%d%n" ->
-  // "%lld%n"), whatever the program's own length modifier.
-  auto withLength = [](std::string spec, const char *length) {
-    size_t percent = spec.rfind('%', spec.size() - 3);
-    size_t letter = spec.find_first_not_of("hlLqjzt", percent + 1);
-    return spec.replace(percent + 1, letter - percent - 1, length);
-  };
-  size_t at_ = 0;
-  int64_t assigned = 0;
-  for (size_t n = 0; n < conversions.size(); ++n) {
-    const Conversion &c = conversions[n];
-    const Expr *target = e->getArg(unsigned(n + 2));
-    QualType type = target->getType()->getPointeeType().getCanonicalType();
-    AbstractValue pointer = eval(target);
-    if (type.isNull() || pointer.slotRef < 0 || !validSlot(pointer.slotRef))
-      return std::nullopt;
-    const char *rest = text->c_str() + at_;
-    int used = 0;
-    HostValue value;
-    if (c.kind == 'f') {
-      long double v = 0;
-      if (std::sscanf(rest, withLength(c.spec, "L").c_str(), &v, &used) != 1)
-        break;
-      value = convert(HostValue::floating(double(v)), ctx_.DoubleTy, type);
-    } else if (c.kind == 'c') {
-      char v = 0;
-      if (std::sscanf(rest, c.spec.c_str(), &v, &used) != 1)
-        break;
-      value = normalizeInt(int64_t(v), type);
-    } else {
-      long long v = 0;
-      if (std::sscanf(rest, withLength(c.spec, "ll").c_str(), &v, &used) != 1)
-        break;
-      value = normalizeInt(int64_t(v), type);
-    }
-    at(pointer.slotRef) = AbstractValue::of(value);
-    at_ += size_t(used);
-    ++assigned;
-  }
-  return AbstractValue::of(normalizeInt(
-      assigned, e->getType().getNonReferenceType().getCanonicalType()));
 }
 
 } // namespace kcheck::analyzer

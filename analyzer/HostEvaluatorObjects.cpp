@@ -255,63 +255,12 @@ std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
   if (auto *ewc = dyn_cast_or_null<ExprWithCleanups>(init))
     init = ewc->getSubExpr();
   if (!init || isa<ImplicitValueInitExpr>(init) ||
-      isa<CXXScalarValueInitExpr>(init)) {
-    bool z = zero || (init != nullptr);
-    if (isDim3(t) && !z)
-      return {AbstractValue::unknown("uninitialised `" + name + "`")};
-    if (t->isScalarType() || isDim3(t) || z) {
-      if (isDim3(t)) {
-        AbstractValue d;
-        d.dim = {HostValue::integer(z ? 0 : 1), HostValue::integer(z ? 0 : 1),
-                 HostValue::integer(z ? 0 : 1)};
-        return {d};
-      }
-      return z ? filled(AbstractValue::of(HostValue::integer(0)))
-               : filled(uninitialised);
-    }
-    // An object without initialiser: its default constructor, if any.
-    if (const auto *cxx = t->getAsCXXRecordDecl();
-        cxx && cxx->hasUserProvidedDefaultConstructor())
-      return filled(AbstractValue::unknown(
-          "`" + name + "`: its default constructor is not evaluated"));
-    return filled(uninitialised);
-  }
+      isa<CXXScalarValueInitExpr>(init))
+    return initObjectByDefault(t, init != nullptr, zero, name);
   if (t->isScalarType() || isDim3(t) || !objectLeaves(t))
     return {eval(init)};
-  if (auto *il = dyn_cast<InitListExpr>(init)) {
-    std::vector<AbstractValue> out;
-    out.reserve(n);
-    auto part = [&](QualType pt, const Expr *e) {
-      if (aliasingReference(pt)) { // `{x, n}` of a struct with `T &r`
-        out.push_back(e ? addressOf(e) : AbstractValue::unknown(name));
-        return;
-      }
-      std::vector<AbstractValue> p = initObject(pt, e, true, name);
-      p.resize(leafCount(pt).value_or(1), // an empty member has no leaves
-               AbstractValue::of(HostValue::integer(0)));
-      out.insert(out.end(), p.begin(), p.end());
-    };
-    unsigned k = 0;
-    auto next = [&]() -> const Expr * {
-      if (k < il->getNumInits())
-        return il->getInit(k++);
-      return il->getArrayFiller(); // may be null: zero-initialised
-    };
-    if (auto *at = ctx_.getAsConstantArrayType(t)) {
-      for (uint64_t i = 0; i < at->getZExtSize(); ++i)
-        part(at->getElementType(), next());
-    } else if (const RecordDecl *rd = t->getAsRecordDecl()) {
-      rd = rd->getDefinition();
-      if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
-        for (const CXXBaseSpecifier &b : cxx->bases())
-          part(b.getType(), next());
-      for (const FieldDecl *f : rd->fields())
-        part(f->getType(), k < il->getNumInits() ? il->getInit(k++)
-                                                 : f->getInClassInitializer());
-    }
-    out.resize(n, AbstractValue::of(HostValue::integer(0)));
-    return out;
-  }
+  if (auto *il = dyn_cast<InitListExpr>(init))
+    return initObjectFromList(t, il, name);
   if (auto *ce = dyn_cast<CXXConstructExpr>(init)) {
     const CXXConstructorDecl *ctor = ce->getConstructor();
     if (ctor->isCopyOrMoveConstructor() && ce->getNumArgs() >= 1)
@@ -334,6 +283,77 @@ std::vector<AbstractValue> HostEvaluator::initObject(QualType t,
           : why));
 }
 
+// No initialiser (`valueInitialised`: `T()`, `{}`): zeros, or what is
+// left uninitialised. `t` is canonical.
+std::vector<AbstractValue>
+HostEvaluator::initObjectByDefault(QualType t, bool valueInitialised, bool zero,
+                                   const std::string &name) {
+  uint64_t n = leafCount(t).value_or(1);
+  auto filled = [&](AbstractValue v) {
+    return std::vector<AbstractValue>(n, v);
+  };
+  AbstractValue uninitialised =
+      AbstractValue::unknown("uninitialised part of `" + name + "`");
+  bool z = zero || valueInitialised;
+  if (isDim3(t) && !z)
+    return {AbstractValue::unknown("uninitialised `" + name + "`")};
+  if (t->isScalarType() || isDim3(t) || z) {
+    if (isDim3(t)) {
+      AbstractValue d;
+      d.dim = {HostValue::integer(z ? 0 : 1), HostValue::integer(z ? 0 : 1),
+               HostValue::integer(z ? 0 : 1)};
+      return {d};
+    }
+    return z ? filled(AbstractValue::of(HostValue::integer(0)))
+             : filled(uninitialised);
+  }
+  // An object without initialiser: its default constructor, if any.
+  if (const auto *cxx = t->getAsCXXRecordDecl();
+      cxx && cxx->hasUserProvidedDefaultConstructor())
+    return filled(AbstractValue::unknown(
+        "`" + name + "`: its default constructor is not evaluated"));
+  return filled(uninitialised);
+}
+
+// `{a, b, ...}` (`t` canonical): bases, then fields or elements; the rest 0.
+std::vector<AbstractValue>
+HostEvaluator::initObjectFromList(QualType t, const InitListExpr *il,
+                                  const std::string &name) {
+  uint64_t n = leafCount(t).value_or(1);
+  std::vector<AbstractValue> out;
+  out.reserve(n);
+  auto part = [&](QualType pt, const Expr *e) {
+    if (aliasingReference(pt)) { // `{x, n}` of a struct with `T &r`
+      out.push_back(e ? addressOf(e) : AbstractValue::unknown(name));
+      return;
+    }
+    std::vector<AbstractValue> p = initObject(pt, e, true, name);
+    p.resize(leafCount(pt).value_or(1), // an empty member has no leaves
+             AbstractValue::of(HostValue::integer(0)));
+    out.insert(out.end(), p.begin(), p.end());
+  };
+  unsigned k = 0;
+  auto next = [&]() -> const Expr * {
+    if (k < il->getNumInits())
+      return il->getInit(k++);
+    return il->getArrayFiller(); // may be null: zero-initialised
+  };
+  if (auto *at = ctx_.getAsConstantArrayType(t)) {
+    for (uint64_t i = 0; i < at->getZExtSize(); ++i)
+      part(at->getElementType(), next());
+  } else if (const RecordDecl *rd = t->getAsRecordDecl()) {
+    rd = rd->getDefinition();
+    if (auto *cxx = dyn_cast<CXXRecordDecl>(rd))
+      for (const CXXBaseSpecifier &b : cxx->bases())
+        part(b.getType(), next());
+    for (const FieldDecl *f : rd->fields())
+      part(f->getType(), k < il->getNumInits() ? il->getInit(k++)
+                                               : f->getInClassInitializer());
+  }
+  out.resize(n, AbstractValue::of(HostValue::integer(0)));
+  return out;
+}
+
 void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
                               std::vector<AbstractValue> &leaves,
                               const CXXConstructorDecl *inherited) {
@@ -352,32 +372,8 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
   if (!t->getAsRecordDecl())
     return;
   const CXXConstructorDecl *ctor = inherited ? inherited : e->getConstructor();
-  if (ctor->isInheritingConstructor()) {
-    // `using Base::Base;` (CuTe's gmem_ptr): the base's constructor makes
-    // the base's part from these arguments; the class's own members are
-    // default-initialised.
-    const CXXConstructorDecl *from =
-        ctor->getInheritedConstructor().getConstructor();
-    uint64_t k = 0;
-    for (const CXXBaseSpecifier &b : ctor->getParent()->bases()) {
-      uint64_t n = leafCount(b.getType()).value_or(0);
-      if (b.getType()->getAsCXXRecordDecl() == from->getParent()) {
-        if (k + n > leaves.size())
-          break;
-        std::vector<AbstractValue> part(leaves.begin() + k,
-                                        leaves.begin() + k + n);
-        construct(e, b.getType(), part, from);
-        std::copy(part.begin(), part.end(), leaves.begin() + k);
-        return;
-      }
-      k += n;
-    }
-    std::fill(leaves.begin(), leaves.end(),
-              AbstractValue::unknown("inherited constructor " +
-                                     describe(e, e->getExprLoc()) +
-                                     " is not evaluated"));
-    return;
-  }
+  if (ctor->isInheritingConstructor())
+    return constructInherited(e, ctor, leaves);
   const FunctionDecl *def = nullptr;
   if (ctor->isTrivial() || (ctor->isDefaulted() && !ctor->hasBody(def))) {
     // Implicit: members' own initialisers.
@@ -403,6 +399,41 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
                                      " is not evaluated"));
     return;
   }
+  runConstructor(e, cast<CXXConstructorDecl>(def), t, leaves);
+}
+
+// `using Base::Base;` (CuTe's gmem_ptr): the base's constructor makes
+// the base's part from these arguments; the class's own members are
+// default-initialised.
+void HostEvaluator::constructInherited(const CXXConstructExpr *e,
+                                       const CXXConstructorDecl *ctor,
+                                       std::vector<AbstractValue> &leaves) {
+  const CXXConstructorDecl *from =
+      ctor->getInheritedConstructor().getConstructor();
+  uint64_t k = 0;
+  for (const CXXBaseSpecifier &b : ctor->getParent()->bases()) {
+    uint64_t n = leafCount(b.getType()).value_or(0);
+    if (b.getType()->getAsCXXRecordDecl() == from->getParent()) {
+      if (k + n > leaves.size())
+        break;
+      std::vector<AbstractValue> part(leaves.begin() + k,
+                                      leaves.begin() + k + n);
+      construct(e, b.getType(), part, from);
+      std::copy(part.begin(), part.end(), leaves.begin() + k);
+      return;
+    }
+    k += n;
+  }
+  std::fill(leaves.begin(), leaves.end(),
+            AbstractValue::unknown("inherited constructor " +
+                                   describe(e, e->getExprLoc()) +
+                                   " is not evaluated"));
+}
+
+// A constructor with a body: its parameters, initialisers and body.
+void HostEvaluator::runConstructor(const CXXConstructExpr *e,
+                                   const CXXConstructorDecl *cd, QualType t,
+                                   std::vector<AbstractValue> &leaves) {
   // The object lives in fresh slots while its constructor runs.
   size_t mark = store_.size();
   int self = int(store_.size());
@@ -412,7 +443,6 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
   f.serial = nextFrameSerial_++;
   f.thisSlot = self;
   f.thisLeaves = int(leaves.size());
-  auto *cd = cast<CXXConstructorDecl>(def);
   for (unsigned i = 0; i < cd->getNumParams(); ++i) {
     const ParmVarDecl *p = cd->getParamDecl(i);
     const Expr *arg = i < e->getNumArgs() ? e->getArg(i) : p->getDefaultArg();
@@ -427,7 +457,18 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
     f.vars[p] = newObject(p->getType(), v);
   }
   frames_.push_back(std::move(f));
-  const RecordDecl *rd = t->getAsRecordDecl()->getDefinition();
+  initMembers(cd, t->getAsRecordDecl()->getDefinition(), self);
+  exec(cd->getBody());
+  exitRequested_ = false;
+  frames_.pop_back();
+  std::copy(store_.begin() + self, store_.begin() + self + leaves.size(),
+            leaves.begin());
+  store_.resize(mark);
+}
+
+// The constructor's member and base initialisers, into the object at `self`.
+void HostEvaluator::initMembers(const CXXConstructorDecl *cd,
+                                const RecordDecl *rd, int self) {
   for (const CXXCtorInitializer *ci : cd->inits()) {
     const Expr *in = ci->getInit();
     if (FieldDecl *fd = ci->getMember()) {
@@ -456,12 +497,6 @@ void HostEvaluator::construct(const CXXConstructExpr *e, QualType t,
       }
     }
   }
-  exec(def->getBody());
-  exitRequested_ = false;
-  frames_.pop_back();
-  std::copy(store_.begin() + self, store_.begin() + self + leaves.size(),
-            leaves.begin());
-  store_.resize(mark);
 }
 
 bool HostEvaluator::aliasingReference(QualType t) const {

@@ -142,158 +142,45 @@ HostEvaluator::constructStdRandom(const CXXConstructExpr *e) {
   return AbstractValue::object(std::move(params));
 }
 
-std::optional<AbstractValue> HostEvaluator::evalStdRandom(const CallExpr *e) {
-  auto *md = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
-  bool op = isa<CXXOperatorCallExpr>(e);
-  if (!md || md->isStatic() || (!op && !isa<CXXMemberCallExpr>(e)))
-    return std::nullopt;
-  if (const IdentifierInfo *id = md->getParent()->getIdentifier();
-      !id || (id->getName() != "linear_congruential_engine" &&
-              id->getName() != "uniform_int_distribution" &&
-              id->getName() != "uniform_real_distribution"))
-    return std::nullopt;
-  const Expr *object =
-      op ? e->getArg(0)
-         : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
-  QualType objectType = object->getType();
-  llvm::StringRef n = md->getIdentifier() ? md->getName() : "";
-  bool call = op && md->getOverloadedOperator() == OO_Call;
-  auto unknown = [&](const std::string &why) {
-    return AbstractValue::unknown("result of " + describe(e, e->getExprLoc()) +
-                                  ": " + why);
-  };
+namespace {
 
-  // The engine's state slot, and a draw from it.
-  struct Engine {
-    Lcg g;
-    int slot = -1;
-  };
-  auto engineAt = [&](const Expr *x) -> std::optional<Engine> {
-    std::optional<Lcg> g = lcgOf(x->getType(), ctx_);
-    if (!g)
-      return std::nullopt;
-    LValue lv = lvalueOf(x);
-    if (!validSlot(lv.slot) || lv.field >= 0 || lv.leaves > 0)
-      return std::nullopt;
-    return Engine{*g, lv.slot};
-  };
-  std::string lostWhy; // why the engine's state is not known
-  auto draw = [&](Engine &en) -> std::optional<uint64_t> {
-    const HostValue &x = at(en.slot).scalar;
-    if (x.kind != HostValue::Kind::Int) {
-      lostWhy = "the engine's state is not known" +
-                (x.why.empty() ? std::string() : " (" + x.why + ")");
-      return std::nullopt;
+// generate_canonical<T, digits<T>>(urng), in T's arithmetic, scaled to
+// [a, b).
+double drawUniformReal(const std::function<uint64_t()> &next, uint64_t urngMin,
+                       uint64_t urngMax, bool isFloat, const HostValue &a,
+                       const HostValue &b) {
+  const unsigned digits = isFloat ? 24 : 53;
+  const long double r = static_cast<long double>(urngMax) -
+                        static_cast<long double>(urngMin) + 1.0L;
+  const size_t log2r = size_t(std::log(r) / std::log(2.0L));
+  const size_t k = std::max<size_t>(1, (digits + log2r - 1) / log2r);
+  // The sum and the scale in T, the scale's product in long double (libstdc++
+  // multiplies T by the long double range), the result scaled in T.
+  auto generate = [&](auto zero) -> double {
+    using T = decltype(zero);
+    T sum = 0, tmp = 1;
+    for (size_t i = 0; i < k; ++i) {
+      sum += T(next() - urngMin) * tmp;
+      tmp = T(tmp * r);
     }
-    uint64_t next = en.g.next(uint64_t(x.i));
-    at(en.slot) = AbstractValue::of(HostValue::integer(int64_t(next)));
-    return next;
+    T ret = sum / tmp;
+    if (ret >= 1)
+      ret = std::nextafter(T(1), T(0));
+    T product = ret * (T(b.f) - T(a.f));
+    return double(product + T(a.f));
   };
+  return isFloat ? generate(0.0f) : generate(0.0);
+}
 
-  if (std::optional<Lcg> g = lcgOf(objectType, ctx_)) {
-    std::optional<Engine> en = engineAt(object);
-    if (!en)
-      return std::nullopt;
-    QualType rt = e->getType().getNonReferenceType();
-    if (call && e->getNumArgs() == 1) {
-      std::optional<uint64_t> v = draw(*en);
-      return v ? AbstractValue::of(normalizeInt(int64_t(*v), rt))
-               : unknown(lostWhy);
-    }
-    if ((n == "min" || n == "max") && e->getNumArgs() == 0)
-      return AbstractValue::of(
-          normalizeInt(int64_t(n == "min" ? g->min() : g->max()), rt));
-    if (n == "seed" && e->getNumArgs() <= 1) {
-      uint64_t seed = 1;
-      if (e->getNumArgs() == 1 && !isa<CXXDefaultArgExpr>(e->getArg(0))) {
-        HostValue s = eval(e->getArg(0)).scalar;
-        if (s.kind != HostValue::Kind::Int) {
-          at(en->slot) = AbstractValue::unknown("seeded with an unknown value");
-          return AbstractValue::unknown("void");
-        }
-        seed = uint64_t(s.i);
-      }
-      at(en->slot) =
-          AbstractValue::of(HostValue::integer(int64_t(g->seeded(seed))));
-      return AbstractValue::unknown("void");
-    }
-    if (n == "discard" && e->getNumArgs() == 1) {
-      HostValue k = eval(e->getArg(0)).scalar;
-      if (k.kind != HostValue::Kind::Int || k.i < 0 || k.i > (1 << 24)) {
-        at(en->slot) = AbstractValue::unknown("discarded an unknown count");
-        return AbstractValue::unknown("void");
-      }
-      for (int64_t i = 0; i < k.i; ++i)
-        draw(*en);
-      return AbstractValue::unknown("void");
-    }
-    return std::nullopt;
-  }
-
-  const auto *intDist = stdTemplate(objectType, "uniform_int_distribution");
-  const auto *realDist = stdTemplate(objectType, "uniform_real_distribution");
-  if (!intDist && !realDist)
-    return std::nullopt;
-  QualType rt = resultTypeOf(intDist ? intDist : realDist);
-  if (rt.isNull() || (realDist && ctx_.getTypeSize(rt) != 32 &&
-                      ctx_.getTypeSize(rt) != 64)) // long double: not modelled
-    return std::nullopt;
-  AbstractValue params = eval(object);
-  if (!params.leaves || params.leaves->size() != 2)
-    return std::nullopt;
-  const HostValue &a = (*params.leaves)[0].scalar,
-                  &b = (*params.leaves)[1].scalar;
-  if ((n == "a" || n == "b" || n == "min" || n == "max") &&
-      e->getNumArgs() == 0)
-    return AbstractValue::of(n == "a" || n == "min" ? a : b);
-  if (!call || e->getNumArgs() != 2)
-    return std::nullopt;
-  std::optional<Engine> en = engineAt(e->getArg(1));
-  if (!en)
-    return std::nullopt; // another engine: the opaque call forgets it
-  if (!a.known() || !b.known()) {
-    at(en->slot) = AbstractValue::unknown("drawn from with unknown bounds");
-    return unknown("the distribution's bounds are not known");
-  }
-  const uint64_t urngMin = en->g.min(), urngMax = en->g.max();
-  bool lost = false;
-  auto next = [&]() -> uint64_t {
-    std::optional<uint64_t> v = draw(*en);
-    lost |= !v;
-    return v.value_or(0);
-  };
-  if (realDist) {
-    // generate_canonical<T, digits<T>>(urng), in T's arithmetic.
-    const bool isFloat = ctx_.getTypeSize(rt) == 32;
-    const unsigned digits = isFloat ? 24 : 53;
-    const long double r = static_cast<long double>(urngMax) -
-                          static_cast<long double>(urngMin) + 1.0L;
-    const size_t log2r = size_t(std::log(r) / std::log(2.0L));
-    const size_t k = std::max<size_t>(1, (digits + log2r - 1) / log2r);
-    // The sum and the scale in T, the scale's product in long double (libstdc++
-    // multiplies T by the long double range), the result scaled in T.
-    auto generate = [&](auto zero) -> double {
-      using T = decltype(zero);
-      T sum = 0, tmp = 1;
-      for (size_t i = 0; i < k; ++i) {
-        sum += T(next() - urngMin) * tmp;
-        tmp = T(tmp * r);
-      }
-      T ret = sum / tmp;
-      if (ret >= 1)
-        ret = std::nextafter(T(1), T(0));
-      T product = ret * (T(b.f) - T(a.f));
-      return double(product + T(a.f));
-    };
-    double canonical = isFloat ? generate(0.0f) : generate(0.0);
-    if (lost)
-      return unknown(lostWhy);
-    return AbstractValue::of(HostValue::floating(canonical));
-  }
-  // uniform_int_distribution::operator()(urng, param), in __uctype: the
-  // wider of the engine's result type and the unsigned result type.
-  const unsigned width =
-      std::max<unsigned>(en->g.bits, unsigned(ctx_.getTypeSize(rt)));
+// uniform_int_distribution::operator()(urng, param), in __uctype: the
+// wider of the engine's result type and the unsigned result type
+// (`resultBits` wide). The draw's offset from a; `lost` stops the
+// rejection loops once a draw found the engine's state not known.
+uint64_t drawUniformInt(const std::function<uint64_t()> &next, const bool &lost,
+                        uint64_t urngMin, uint64_t urngMax, unsigned engineBits,
+                        unsigned resultBits, const HostValue &a,
+                        const HostValue &b) {
+  const unsigned width = std::max<unsigned>(engineBits, resultBits);
   const uint64_t wmask = width >= 64 ? ~0ull : (1ull << width) - 1;
   const uint64_t urngRange = (urngMax - urngMin) & wmask;
   auto widen = [&](int64_t v) { return uint64_t(v) & wmask; };
@@ -318,9 +205,170 @@ std::optional<AbstractValue> HostEvaluator::evalStdRandom(const CallExpr *e) {
     }
     return (next() - urngMin) & wmask;
   };
-  uint64_t ret = drawRange((widen(b.i) - widen(a.i)) & wmask);
-  if (lost)
-    return unknown(lostWhy);
+  return drawRange((widen(b.i) - widen(a.i)) & wmask);
+}
+
+} // namespace
+
+// One call on an engine or a distribution: the engines it draws from, and
+// why a draw's result is not known.
+struct HostEvaluator::RandomCall {
+  HostEvaluator &ev;
+  const CallExpr *e;
+  llvm::StringRef n;   // the method's name
+  bool call;           // operator()
+  std::string lostWhy; // why the engine's state is not known
+  bool lost = false;   // a draw of next() found the state not known
+
+  // The engine's state slot, and a draw from it.
+  struct Engine {
+    Lcg g;
+    int slot = -1;
+  };
+
+  AbstractValue unknown(const std::string &why) const {
+    return AbstractValue::unknown("result of " +
+                                  ev.describe(e, e->getExprLoc()) + ": " + why);
+  }
+  std::optional<Engine> engineAt(const Expr *x) {
+    std::optional<Lcg> g = lcgOf(x->getType(), ev.ctx_);
+    if (!g)
+      return std::nullopt;
+    LValue lv = ev.lvalueOf(x);
+    if (!ev.validSlot(lv.slot) || lv.field >= 0 || lv.leaves > 0)
+      return std::nullopt;
+    return Engine{*g, lv.slot};
+  }
+  std::optional<uint64_t> draw(Engine &en) {
+    const HostValue &x = ev.at(en.slot).scalar;
+    if (x.kind != HostValue::Kind::Int) {
+      lostWhy = "the engine's state is not known" +
+                (x.why.empty() ? std::string() : " (" + x.why + ")");
+      return std::nullopt;
+    }
+    uint64_t next = en.g.next(uint64_t(x.i));
+    ev.at(en.slot) = AbstractValue::of(HostValue::integer(int64_t(next)));
+    return next;
+  }
+  // A draw for a distribution: 0, and `lost` set, when the state is lost.
+  uint64_t next(Engine &en) {
+    std::optional<uint64_t> v = draw(en);
+    lost |= !v;
+    return v.value_or(0);
+  }
+};
+
+std::optional<AbstractValue> HostEvaluator::evalStdRandom(const CallExpr *e) {
+  auto *md = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
+  bool op = isa<CXXOperatorCallExpr>(e);
+  if (!md || md->isStatic() || (!op && !isa<CXXMemberCallExpr>(e)))
+    return std::nullopt;
+  if (const IdentifierInfo *id = md->getParent()->getIdentifier();
+      !id || (id->getName() != "linear_congruential_engine" &&
+              id->getName() != "uniform_int_distribution" &&
+              id->getName() != "uniform_real_distribution"))
+    return std::nullopt;
+  const Expr *object =
+      op ? e->getArg(0)
+         : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
+  llvm::StringRef n = md->getIdentifier() ? md->getName() : "";
+  bool call = op && md->getOverloadedOperator() == OO_Call;
+  RandomCall rc{*this, e, n, call, {}};
+  if (lcgOf(object->getType(), ctx_))
+    return evalEngineCall(rc, object);
+  return evalDistributionCall(rc, object);
+}
+
+// A linear_congruential_engine's operator(), min, max, seed or discard.
+std::optional<AbstractValue> HostEvaluator::evalEngineCall(RandomCall &rc,
+                                                           const Expr *object) {
+  const CallExpr *e = rc.e;
+  llvm::StringRef n = rc.n;
+  std::optional<Lcg> g = lcgOf(object->getType(), ctx_);
+  std::optional<RandomCall::Engine> en = rc.engineAt(object);
+  if (!en)
+    return std::nullopt;
+  QualType rt = e->getType().getNonReferenceType();
+  if (rc.call && e->getNumArgs() == 1) {
+    std::optional<uint64_t> v = rc.draw(*en);
+    return v ? AbstractValue::of(normalizeInt(int64_t(*v), rt))
+             : rc.unknown(rc.lostWhy);
+  }
+  if ((n == "min" || n == "max") && e->getNumArgs() == 0)
+    return AbstractValue::of(
+        normalizeInt(int64_t(n == "min" ? g->min() : g->max()), rt));
+  if (n == "seed" && e->getNumArgs() <= 1) {
+    uint64_t seed = 1;
+    if (e->getNumArgs() == 1 && !isa<CXXDefaultArgExpr>(e->getArg(0))) {
+      HostValue s = eval(e->getArg(0)).scalar;
+      if (s.kind != HostValue::Kind::Int) {
+        at(en->slot) = AbstractValue::unknown("seeded with an unknown value");
+        return AbstractValue::unknown("void");
+      }
+      seed = uint64_t(s.i);
+    }
+    at(en->slot) =
+        AbstractValue::of(HostValue::integer(int64_t(g->seeded(seed))));
+    return AbstractValue::unknown("void");
+  }
+  if (n == "discard" && e->getNumArgs() == 1) {
+    HostValue k = eval(e->getArg(0)).scalar;
+    if (k.kind != HostValue::Kind::Int || k.i < 0 || k.i > (1 << 24)) {
+      at(en->slot) = AbstractValue::unknown("discarded an unknown count");
+      return AbstractValue::unknown("void");
+    }
+    for (int64_t i = 0; i < k.i; ++i)
+      rc.draw(*en);
+    return AbstractValue::unknown("void");
+  }
+  return std::nullopt;
+}
+
+// A uniform_int_distribution's or uniform_real_distribution's a, b, min,
+// max, or operator()(engine).
+std::optional<AbstractValue>
+HostEvaluator::evalDistributionCall(RandomCall &rc, const Expr *object) {
+  const CallExpr *e = rc.e;
+  llvm::StringRef n = rc.n;
+  QualType objectType = object->getType();
+  const auto *intDist = stdTemplate(objectType, "uniform_int_distribution");
+  const auto *realDist = stdTemplate(objectType, "uniform_real_distribution");
+  if (!intDist && !realDist)
+    return std::nullopt;
+  QualType rt = resultTypeOf(intDist ? intDist : realDist);
+  if (rt.isNull() || (realDist && ctx_.getTypeSize(rt) != 32 &&
+                      ctx_.getTypeSize(rt) != 64)) // long double: not modelled
+    return std::nullopt;
+  AbstractValue params = eval(object);
+  if (!params.leaves || params.leaves->size() != 2)
+    return std::nullopt;
+  const HostValue &a = (*params.leaves)[0].scalar,
+                  &b = (*params.leaves)[1].scalar;
+  if ((n == "a" || n == "b" || n == "min" || n == "max") &&
+      e->getNumArgs() == 0)
+    return AbstractValue::of(n == "a" || n == "min" ? a : b);
+  if (!rc.call || e->getNumArgs() != 2)
+    return std::nullopt;
+  std::optional<RandomCall::Engine> en = rc.engineAt(e->getArg(1));
+  if (!en)
+    return std::nullopt; // another engine: the opaque call forgets it
+  if (!a.known() || !b.known()) {
+    at(en->slot) = AbstractValue::unknown("drawn from with unknown bounds");
+    return rc.unknown("the distribution's bounds are not known");
+  }
+  const uint64_t urngMin = en->g.min(), urngMax = en->g.max();
+  auto next = [&]() { return rc.next(*en); };
+  if (realDist) {
+    double canonical = drawUniformReal(next, urngMin, urngMax,
+                                       ctx_.getTypeSize(rt) == 32, a, b);
+    if (rc.lost)
+      return rc.unknown(rc.lostWhy);
+    return AbstractValue::of(HostValue::floating(canonical));
+  }
+  uint64_t ret = drawUniformInt(next, rc.lost, urngMin, urngMax, en->g.bits,
+                                unsigned(ctx_.getTypeSize(rt)), a, b);
+  if (rc.lost)
+    return rc.unknown(rc.lostWhy);
   return AbstractValue::of(normalizeInt(int64_t(ret + uint64_t(a.i)), rt));
 }
 

@@ -13,6 +13,7 @@
 #include "IrPipelinePtxasUnroll.h"
 #include "IrPipelineShared.h"
 #include "IrPipelineSink.h"
+#include "IrPipelineSourceLines.h"
 #include "IrPipelineSwitch.h"
 #include "IrPipelineUnroll.h"
 
@@ -366,86 +367,105 @@ private:
   NvccLineState *state_;
 };
 
-// LICM drops the location of a load it hoists out of a loop (sgemm's
-// `FETCH_FLOAT4(ldg_reg_a[..]) = FETCH_FLOAT4(A[..])` in a loop that
-// becomes straight-line code); NVVM keeps it, so ptxas credits the LDG to
-// the copy's line. The line and column of every located load and store of a
-// kernel's own code are recorded before the optimizer, in metadata that
-// LICM keeps on what it hoists, and given back afterwards to those left with
-// no location (line-0 locations are another matter: RelocateLikeNvcc).
-constexpr llvm::StringLiteral kSourceLineMetadata = "kcheck.line";
+// Passes inside O3's pipeline, at its extension points.
+void registerNvccExtensionPoints(PassBuilder &builder) {
+  builder.registerPeepholeEPCallback(
+      [](FunctionPassManager &fpm, OptimizationLevel) {
+        fpm.addPass(RecordSourceLinesInFunction());
+      });
+  // After GVN (and DSE, LICM) of the simplification pipeline: the loads that
+  // HideStoredLoadsLikeNvcc hid go back into their stores before the later
+  // passes (vectorizers) see them.
+  builder.registerScalarOptimizerLateEPCallback(
+      [](FunctionPassManager &fpm, OptimizationLevel) {
+        fpm.addPass(UnhideStoredLoads());
+      });
 
-bool isOwnLocation(const DILocation *loc, const Function &function) {
-  return loc && loc->getLine() != 0 && !loc->getInlinedAt() &&
-         loc->getScope()->getSubprogram() == function.getSubprogram();
+  // Before LoopUnroll: the counts nvcc gives loops with a runtime trip count.
+  builder.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &fpm, OptimizationLevel) {
+        fpm.addPass(UnrollRuntimeLoopsLikeNvvm());
+      });
 }
 
-// Tags a kernel's located loads and stores (those not tagged yet) with their
-// line. Run before O3 and again after each InstCombine inside it (the
-// peephole extension point): loads that SROA makes of an aggregate copy
-// inside O3 (sgemm_vectorize's FETCH_FLOAT4 into a register array) are
-// tagged before LICM can drop their location.
-void recordSourceLines(Function &function) {
-  if (!isKernel(function) || !function.getSubprogram())
-    return;
-  LLVMContext &context = function.getContext();
-  unsigned kind = context.getMDKindID(kSourceLineMetadata);
-  Type *i32 = Type::getInt32Ty(context);
-  for (Instruction &instruction : instructions(function)) {
-    const DILocation *loc = instruction.getDebugLoc().get();
-    if (!isa<LoadInst, StoreInst>(instruction) ||
-        instruction.getMetadata(kind) || !isOwnLocation(loc, function))
-      continue;
-    instruction.setMetadata(
-        kind, MDNode::get(context, {ConstantAsMetadata::get(
-                                        ConstantInt::get(i32, loc->getLine())),
-                                    ConstantAsMetadata::get(ConstantInt::get(
-                                        i32, loc->getColumn()))}));
-  }
+// Before O3.
+FunctionPassManager earlyPasses() {
+  // Address spaces before O3, so that O3 sees shared stores as shared and
+  // sinks them out of loops as nvcc does (toolchain.md pitfall 2).
+  FunctionPassManager early;
+  // Scalars in SSA form first, so that the copies' addresses compare.
+  early.addPass(PromotePass());
+  early.addPass(StoreWholeStructCopiesLikeNvcc());
+  early.addPass(LoadWholeStructCopiesLikeNvcc());
+  early.addPass(SROAPass(SROAOptions::ModifyCFG));
+  early.addPass(GlobalPointersFromKernelParamsLikeNvvm());
+  early.addPass(InferAddressSpacesPass());
+  // While the special-register reads stand where the source has them.
+  early.addPass(KeepSpecialRegisterLoopsRolledLikeNvvm());
+  // Keeps GVN from forwarding a reload through a may-alias store of the
+  // same value, which nvcc does not (scan_blelloch_padded).
+  early.addPass(HideStoredLoadsLikeNvcc());
+  return early;
 }
 
-struct RecordSourceLines : PassInfoMixin<RecordSourceLines> {
-  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
-    for (Function &function : module)
-      recordSourceLines(function);
-    return PreservedAnalyses::all();
-  }
-  static bool isRequired() { return true; }
-};
+void addNvvmAlignmentPasses(ModulePassManager &passes) {
+  // What NVVM's vectorizer will know: the alignments of the accesses at
+  // the variables' declared alignments (IrPipelinePtxasMerge.h).
+  passes.addPass(AlignDynamicSharedLikeNvvm());
+  FunctionPassManager nvvmAlignment;
+  nvvmAlignment.addPass(InferAlignmentPass());
+  nvvmAlignment.addPass(RememberAlignmentLikeNvvm());
+  passes.addPass(createModuleToFunctionPassAdaptor(std::move(nvvmAlignment)));
+}
 
-struct RecordSourceLinesInFunction
-    : PassInfoMixin<RecordSourceLinesInFunction> {
-  PreservedAnalyses run(Function &function, FunctionAnalysisManager &) {
-    recordSourceLines(function);
-    return PreservedAnalyses::all();
-  }
-  static bool isRequired() { return true; }
-};
+// After O3: NVVM's late passes and vectorizer, and ptxas's merging.
+FunctionPassManager latePasses(NvccLineState &lineState) {
+  FunctionPassManager late;
+  // Any hidden load the simplification pipeline left (none, unless it ran
+  // without its late extension point).
+  late.addPass(UnhideStoredLoads());
+  late.addPass(FoldPhisOfIdenticalArithmetic());
+  late.addPass(KeepConditionalLoopLoadsLikeNvcc());
+  late.addPass(UnfreezeWholeStructCopies());
+  late.addPass(MergeDiamondAccessesLikeNvcc());
+  late.addPass(ForwardStoredValuesLikeNvvm());
+  late.addPass(InferAddressSpacesPass());
+  late.addPass(InferAlignmentPass());
+  late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
+  late.addPass(LetVectorizerPassPureAsmLikeNvvm());
+  // NVVM's vectorizer, then ptxas's merging of what follows each other
+  // (IrPipelinePtxasMerge.h).
+  late.addPass(CapAlignmentLikeNvvm());
+  late.addPass(LoadStoreVectorizerPass());
+  late.addPass(InferAlignmentPass());
+  late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
+  late.addPass(FenceLoadStoreTurnsLikePtxas());
+  late.addPass(LoadStoreVectorizerPass());
+  late.addPass(RemoveLoadStoreFences());
+  late.addPass(LowerMaskedMemoryLikeNvcc());
+  late.addPass(NarrowVectorLoadsLikePtxas());
+  late.addPass(RelocateLikeNvcc(lineState));
+  return late;
+}
 
-struct RestoreDroppedLines : PassInfoMixin<RestoreDroppedLines> {
-  PreservedAnalyses run(Module &module, ModuleAnalysisManager &) {
-    unsigned kind = module.getContext().getMDKindID(kSourceLineMetadata);
-    for (Function &function : module)
-      for (Instruction &instruction : instructions(function)) {
-        MDNode *line = instruction.getMetadata(kind);
-        if (!line)
-          continue;
-        instruction.setMetadata(kind, nullptr);
-        if (instruction.getDebugLoc() || !function.getSubprogram() ||
-            line->getNumOperands() != 2)
-          continue;
-        auto number = [&](unsigned i) {
-          return unsigned(mdconst::extract<ConstantInt>(line->getOperand(i))
-                              ->getZExtValue());
-        };
-        instruction.setDebugLoc(DILocation::get(module.getContext(), number(0),
-                                                number(1),
-                                                function.getSubprogram()));
-      }
-    return PreservedAnalyses::all();
-  }
-  static bool isRequired() { return true; }
-};
+// After the inline PTX is lowered.
+void runBackendPasses(Module &module, ModuleAnalysisManager &moduleAnalyses) {
+  // What the NVPTX backend does to the IR's accesses on the way to PTX.
+  FunctionPassManager backend;
+  // ptxas, which sees the lowered assembly's instructions.
+  backend.addPass(UnrollShortLoopsLikePtxas());
+  backend.addPass(ForwardSharedReloadsLikePtxas());
+  backend.addPass(ShapeSharedLoadsLikePtxas());
+  backend.addPass(MergeSharedStoresAcrossVariablesLikePtxas());
+  backend.addPass(SinkLoadsIntoTheirBranchLikePtxas());
+  backend.addPass(ExpandSharedFloatAtomicsLikePtxas());
+  backend.addPass(SplitUnderalignedAccessesLikeNvptx());
+  backend.addPass(LowerSwitchesLikeNvptx());
+  backend.addPass(FuseMultiplyAddsLikeNvcc());
+  ModulePassManager last;
+  last.addPass(createModuleToFunctionPassAdaptor(std::move(backend)));
+  last.run(module, moduleAnalyses);
+}
 
 } // namespace
 
@@ -475,109 +495,25 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
                                moduleAnalyses);
 
-  builder.registerPeepholeEPCallback(
-      [](FunctionPassManager &fpm, OptimizationLevel) {
-        fpm.addPass(RecordSourceLinesInFunction());
-      });
-  // After GVN (and DSE, LICM) of the simplification pipeline: the loads that
-  // HideStoredLoadsLikeNvcc hid go back into their stores before the later
-  // passes (vectorizers) see them.
-  builder.registerScalarOptimizerLateEPCallback(
-      [](FunctionPassManager &fpm, OptimizationLevel) {
-        fpm.addPass(UnhideStoredLoads());
-      });
-
-  // Before LoopUnroll: the counts nvcc gives loops with a runtime trip count.
-  builder.registerVectorizerStartEPCallback(
-      [](FunctionPassManager &fpm, OptimizationLevel) {
-        fpm.addPass(UnrollRuntimeLoopsLikeNvvm());
-      });
+  registerNvccExtensionPoints(builder);
 
   NvccLineState lineState;
   ModulePassManager passes;
   passes.addPass(LocateCopiesLikeNvcc(lineState));
   passes.addPass(MarkDeviceFunctionsAlwaysInline());
-  {
-    // Address spaces before O3, so that O3 sees shared stores as shared and
-    // sinks them out of loops as nvcc does (toolchain.md pitfall 2).
-    FunctionPassManager early;
-    // Scalars in SSA form first, so that the copies' addresses compare.
-    early.addPass(PromotePass());
-    early.addPass(StoreWholeStructCopiesLikeNvcc());
-    early.addPass(LoadWholeStructCopiesLikeNvcc());
-    early.addPass(SROAPass(SROAOptions::ModifyCFG));
-    early.addPass(GlobalPointersFromKernelParamsLikeNvvm());
-    early.addPass(InferAddressSpacesPass());
-    // While the special-register reads stand where the source has them.
-    early.addPass(KeepSpecialRegisterLoopsRolledLikeNvvm());
-    // Keeps GVN from forwarding a reload through a may-alias store of the
-    // same value, which nvcc does not (scan_blelloch_padded).
-    early.addPass(HideStoredLoadsLikeNvcc());
-    passes.addPass(createModuleToFunctionPassAdaptor(std::move(early)));
-  }
+  passes.addPass(createModuleToFunctionPassAdaptor(earlyPasses()));
   passes.addPass(RecordSourceLines());
   passes.addPass(builder.buildPerModuleDefaultPipeline(OptimizationLevel::O3));
   passes.addPass(RestoreDroppedLines());
-  {
-    // What NVVM's vectorizer will know: the alignments of the accesses at
-    // the variables' declared alignments (IrPipelinePtxasMerge.h).
-    passes.addPass(AlignDynamicSharedLikeNvvm());
-    FunctionPassManager nvvmAlignment;
-    nvvmAlignment.addPass(InferAlignmentPass());
-    nvvmAlignment.addPass(RememberAlignmentLikeNvvm());
-    passes.addPass(createModuleToFunctionPassAdaptor(std::move(nvvmAlignment)));
-  }
+  addNvvmAlignmentPasses(passes);
   passes.addPass(AlignSharedGlobalsLikePtxas());
   passes.addPass(createModuleToFunctionPassAdaptor(ExpandSmallMemcpys()));
-  {
-    FunctionPassManager late;
-    // Any hidden load the simplification pipeline left (none, unless it ran
-    // without its late extension point).
-    late.addPass(UnhideStoredLoads());
-    late.addPass(FoldPhisOfIdenticalArithmetic());
-    late.addPass(KeepConditionalLoopLoadsLikeNvcc());
-    late.addPass(UnfreezeWholeStructCopies());
-    late.addPass(MergeDiamondAccessesLikeNvcc());
-    late.addPass(ForwardStoredValuesLikeNvvm());
-    late.addPass(InferAddressSpacesPass());
-    late.addPass(InferAlignmentPass());
-    late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
-    late.addPass(LetVectorizerPassPureAsmLikeNvvm());
-    // NVVM's vectorizer, then ptxas's merging of what follows each other
-    // (IrPipelinePtxasMerge.h).
-    late.addPass(CapAlignmentLikeNvvm());
-    late.addPass(LoadStoreVectorizerPass());
-    late.addPass(InferAlignmentPass());
-    late.addPass(KeepSubwordSharedAccessesApartLikePtxas());
-    late.addPass(FenceLoadStoreTurnsLikePtxas());
-    late.addPass(LoadStoreVectorizerPass());
-    late.addPass(RemoveLoadStoreFences());
-    late.addPass(LowerMaskedMemoryLikeNvcc());
-    late.addPass(NarrowVectorLoadsLikePtxas());
-    late.addPass(RelocateLikeNvcc(lineState));
-    passes.addPass(createModuleToFunctionPassAdaptor(std::move(late)));
-  }
+  passes.addPass(createModuleToFunctionPassAdaptor(latePasses(lineState)));
   passes.run(module, moduleAnalyses);
   eraseLoadStoreFenceDeclaration(module);
   // Last, as nvcc's optimizer never sees inside inline assembly.
   lowerInlinePtx(module);
-  {
-    // What the NVPTX backend does to the IR's accesses on the way to PTX.
-    FunctionPassManager backend;
-    // ptxas, which sees the lowered assembly's instructions.
-    backend.addPass(UnrollShortLoopsLikePtxas());
-    backend.addPass(ForwardSharedReloadsLikePtxas());
-    backend.addPass(ShapeSharedLoadsLikePtxas());
-    backend.addPass(MergeSharedStoresAcrossVariablesLikePtxas());
-    backend.addPass(SinkLoadsIntoTheirBranchLikePtxas());
-    backend.addPass(ExpandSharedFloatAtomicsLikePtxas());
-    backend.addPass(SplitUnderalignedAccessesLikeNvptx());
-    backend.addPass(LowerSwitchesLikeNvptx());
-    backend.addPass(FuseMultiplyAddsLikeNvcc());
-    ModulePassManager last;
-    last.addPass(createModuleToFunctionPassAdaptor(std::move(backend)));
-    last.run(module, moduleAnalyses);
-  }
+  runBackendPasses(module, moduleAnalyses);
   lowerWmmaIntrinsics(module);
   lowerNvvmWarpIntrinsics(module);
   lowerNvvmArithmeticIntrinsics(module);

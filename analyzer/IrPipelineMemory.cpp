@@ -229,15 +229,16 @@ bool sinkCommonStore(const Diamond &diamond, const DominatorTree &dominators) {
 // branches, the arm laid out last not storing a zero. The merged store keeps
 // the location of the arm laid out second (measured: line 93 of merge's
 // three).
-bool sinkCommonStoreOfArms(
-    BasicBlock &join, const DominatorTree &dominators, AAResults &aliases,
-    const DenseMap<const BasicBlock *, unsigned> &order) {
-  SmallVector<BasicBlock *, 4> arms;
+// The join's arms, in layout order, each only branching to it, and their
+// nearest common dominator (null when the join is not such a chain).
+BasicBlock *headOfArms(BasicBlock &join, const DominatorTree &dominators,
+                       const DenseMap<const BasicBlock *, unsigned> &order,
+                       SmallVector<BasicBlock *, 4> &arms) {
   for (BasicBlock *arm : predecessors(&join))
     if (!is_contained(arms, arm))
       arms.push_back(arm);
   if (arms.size() < 3 || arms.size() > 8)
-    return false;
+    return nullptr;
   llvm::sort(arms, [&](const BasicBlock *a, const BasicBlock *b) {
     return order.lookup(a) < order.lookup(b);
   });
@@ -245,14 +246,19 @@ bool sinkCommonStoreOfArms(
   for (BasicBlock *arm : arms) {
     auto *branch = dyn_cast<BranchInst>(arm->getTerminator());
     if (!branch || branch->isConditional() || !arm->getSinglePredecessor())
-      return false;
+      return nullptr;
     head = dominators.findNearestCommonDominator(head, arm);
   }
   if (!head || is_contained(arms, head))
-    return false;
+    return nullptr;
+  return head;
+}
+
+bool regionOfArms(BasicBlock *head, BasicBlock &join,
+                  const DominatorTree &dominators,
+                  SmallVector<BasicBlock *, 16> &region) {
   // The blocks between head and the arms: each dominated by head, none the
   // join (no loop through it), a handful at most.
-  SmallVector<BasicBlock *, 16> region(arms.begin(), arms.end());
   for (size_t i = 0; i < region.size(); ++i)
     for (BasicBlock *from : predecessors(region[i])) {
       if (from == head || is_contained(region, from))
@@ -262,7 +268,15 @@ bool sinkCommonStoreOfArms(
         return false;
       region.push_back(from);
     }
-  SmallVector<StoreInst *, 8> stores;
+  return true;
+}
+
+// Each arm's last memory access, a simple store to one address that
+// nothing else in the region reads or writes; false otherwise.
+bool armStoresToMerge(BasicBlock &join,
+                      const SmallVector<BasicBlock *, 4> &arms,
+                      const SmallVector<BasicBlock *, 16> &region,
+                      AAResults &aliases, SmallVector<StoreInst *, 8> &stores) {
   for (BasicBlock *arm : arms) {
     auto *store = dyn_cast_or_null<StoreInst>(lastMemoryAccess(*arm));
     if (!store || !store->isSimple())
@@ -285,27 +299,14 @@ bool sinkCommonStoreOfArms(
           instruction.mayReadOrWriteMemory() &&
           isModOrRefSet(aliases.getModRefInfo(&instruction, location)))
         return false;
-  // One store's address, computed before head branches (its pure arithmetic
-  // moved there from the region if need be).
-  auto inRegion = [&](const BasicBlock *block) {
-    return is_contained(region, block);
-  };
-  Value *pointer = nullptr;
-  SmallVector<Instruction *, 8> toMove;
-  for (StoreInst *store : stores) {
-    toMove.clear();
-    if (collectToHoist(store->getPointerOperand(), head->getTerminator(),
-                       inRegion, dominators, toMove)) {
-      pointer = store->getPointerOperand();
-      break;
-    }
-  }
-  if (!pointer)
-    return false;
-  for (Instruction *instruction : toMove) {
-    instruction->moveBefore(head->getTerminator()->getIterator());
-    instruction->dropUBImplyingAttrsAndMetadata();
-  }
+  return true;
+}
+
+// One store at the join of `value`s (a phi when the arms store different
+// ones) to `pointer`, in place of the arms' stores.
+void mergeArmStores(BasicBlock &join, const SmallVector<BasicBlock *, 4> &arms,
+                    const SmallVector<StoreInst *, 8> &stores, Value *pointer) {
+  StoreInst *first = stores.front();
   Value *value = first->getValueOperand();
   if (any_of(stores,
              [&](StoreInst *s) { return s->getValueOperand() != value; })) {
@@ -327,6 +328,43 @@ bool sinkCommonStoreOfArms(
   }
   for (StoreInst *store : stores)
     store->eraseFromParent();
+}
+
+bool sinkCommonStoreOfArms(
+    BasicBlock &join, const DominatorTree &dominators, AAResults &aliases,
+    const DenseMap<const BasicBlock *, unsigned> &order) {
+  SmallVector<BasicBlock *, 4> arms;
+  BasicBlock *head = headOfArms(join, dominators, order, arms);
+  if (!head)
+    return false;
+  SmallVector<BasicBlock *, 16> region(arms.begin(), arms.end());
+  if (!regionOfArms(head, join, dominators, region))
+    return false;
+  SmallVector<StoreInst *, 8> stores;
+  if (!armStoresToMerge(join, arms, region, aliases, stores))
+    return false;
+  // One store's address, computed before head branches (its pure arithmetic
+  // moved there from the region if need be).
+  auto inRegion = [&](const BasicBlock *block) {
+    return is_contained(region, block);
+  };
+  Value *pointer = nullptr;
+  SmallVector<Instruction *, 8> toMove;
+  for (StoreInst *store : stores) {
+    toMove.clear();
+    if (collectToHoist(store->getPointerOperand(), head->getTerminator(),
+                       inRegion, dominators, toMove)) {
+      pointer = store->getPointerOperand();
+      break;
+    }
+  }
+  if (!pointer)
+    return false;
+  for (Instruction *instruction : toMove) {
+    instruction->moveBefore(head->getTerminator()->getIterator());
+    instruction->dropUBImplyingAttrsAndMetadata();
+  }
+  mergeArmStores(join, arms, stores, pointer);
   return true;
 }
 
@@ -353,122 +391,6 @@ MergeDiamondAccessesLikeNvcc::run(Function &function,
   for (BasicBlock &block : function)
     while (sinkCommonStoreOfArms(block, dominators, aliases, order))
       changed = true;
-  return cfgPreservedUnless(changed);
-}
-
-namespace {
-
-// The constant mask's lanes; nullopt unless every lane is a known bit.
-std::optional<SmallVector<bool, 8>> constantMask(Value *value) {
-  auto *mask = dyn_cast<Constant>(value);
-  auto *type = dyn_cast<FixedVectorType>(value->getType());
-  if (!mask || !type)
-    return std::nullopt;
-  SmallVector<bool, 8> lanes;
-  for (unsigned lane = 0; lane < type->getNumElements(); ++lane) {
-    auto *bit = dyn_cast_or_null<ConstantInt>(mask->getAggregateElement(lane));
-    if (!bit)
-      return std::nullopt;
-    lanes.push_back(bit->isOne());
-  }
-  return lanes;
-}
-
-bool lowerMaskedLoad(IntrinsicInst &call, const DataLayout &layout) {
-  auto *type = dyn_cast<FixedVectorType>(call.getType());
-  Value *pointer = call.getArgOperand(0);
-  Value *passThrough = call.getArgOperand(2);
-  std::optional<SmallVector<bool, 8>> lanes =
-      constantMask(call.getArgOperand(1));
-  Align align = call.getParamAlign(0).valueOrOne();
-  // Only a vector that its alignment keeps inside one aligned block, so that
-  // loading the disabled lanes cannot fault (what the NVPTX backend relies
-  // on too).
-  if (!type || !lanes || align.value() < layout.getTypeStoreSize(type))
-    return false;
-  IRBuilder<> builder(&call);
-  LoadInst *load = builder.CreateAlignedLoad(type, pointer, align);
-  load->copyMetadata(call);
-  Value *result = load;
-  if (!isa<PoisonValue, UndefValue>(passThrough) &&
-      !all_of(*lanes, [](bool enabled) { return enabled; }))
-    result = builder.CreateSelect(call.getArgOperand(1), load, passThrough);
-  call.replaceAllUsesWith(result);
-  call.eraseFromParent();
-  return true;
-}
-
-bool lowerMaskedStore(IntrinsicInst &call, const DataLayout &layout) {
-  Value *value = call.getArgOperand(0);
-  Value *pointer = call.getArgOperand(1);
-  auto *type = dyn_cast<FixedVectorType>(value->getType());
-  std::optional<SmallVector<bool, 8>> lanes =
-      constantMask(call.getArgOperand(2));
-  if (!type || !lanes)
-    return false;
-  Align align = call.getParamAlign(1).valueOrOne();
-  Type *element = type->getElementType();
-  uint64_t elementBytes = layout.getTypeStoreSize(element);
-  if (elementBytes == 0 || layout.getTypeAllocSize(element) != elementBytes)
-    return false;
-  IRBuilder<> builder(&call);
-  unsigned count = type->getNumElements();
-  for (unsigned lane = 0; lane < count;) {
-    if (!(*lanes)[lane]) {
-      ++lane;
-      continue;
-    }
-    unsigned run = 1;
-    while (lane + run < count && (*lanes)[lane + run])
-      ++run;
-    // The run as pieces of 4, 2 or 1 lanes, at most 16 bytes, each as wide
-    // as its offset's alignment allows (ptxas's widest store is 16 bytes).
-    for (unsigned end = lane + run; lane < end;) {
-      uint64_t offset = lane * elementBytes;
-      Align pieceAlign = commonAlignment(align, offset);
-      unsigned width = 1;
-      for (unsigned candidate : {4u, 2u})
-        if (candidate <= end - lane && candidate * elementBytes <= 16 &&
-            pieceAlign.value() >= candidate * elementBytes) {
-          width = candidate;
-          break;
-        }
-      Value *address = builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(),
-                                                          pointer, offset);
-      Value *piece;
-      if (width == 1) {
-        piece = builder.CreateExtractElement(value, builder.getInt64(lane));
-      } else {
-        SmallVector<int, 4> indices;
-        for (unsigned i = 0; i < width; ++i)
-          indices.push_back(int(lane + i));
-        piece = builder.CreateShuffleVector(value, indices);
-      }
-      StoreInst *store = builder.CreateAlignedStore(piece, address, pieceAlign);
-      store->copyMetadata(call);
-      lane += width;
-    }
-  }
-  call.eraseFromParent();
-  return true;
-}
-
-} // namespace
-
-PreservedAnalyses LowerMaskedMemoryLikeNvcc::run(Function &function,
-                                                 FunctionAnalysisManager &) {
-  const DataLayout &layout = function.getDataLayout();
-  SmallVector<IntrinsicInst *, 8> calls;
-  for (Instruction &instruction : instructions(function))
-    if (auto *call = dyn_cast<IntrinsicInst>(&instruction))
-      if (call->getIntrinsicID() == Intrinsic::masked_load ||
-          call->getIntrinsicID() == Intrinsic::masked_store)
-        calls.push_back(call);
-  bool changed = false;
-  for (IntrinsicInst *call : calls)
-    changed |= call->getIntrinsicID() == Intrinsic::masked_load
-                   ? lowerMaskedLoad(*call, layout)
-                   : lowerMaskedStore(*call, layout);
   return cfgPreservedUnless(changed);
 }
 

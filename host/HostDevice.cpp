@@ -133,6 +133,35 @@ uint64_t HostDevice::symbolAddress(const std::string &name, uint64_t bytes) {
   return memory_.allocateSymbol(name, bytes, init);
 }
 
+// The argument bytes cudaLaunchKernel points at, one scalar per parameter
+// (a by-value struct as its bytes); an error for a parameter the engine
+// cannot hold.
+static std::string kernelArguments(const Function &fn, const DataLayout &dl,
+                                   void **args, const std::string &kernelName,
+                                   std::vector<sim::KernelArg> &out) {
+  for (const Argument &param : fn.args()) {
+    Type *type = param.getType();
+    const auto *src = static_cast<const uint8_t *>(args[param.getArgNo()]);
+    sim::KernelArg arg;
+    if (param.hasByValAttr()) { // a struct: host and device share its layout
+      uint64_t bytes = dl.getTypeAllocSize(param.getParamByValType());
+      arg.bytes.assign(src, src + bytes);
+      out.push_back(std::move(arg));
+      continue;
+    }
+    uint64_t bytes = type->isPointerTy()
+                         ? dl.getPointerSize(type->getPointerAddressSpace())
+                         : dl.getTypeStoreSize(type).getFixedValue();
+    if (bytes > 8)
+      return "kernel " + kernelName + " takes parameter #" +
+             std::to_string(param.getArgNo()) + " of " + std::to_string(bytes) +
+             " bytes in registers, which kcheck's engine does not support";
+    std::memcpy(&arg.bits, src, bytes);
+    out.push_back(std::move(arg));
+  }
+  return "";
+}
+
 LaunchOutcome HostDevice::launch(const std::string &deviceName,
                                  const core::LaunchConfig &config,
                                  void **args) {
@@ -141,30 +170,11 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
     return {"kernel '" + deviceName + "' not found in the device code", {}};
   auto [kernelName, signature] = kernelNames(deviceName);
   // The argument bytes cudaLaunchKernel points at, one scalar per parameter.
-  const DataLayout &dl = module_.getDataLayout();
   std::vector<sim::KernelArg> kernelArgs;
-  for (const Argument &param : fn->args()) {
-    Type *type = param.getType();
-    const auto *src = static_cast<const uint8_t *>(args[param.getArgNo()]);
-    sim::KernelArg arg;
-    if (param.hasByValAttr()) { // a struct: host and device share its layout
-      uint64_t bytes = dl.getTypeAllocSize(param.getParamByValType());
-      arg.bytes.assign(src, src + bytes);
-      kernelArgs.push_back(std::move(arg));
-      continue;
-    }
-    uint64_t bytes = type->isPointerTy()
-                         ? dl.getPointerSize(type->getPointerAddressSpace())
-                         : dl.getTypeStoreSize(type).getFixedValue();
-    if (bytes > 8)
-      return {"kernel " + kernelName + " takes parameter #" +
-                  std::to_string(param.getArgNo()) + " of " +
-                  std::to_string(bytes) +
-                  " bytes in registers, which kcheck's engine does not support",
-              {}};
-    std::memcpy(&arg.bits, src, bytes);
-    kernelArgs.push_back(std::move(arg));
-  }
+  if (std::string error = kernelArguments(*fn, module_.getDataLayout(), args,
+                                          kernelName, kernelArgs);
+      !error.empty())
+    return {error, {}};
   if (launches_.size() >= options_.maxLaunches)
     return {"launch #" + std::to_string(launches_.size()) + " (" + kernelName +
                 ") not simulated: the program made more than --max-launches " +

@@ -116,11 +116,10 @@ Expected<std::unique_ptr<LLJIT>> makeJit() {
   return jit;
 }
 
-} // namespace
-
-RunResult runProgram(const RunOptions &options) {
-  RunResult result;
-  auto start = std::chrono::steady_clock::now();
+// The program's device code (into result.device) and host code; nullopt
+// when either does not compile (result.diagnostics says why).
+std::optional<HostModule> compileProgram(const RunOptions &options,
+                                         RunResult &result) {
   analyzer::CompileOptions deviceOptions;
   // As analyzeFile: cc1.x kernels compile as sm_20 (same memory operations).
   deviceOptions.arch = options.arch.major < 2 ? "sm_20" : options.arch.name;
@@ -130,7 +129,7 @@ RunResult runProgram(const RunOptions &options) {
   result.device = analyzer::compileDevice(options.file, deviceOptions);
   result.diagnostics = result.device.diagnostics;
   if (!result.device.ok || !result.device.module)
-    return result;
+    return std::nullopt;
   HostCompileOptions hostOptions;
   hostOptions.arch = deviceOptions.arch;
   hostOptions.extraClangArgs = options.clangArgs;
@@ -139,30 +138,11 @@ RunResult runProgram(const RunOptions &options) {
   HostModule host = compileHost(options.file, hostOptions);
   result.diagnostics += host.diagnostics;
   if (!host.ok)
-    return result;
-  result.compiled = true;
+    return std::nullopt;
+  return host;
+}
 
-  auto jit = makeJit();
-  if (!jit) {
-    result.errors.push_back("JIT: " + toString(jit.takeError()));
-    return result;
-  }
-  if (Error e = (*jit)->addIRModule(
-          ThreadSafeModule(std::move(host.module), std::move(host.context)))) {
-    result.errors.push_back("JIT: " + toString(std::move(e)));
-    return result;
-  }
-  auto mainAddress = (*jit)->lookup("main");
-  if (!mainAddress) {
-    result.errors.push_back("cannot run the program: " +
-                            toString(mainAddress.takeError()));
-    return result;
-  }
-  auto *mainFn = mainAddress->toPtr<int (*)(int, char **)>();
-  result.compileSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-
+std::vector<std::string> programArguments(const RunOptions &options) {
   // argv as the program would get it from a shell that runs it where it was
   // built: "./main" for main.cu (what `nvcc main.cu -o main; ./main` gives
   // it), then the arguments.
@@ -171,43 +151,45 @@ RunResult runProgram(const RunOptions &options) {
   std::vector<std::string> argStrings = {programName};
   argStrings.insert(argStrings.end(), options.programArgs.begin(),
                     options.programArgs.end());
-  std::vector<char *> argv;
-  for (std::string &a : argStrings)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
+  return argStrings;
+}
 
-  SimulationClock clock;
-  HostDevice device(*result.device.module, options, result.launches, clock);
-  CudaRuntime runtime(options.arch, device);
-  std::string jitError;
-  {
-    CudaRuntime::Scope scope(runtime);
-    StdoutToStderr redirect(options.programStdoutToStderr);
-    ZeroedHeap zeroed(true);
-    CrashGuard crashes;
-    HostWatchdog watchdog(options.hostBudgetSeconds, clock);
-    JITDylib &main = (*jit)->getMainJITDylib();
-    // Constructors (the CUDA registrations among them), main, then atexit
-    // handlers and destructors, as a process runs them; exit() in any of
-    // them ends that part.
-    bool finished = guarded(runtime, [&] {
-      if (Error e = (*jit)->initialize(main))
-        jitError = toString(std::move(e));
-    });
-    if (finished && jitError.empty()) {
-      int status = 0;
-      if (guarded(runtime,
-                  [&] { status = mainFn(int(argv.size() - 1), argv.data()); }))
-        result.exitStatus = status;
-    }
-    guarded(runtime, [&] {
-      if (Error e = (*jit)->deinitialize(main))
-        consumeError(std::move(e));
-    });
-    std::fflush(nullptr);
-    result.hostSeconds = watchdog.hostSeconds();
+// Constructors, main, then atexit handlers and destructors, under kcheck's
+// CUDA runtime; `jitError`: what the JIT said, if it failed.
+void runUnderRuntime(LLJIT &jit, int (*mainFn)(int, char **),
+                     std::vector<char *> &argv, const RunOptions &options,
+                     CudaRuntime &runtime, SimulationClock &clock,
+                     RunResult &result, std::string &jitError) {
+  CudaRuntime::Scope scope(runtime);
+  StdoutToStderr redirect(options.programStdoutToStderr);
+  ZeroedHeap zeroed(true);
+  CrashGuard crashes;
+  HostWatchdog watchdog(options.hostBudgetSeconds, clock);
+  JITDylib &main = jit.getMainJITDylib();
+  // Constructors (the CUDA registrations among them), main, then atexit
+  // handlers and destructors, as a process runs them; exit() in any of
+  // them ends that part.
+  bool finished = guarded(runtime, [&] {
+    if (Error e = jit.initialize(main))
+      jitError = toString(std::move(e));
+  });
+  if (finished && jitError.empty()) {
+    int status = 0;
+    if (guarded(runtime,
+                [&] { status = mainFn(int(argv.size() - 1), argv.data()); }))
+      result.exitStatus = status;
   }
-  result.simulationSeconds = double(clock.nanos.load()) * 1e-9;
+  guarded(runtime, [&] {
+    if (Error e = jit.deinitialize(main))
+      consumeError(std::move(e));
+  });
+  std::fflush(nullptr);
+  result.hostSeconds = watchdog.hostSeconds();
+}
+
+// What the run's faults, its JIT and the way the program stopped say.
+void reportRunEnd(RunResult &result, CudaRuntime &runtime,
+                  const std::string &jitError) {
   // A kernel's fault is the run's error; the program went on past it, as on
   // the GPU, its later CUDA calls failing.
   for (std::string &fault : runtime.launchFaults)
@@ -234,6 +216,53 @@ RunResult runProgram(const RunOptions &options) {
       break;
     }
   }
+}
+
+} // namespace
+
+RunResult runProgram(const RunOptions &options) {
+  RunResult result;
+  auto start = std::chrono::steady_clock::now();
+  std::optional<HostModule> host = compileProgram(options, result);
+  if (!host)
+    return result;
+  result.compiled = true;
+
+  auto jit = makeJit();
+  if (!jit) {
+    result.errors.push_back("JIT: " + toString(jit.takeError()));
+    return result;
+  }
+  if (Error e = (*jit)->addIRModule(ThreadSafeModule(
+          std::move(host->module), std::move(host->context)))) {
+    result.errors.push_back("JIT: " + toString(std::move(e)));
+    return result;
+  }
+  auto mainAddress = (*jit)->lookup("main");
+  if (!mainAddress) {
+    result.errors.push_back("cannot run the program: " +
+                            toString(mainAddress.takeError()));
+    return result;
+  }
+  auto *mainFn = mainAddress->toPtr<int (*)(int, char **)>();
+  result.compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  std::vector<std::string> argStrings = programArguments(options);
+  std::vector<char *> argv;
+  for (std::string &a : argStrings)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  SimulationClock clock;
+  HostDevice device(*result.device.module, options, result.launches, clock);
+  CudaRuntime runtime(options.arch, device);
+  std::string jitError;
+  runUnderRuntime(**jit, mainFn, argv, options, runtime, clock, result,
+                  jitError);
+  result.simulationSeconds = double(clock.nanos.load()) * 1e-9;
+  reportRunEnd(result, runtime, jitError);
   return result;
 }
 

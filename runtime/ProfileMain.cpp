@@ -283,6 +283,69 @@ bool hasEnvironmentFailure(const kcheck::core::ReportFile &r) {
   return false;
 }
 
+// Lines mode: one more run of the program per measured launch, whose
+// per-line values go to that launch in `report`.
+void measureLines(const ProfileOptions &o, const std::string &lib,
+                  const std::string &tmp, bool toStdout,
+                  kcheck::core::ReportFile &report) {
+  for (kcheck::core::ReportLaunch &l : report.launches) {
+    if (!l.hasMetrics)
+      continue; // faulted or not measured: its lines would be too
+    std::string linesFile = tmp + "/lines" + std::to_string(l.index) + ".json";
+    std::string endedK = runOnce(o, lib, linesFile, "lines", l.index, toStdout);
+    kcheck::core::ReportLoadResult k = kcheck::core::loadReportFile(linesFile);
+    std::string problem;
+    if (!k.report)
+      problem = k.error;
+    else if (size_t(l.index) >= k.report->launches.size())
+      problem = "the program made fewer launches on this run";
+    else if (k.report->launches[size_t(l.index)].kernel != l.kernel)
+      problem = "the program launched " +
+                k.report->launches[size_t(l.index)].kernel +
+                " as this launch on another run";
+    else
+      l.lines = std::move(k.report->launches[size_t(l.index)].lines);
+    if (k.report)
+      for (const std::string &e : k.report->errors)
+        problem += (problem.empty() ? "" : "; ") + e;
+    if (!endedK.empty())
+      problem += (problem.empty() ? "" : "; ") + endedK;
+    if (!problem.empty())
+      report.errors.push_back("per-line run of launch #" +
+                              std::to_string(l.index) + ": " + problem);
+  }
+}
+
+// Writes the report (to stdout or o.output) and says on stderr what is
+// missing from it; the exit status.
+int writeReport(const ProfileOptions &o, kcheck::core::ReportFile &report,
+                const std::string &launchesFile, bool toStdout) {
+  std::string json = kcheck::core::toJson(report);
+  if (toStdout) {
+    std::cout << json;
+  } else {
+    std::ofstream out(o.output);
+    out << json;
+    if (!out) {
+      std::cerr << "kcheck-profile: error: cannot write '" << o.output << "'\n";
+      return kIncomplete;
+    }
+  }
+  std::remove(launchesFile.c_str());
+  bool complete = report.errors.empty();
+  for (const kcheck::core::ReportLaunch &l : report.launches) {
+    complete &= l.hasMetrics && l.error.empty();
+    if (!l.error.empty())
+      std::cerr << "kcheck-profile: launch #" << l.index << " " << l.kernel
+                << ": " << l.error << '\n';
+  }
+  for (const std::string &e : report.errors)
+    std::cerr << "kcheck-profile: error: " << e << '\n';
+  std::cerr << "kcheck-profile: " << report.launches.size() << " launches"
+            << (complete ? "" : " (incomplete)") << '\n';
+  return complete ? kOk : kIncomplete;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -331,59 +394,8 @@ int main(int argc, char **argv) {
   }
   remeasureBeforeFault(o, lib, tmp, toStdout, report);
 
-  if (o.perLine) {
-    for (core::ReportLaunch &l : report.launches) {
-      if (!l.hasMetrics)
-        continue; // faulted or not measured: its lines would be too
-      std::string linesFile =
-          tmp + "/lines" + std::to_string(l.index) + ".json";
-      std::string endedK =
-          runOnce(o, lib, linesFile, "lines", l.index, toStdout);
-      core::ReportLoadResult k = core::loadReportFile(linesFile);
-      std::string problem;
-      if (!k.report)
-        problem = k.error;
-      else if (size_t(l.index) >= k.report->launches.size())
-        problem = "the program made fewer launches on this run";
-      else if (k.report->launches[size_t(l.index)].kernel != l.kernel)
-        problem = "the program launched " +
-                  k.report->launches[size_t(l.index)].kernel +
-                  " as this launch on another run";
-      else
-        l.lines = std::move(k.report->launches[size_t(l.index)].lines);
-      if (k.report)
-        for (const std::string &e : k.report->errors)
-          problem += (problem.empty() ? "" : "; ") + e;
-      if (!endedK.empty())
-        problem += (problem.empty() ? "" : "; ") + endedK;
-      if (!problem.empty())
-        report.errors.push_back("per-line run of launch #" +
-                                std::to_string(l.index) + ": " + problem);
-    }
-  }
+  if (o.perLine)
+    measureLines(o, lib, tmp, toStdout, report);
 
-  std::string json = core::toJson(report);
-  if (toStdout) {
-    std::cout << json;
-  } else {
-    std::ofstream out(o.output);
-    out << json;
-    if (!out) {
-      std::cerr << "kcheck-profile: error: cannot write '" << o.output << "'\n";
-      return kIncomplete;
-    }
-  }
-  std::remove(launchesFile.c_str());
-  bool complete = report.errors.empty();
-  for (const core::ReportLaunch &l : report.launches) {
-    complete &= l.hasMetrics && l.error.empty();
-    if (!l.error.empty())
-      std::cerr << "kcheck-profile: launch #" << l.index << " " << l.kernel
-                << ": " << l.error << '\n';
-  }
-  for (const std::string &e : report.errors)
-    std::cerr << "kcheck-profile: error: " << e << '\n';
-  std::cerr << "kcheck-profile: " << report.launches.size() << " launches"
-            << (complete ? "" : " (incomplete)") << '\n';
-  return complete ? kOk : kIncomplete;
+  return writeReport(o, report, launchesFile, toStdout);
 }

@@ -24,38 +24,76 @@ std::string failureText(const BlockResult &r) {
 /// runner, and resumed, in launch order, after each later block that
 /// completes, as blocks resident alongside it on the GPU would let it go on.
 /// A launch whose blocks never wait runs exactly as block after block.
-LaunchResult runInOrder(const DecodedKernel &kernel,
-                        const core::LaunchConfig &config,
-                        const std::vector<KernelArg> &args,
-                        DeviceMemory &memory, const Limits &limits,
-                        const BlockClassOptions &options, BlockCounter &counter,
-                        uint64_t firstBlock, uint64_t steps) {
-  LaunchResult result;
-  RunnerOptions runnerOptions;
-  runnerOptions.printfOut = options.printfOut;
-  runnerOptions.overruns = options.overruns;
-  runnerOptions.coResident = true;
-  // Most such launches never wait (CUB's look-back finds its predecessor
-  // done): a rare check keeps them as fast as block after block, and a
-  // waiting block is still parked within some 64 K warp instructions; once
-  // parked, it checks as often as a cooperative launch's blocks.
-  runnerOptions.waitCheckSteps = 1u << 16;
-  runnerOptions.waitCheckAfterPolls = false;
-  RunnerReports reports;
-  auto newRunner = [&] {
-    return std::make_unique<BlockRunner>(kernel, config, args, memory, limits,
-                                         runnerOptions);
-  };
-  std::unique_ptr<BlockRunner> runner = newRunner();
+class InOrderRun {
+public:
+  InOrderRun(const DecodedKernel &kernel, const core::LaunchConfig &config,
+             const std::vector<KernelArg> &args, DeviceMemory &memory,
+             const Limits &limits, const BlockClassOptions &options,
+             BlockCounter &counter, uint64_t steps)
+      : kernel(kernel), config(config), args(args), memory(memory),
+        limits(limits), options(options), counter(counter), steps(steps) {
+    runnerOptions.printfOut = options.printfOut;
+    runnerOptions.overruns = options.overruns;
+    runnerOptions.coResident = true;
+    // Most such launches never wait (CUB's look-back finds its predecessor
+    // done): a rare check keeps them as fast as block after block, and a
+    // waiting block is still parked within some 64 K warp instructions; once
+    // parked, it checks as often as a cooperative launch's blocks.
+    runnerOptions.waitCheckSteps = 1u << 16;
+    runnerOptions.waitCheckAfterPolls = false;
+  }
+
+  LaunchResult run(uint64_t firstBlock) {
+    std::unique_ptr<BlockRunner> runner = newRunner();
+    uint64_t total = config.grid.count();
+    for (uint64_t i = firstBlock; i < total && result.error.empty(); ++i) {
+      if (options.progress && i % 256 == 0)
+        options.progress(i, total);
+      core::Dim3 b = blockAt(i, config.grid);
+      if (!runner)
+        runner = newRunner();
+      BlockResult r = runner->runBlock(b, counter.begin(result, b, i == 0));
+      steps += std::max<uint64_t>(r.warpSteps, 1);
+      if (r.status == BlockResult::Status::Waiting) {
+        runner->checkWaitsOften();
+        parked.push_back({i, std::move(runner), r.warpSteps, r.message});
+        continue;
+      }
+      if (!finish(r))
+        break;
+      // Only a block that stored something can let a waiting one go on.
+      if (!parked.empty() && r.wroteMemory)
+        resumeParked();
+    }
+    resumeParked();
+    if (result.error.empty() && !parked.empty())
+      result.error = "the launch never ends: every block left spins with "
+                     "nothing changing, and no block is left to change it (on "
+                     "a GPU it would hang); " +
+                     parked.front().where;
+    for (const Parked &w : parked)
+      reports.add(*w.runner);
+    if (runner)
+      reports.add(*runner);
+    reports.mergeInto(result, config.grid);
+    return std::move(result);
+  }
+
+private:
   struct Parked {
     uint64_t index;
     std::unique_ptr<BlockRunner> runner;
     uint64_t steps; // the block's warp instructions so far
     std::string where;
   };
-  std::vector<Parked> parked;
+
+  std::unique_ptr<BlockRunner> newRunner() {
+    return std::make_unique<BlockRunner>(kernel, config, args, memory, limits,
+                                         runnerOptions);
+  }
+
   // Ends a block: false when the launch stops there.
-  auto finish = [&](const BlockResult &r) {
+  bool finish(const BlockResult &r) {
     result.blocksSimulated++;
     if (!r.ok()) {
       result.error = failureText(r);
@@ -64,9 +102,10 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
     }
     result.error = launchLimitError(limits, steps, memory);
     return result.error.empty();
-  };
+  }
+
   // Resumes the parked blocks in launch order until none goes on.
-  auto resumeParked = [&] {
+  void resumeParked() {
     for (bool again = true; again && result.error.empty();) {
       again = false;
       for (size_t p = 0; p < parked.size() && result.error.empty();) {
@@ -87,39 +126,31 @@ LaunchResult runInOrder(const DecodedKernel &kernel,
         again = true;
       }
     }
-  };
-  uint64_t total = config.grid.count();
-  for (uint64_t i = firstBlock; i < total && result.error.empty(); ++i) {
-    if (options.progress && i % 256 == 0)
-      options.progress(i, total);
-    core::Dim3 b = blockAt(i, config.grid);
-    if (!runner)
-      runner = newRunner();
-    BlockResult r = runner->runBlock(b, counter.begin(result, b, i == 0));
-    steps += std::max<uint64_t>(r.warpSteps, 1);
-    if (r.status == BlockResult::Status::Waiting) {
-      runner->checkWaitsOften();
-      parked.push_back({i, std::move(runner), r.warpSteps, r.message});
-      continue;
-    }
-    if (!finish(r))
-      break;
-    // Only a block that stored something can let a waiting one go on.
-    if (!parked.empty() && r.wroteMemory)
-      resumeParked();
   }
-  resumeParked();
-  if (result.error.empty() && !parked.empty())
-    result.error = "the launch never ends: every block left spins with "
-                   "nothing changing, and no block is left to change it (on "
-                   "a GPU it would hang); " +
-                   parked.front().where;
-  for (const Parked &w : parked)
-    reports.add(*w.runner);
-  if (runner)
-    reports.add(*runner);
-  reports.mergeInto(result, config.grid);
-  return result;
+
+  const DecodedKernel &kernel;
+  const core::LaunchConfig &config;
+  const std::vector<KernelArg> &args;
+  DeviceMemory &memory;
+  const Limits &limits;
+  const BlockClassOptions &options;
+  BlockCounter &counter;
+  uint64_t steps;
+  RunnerOptions runnerOptions;
+  LaunchResult result;
+  RunnerReports reports;
+  std::vector<Parked> parked;
+};
+
+LaunchResult runInOrder(const DecodedKernel &kernel,
+                        const core::LaunchConfig &config,
+                        const std::vector<KernelArg> &args,
+                        DeviceMemory &memory, const Limits &limits,
+                        const BlockClassOptions &options, BlockCounter &counter,
+                        uint64_t firstBlock, uint64_t steps) {
+  return InOrderRun(kernel, config, args, memory, limits, options, counter,
+                    steps)
+      .run(firstBlock);
 }
 
 /// One thread's share of a window.
@@ -194,6 +225,55 @@ bool blocksMayRunBuffered(const DecodedKernel &kernel) {
   return true;
 }
 
+namespace {
+
+// One runner per thread, each storing into its buffer and printing into
+// its stream.
+std::vector<std::unique_ptr<BlockRunner>>
+makeRunners(const DecodedKernel &kernel, const core::LaunchConfig &config,
+            const std::vector<KernelArg> &args, DeviceMemory &memory,
+            const Limits &limits, const BlockClassOptions &options,
+            std::vector<StoreBuffer> &buffers,
+            std::vector<std::ostringstream> &printed) {
+  std::vector<std::unique_ptr<BlockRunner>> runners;
+  for (unsigned t = 0; t < buffers.size(); ++t) {
+    RunnerOptions runnerOptions;
+    if (options.printfOut)
+      runnerOptions.printfOut = &printed[t];
+    runnerOptions.overruns = options.overruns;
+    runners.push_back(std::make_unique<BlockRunner>(
+        kernel, config, args, memory, limits, runnerOptions));
+    runners.back()->setStoreBuffer(&buffers[t]);
+  }
+  return runners;
+}
+
+void mergeSlices(LaunchResult &result, std::vector<Slice> &slices,
+                 std::vector<StoreBuffer> &buffers,
+                 std::vector<std::ostringstream> &printed, DeviceMemory &memory,
+                 const BlockClassOptions &options) {
+  // Merge in launch order; a failing block ends the launch there, as it
+  // would block after block: later slices are dropped.
+  for (unsigned t = 0; t < slices.size(); ++t) {
+    if (!result.error.empty()) {
+      buffers[t].discard();
+      printed[t].str("");
+      continue;
+    }
+    accumulate(result, slices[t].part, 1);
+    result.blocksSimulated += slices[t].part.blocksSimulated;
+    buffers[t].commit(memory);
+    if (options.printfOut) {
+      *options.printfOut << printed[t].str();
+      printed[t].str("");
+    }
+    result.error = slices[t].error;
+    result.fault = slices[t].fault;
+  }
+}
+
+} // namespace
+
 LaunchResult
 runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
              const std::vector<KernelArg> &args, DeviceMemory &memory,
@@ -218,20 +298,12 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
   jobs = unsigned(counters.size());
   // Runners are built here, on one thread: their construction allocates the
   // module's symbols in memory.
-  std::vector<std::unique_ptr<BlockRunner>> runners;
   std::vector<StoreBuffer> buffers(jobs);
   // Each thread's device printf output, appended in launch order with its
   // slice's stores.
   std::vector<std::ostringstream> printed(jobs);
-  for (unsigned t = 0; t < jobs; ++t) {
-    RunnerOptions runnerOptions;
-    if (options.printfOut)
-      runnerOptions.printfOut = &printed[t];
-    runnerOptions.overruns = options.overruns;
-    runners.push_back(std::make_unique<BlockRunner>(
-        kernel, config, args, memory, limits, runnerOptions));
-    runners.back()->setStoreBuffer(&buffers[t]);
-  }
+  std::vector<std::unique_ptr<BlockRunner>> runners = makeRunners(
+      kernel, config, args, memory, limits, options, buffers, printed);
 
   LaunchResult result;
   std::atomic<uint64_t> steps = stepsSoFar;
@@ -256,24 +328,7 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
       runSlice(slices[0], *runners[0], *counters[0], config.grid, steps,
                firstFailure, limits);
     } // joins the helpers
-    // Merge in launch order; a failing block ends the launch there, as it
-    // would block after block: later slices are dropped.
-    for (unsigned t = 0; t < jobs; ++t) {
-      if (!result.error.empty()) {
-        buffers[t].discard();
-        printed[t].str("");
-        continue;
-      }
-      accumulate(result, slices[t].part, 1);
-      result.blocksSimulated += slices[t].part.blocksSimulated;
-      buffers[t].commit(memory);
-      if (options.printfOut) {
-        *options.printfOut << printed[t].str();
-        printed[t].str("");
-      }
-      result.error = slices[t].error;
-      result.fault = slices[t].fault;
-    }
+    mergeSlices(result, slices, buffers, printed, memory, options);
     if (result.error.empty())
       result.error = launchLimitError(limits, steps, memory);
   }

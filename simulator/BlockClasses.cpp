@@ -399,6 +399,86 @@ void appendLaterBlocks(LaunchResult &into, const LaunchResult &later) {
       into.overruns.push_back(f);
 }
 
+/// Runs the launch's blocks in order from the first: each joins an open
+/// class it matches, or opens one as its representative. `steps` counts a
+/// joined block as one, a simulated one as its own; `restFrom` is set where
+/// the rest of the blocks are to run as every block does.
+LaunchResult runClasses(Driver &driver, BlockRunner &runner,
+                        StoreBuffer *buffer, DeviceMemory &memory,
+                        const core::Dim3 &grid, const Limits &limits,
+                        const BlockClassOptions &options, BlockCounter &counter,
+                        BlockClassReport &rep, uint64_t &steps,
+                        uint64_t &restFrom) {
+  LaunchResult result;
+  std::deque<OpenClass> open;
+  auto close = [&](OpenClass &cls) {
+    accumulate(result, cls.part, cls.members);
+    driver.taintSkippedStores(cls);
+  };
+  uint64_t total = grid.count();
+  uint64_t joinedBlocks = 0;
+  for (uint64_t i = 0; i < total; ++i) {
+    if (options.progress && i % 256 == 0)
+      options.progress(i, total);
+    if (++steps > limits.maxLaunchSteps) {
+      result.error = launchLimitError(limits, steps, memory);
+      break;
+    }
+    core::Dim3 b = blockAt(i, grid);
+    bool joined = false;
+    for (OpenClass &cls : open)
+      if (driver.matches(cls, b)) {
+        driver.join(cls, b);
+        joined = true;
+        break;
+      }
+    if (joined) {
+      ++joinedBlocks;
+      continue;
+    }
+    if (open.size() >= std::max(1u, options.maxOpenClasses)) {
+      close(open.front());
+      open.pop_front();
+    }
+    OpenClass &cls = open.emplace_back();
+    cls.rep = b;
+    cls.observed.resize(driver.checks().size());
+    ProbeSink probes(counter.begin(cls.part, b, i == 0), driver.checks(),
+                     driver.checksAt(), cls.observed);
+    BlockResult r = runner.runBlock(b, probes);
+    if (buffer)
+      buffer->commit(memory);
+    result.blocksSimulated++;
+    rep.classes++;
+    if (!r.ok()) {
+      result.error = r.fault ? r.fault->message : r.message;
+      result.fault = r.fault;
+      break;
+    }
+    steps += r.warpSteps;
+    result.error = launchLimitError(limits, steps, memory);
+    if (!result.error.empty())
+      break;
+    if (const Check *c = driver.reachedUnreached(cls)) {
+      // It can take no member: free its place for classes that can.
+      close(cls);
+      open.pop_back();
+      if (result.blocksSimulated >= kTrialBlocks &&
+          joinedBlocks < result.blocksSimulated) {
+        // Most blocks reach what differs between blocks: classes do not pay
+        // for their serial run and probes. The rest run as every block does.
+        rep.reason = c->what + " (reached by most blocks)";
+        rep.classes += total - (i + 1);
+        restFrom = i + 1;
+        break;
+      }
+    }
+  }
+  for (OpenClass &cls : open)
+    close(cls);
+  return result;
+}
+
 } // namespace
 
 unsigned blockShiftGranule(const core::ArchSpec &arch) {
@@ -451,75 +531,12 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   if (buffered)
     runner.setStoreBuffer(&buffer);
 
-  LaunchResult result;
-  std::deque<OpenClass> open;
-  auto close = [&](OpenClass &cls) {
-    accumulate(result, cls.part, cls.members);
-    driver.taintSkippedStores(cls);
-  };
   uint64_t total = config.grid.count();
   uint64_t steps = 0; // a joined block costs one, a simulated one its own
-  uint64_t joinedBlocks = 0;
   uint64_t restFrom = total; // blocks from here on run as every block does
-  for (uint64_t i = 0; i < total; ++i) {
-    if (options.progress && i % 256 == 0)
-      options.progress(i, total);
-    if (++steps > limits.maxLaunchSteps) {
-      result.error = launchLimitError(limits, steps, memory);
-      break;
-    }
-    core::Dim3 b = blockAt(i, config.grid);
-    bool joined = false;
-    for (OpenClass &cls : open)
-      if (driver.matches(cls, b)) {
-        driver.join(cls, b);
-        joined = true;
-        break;
-      }
-    if (joined) {
-      ++joinedBlocks;
-      continue;
-    }
-    if (open.size() >= std::max(1u, options.maxOpenClasses)) {
-      close(open.front());
-      open.pop_front();
-    }
-    OpenClass &cls = open.emplace_back();
-    cls.rep = b;
-    cls.observed.resize(driver.checks().size());
-    ProbeSink probes(counter.begin(cls.part, b, i == 0), driver.checks(),
-                     driver.checksAt(), cls.observed);
-    BlockResult r = runner.runBlock(b, probes);
-    if (buffered)
-      buffer.commit(memory);
-    result.blocksSimulated++;
-    rep.classes++;
-    if (!r.ok()) {
-      result.error = r.fault ? r.fault->message : r.message;
-      result.fault = r.fault;
-      break;
-    }
-    steps += r.warpSteps;
-    result.error = launchLimitError(limits, steps, memory);
-    if (!result.error.empty())
-      break;
-    if (const Check *c = driver.reachedUnreached(cls)) {
-      // It can take no member: free its place for classes that can.
-      close(cls);
-      open.pop_back();
-      if (result.blocksSimulated >= kTrialBlocks &&
-          joinedBlocks < result.blocksSimulated) {
-        // Most blocks reach what differs between blocks: classes do not pay
-        // for their serial run and probes. The rest run as every block does.
-        rep.reason = c->what + " (reached by most blocks)";
-        rep.classes += total - (i + 1);
-        restFrom = i + 1;
-        break;
-      }
-    }
-  }
-  for (OpenClass &cls : open)
-    close(cls);
+  LaunchResult result =
+      runClasses(driver, runner, buffered ? &buffer : nullptr, memory,
+                 config.grid, limits, options, counter, rep, steps, restFrom);
   appendNotes(result, runner.notes());
   result.usedUnseenInput |= runner.usedUnseenInput();
   result.overruns = runner.overruns();

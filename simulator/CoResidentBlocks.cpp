@@ -7,12 +7,12 @@
 
 namespace kcheck::sim {
 
-LaunchResult runCoResidentBlocks(const DecodedKernel &kernel,
-                                 const core::LaunchConfig &config,
-                                 const std::vector<KernelArg> &args,
-                                 DeviceMemory &memory, const Limits &limits,
-                                 const BlockClassOptions &options,
-                                 BlockCounter &counter) {
+namespace {
+
+// The options of a cooperative launch's runners, with the driver's grid
+// workspace allocated in `memory`.
+RunnerOptions cooperativeRunnerOptions(DeviceMemory &memory,
+                                       const BlockClassOptions &options) {
   // The driver's grid workspace (driver_abi.h's grid_workspace: its size,
   // then the barrier word grid.sync() counts arrivals in), zeroed by the
   // driver before the launch.
@@ -28,6 +28,18 @@ LaunchResult runCoResidentBlocks(const DecodedKernel &kernel,
   runnerOptions.overruns = options.overruns;
   runnerOptions.gridWorkspace = workspaceAddress;
   runnerOptions.coResident = true;
+  return runnerOptions;
+}
+
+} // namespace
+
+LaunchResult runCoResidentBlocks(const DecodedKernel &kernel,
+                                 const core::LaunchConfig &config,
+                                 const std::vector<KernelArg> &args,
+                                 DeviceMemory &memory, const Limits &limits,
+                                 const BlockClassOptions &options,
+                                 BlockCounter &counter) {
+  RunnerOptions runnerOptions = cooperativeRunnerOptions(memory, options);
 
   const uint64_t total = config.grid.count();
   // A runner per block that started and has not completed: its warps and

@@ -205,6 +205,50 @@ std::string launchTooLarge(const core::ArchSpec &arch,
   return "";
 }
 
+// Which blocks run is the driver's choice (simulator/BlockClasses.h); each
+// simulated block counts into the result it is given.
+class Counter : public BlockCounter {
+public:
+  Counter(const core::ArchSpec &arch, const std::vector<InstInfo> &insts)
+      : arch_(arch), insts_(insts) {}
+  EventSink &begin(LaunchResult &into, core::Dim3 block,
+                   bool firstBlock) override {
+    // A new result may live where an old one did: check its size too.
+    if (!sink_ || target_ != &into || into.perInst.size() != insts_.size()) {
+      sink_.emplace(arch_, into, insts_);
+      target_ = &into;
+    }
+    sink_->beginBlock(block, firstBlock);
+    return *sink_;
+  }
+
+  std::unique_ptr<BlockCounter> fork() const override {
+    return std::make_unique<Counter>(arch_, insts_);
+  }
+
+private:
+  const core::ArchSpec &arch_;
+  const std::vector<InstInfo> &insts_;
+  std::optional<CountingSink> sink_;
+  LaunchResult *target_ = nullptr;
+};
+
+// With sanitizer checks, every block's events also go through the
+// sanitizer's shadow state (one thread: no fork).
+class Sanitizing : public BlockCounter {
+public:
+  Sanitizing(BlockCounter &inner, Sanitizer &sanitizer)
+      : inner_(inner), sanitizer_(sanitizer) {}
+  EventSink &begin(LaunchResult &into, core::Dim3 block,
+                   bool firstBlock) override {
+    return sanitizer_.begin(block, inner_.begin(into, block, firstBlock));
+  }
+
+private:
+  BlockCounter &inner_;
+  Sanitizer &sanitizer_;
+};
+
 } // namespace
 
 LaunchResult Predictor::run(const DecodedKernel &kernel,
@@ -251,49 +295,7 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
     return refused;
   }
   memory.setLimit(limits.maxMemoryBytes);
-  // Which blocks run is the driver's choice (simulator/BlockClasses.h); each
-  // simulated block counts into the result it is given.
-  class Counter : public BlockCounter {
-  public:
-    Counter(const core::ArchSpec &arch, const std::vector<InstInfo> &insts)
-        : arch_(arch), insts_(insts) {}
-    EventSink &begin(LaunchResult &into, core::Dim3 block,
-                     bool firstBlock) override {
-      // A new result may live where an old one did: check its size too.
-      if (!sink_ || target_ != &into || into.perInst.size() != insts_.size()) {
-        sink_.emplace(arch_, into, insts_);
-        target_ = &into;
-      }
-      sink_->beginBlock(block, firstBlock);
-      return *sink_;
-    }
-
-    std::unique_ptr<BlockCounter> fork() const override {
-      return std::make_unique<Counter>(arch_, insts_);
-    }
-
-  private:
-    const core::ArchSpec &arch_;
-    const std::vector<InstInfo> &insts_;
-    std::optional<CountingSink> sink_;
-    LaunchResult *target_ = nullptr;
-  };
   Counter counter(arch_, kernel.insts());
-  // With sanitizer checks, every block's events also go through the
-  // sanitizer's shadow state (one thread: no fork).
-  class Sanitizing : public BlockCounter {
-  public:
-    Sanitizing(BlockCounter &inner, Sanitizer &sanitizer)
-        : inner_(inner), sanitizer_(sanitizer) {}
-    EventSink &begin(LaunchResult &into, core::Dim3 block,
-                     bool firstBlock) override {
-      return sanitizer_.begin(block, inner_.begin(into, block, firstBlock));
-    }
-
-  private:
-    BlockCounter &inner_;
-    Sanitizer &sanitizer_;
-  };
   std::optional<Sanitizer> sanitizer;
   std::optional<Sanitizing> sanitizing;
   if (sanitizer_.any()) {

@@ -183,6 +183,44 @@ Value *Lowerer::floatOp(const std::string &op, const std::string &type,
   return nullptr;
 }
 
+// Float arithmetic, on each 16-bit half of an f16x2 or bf16x2 in turn.
+bool Lowerer::lowerFloatArith(const Statement &st, const std::string &type,
+                              unsigned w) {
+  const std::string &op = st.parts[0];
+  unsigned sources = unsigned(st.operands.size()) - 1;
+  bool pair = type == "f16x2" || type == "bf16x2";
+  std::string scalar = pair ? type.substr(0, type.size() - 2) : type;
+  unsigned sw = pair ? 16 : w;
+  std::vector<Value *> raw;
+  for (unsigned i = 1; i <= sources; ++i) {
+    Value *v = read(st.operands[i], w);
+    if (!v)
+      return fail("operand");
+    raw.push_back(v);
+  }
+  Value *result = ConstantInt::get(b_.getIntNTy(w), 0);
+  for (unsigned half = 0; half < (pair ? 2u : 1u); ++half) {
+    std::vector<Value *> a;
+    for (Value *r : raw) {
+      Value *part = b_.CreateTrunc(b_.CreateLShr(r, uint64_t(half) * 16),
+                                   b_.getIntNTy(sw));
+      Value *f = toFloat(part, scalar);
+      a.push_back(sw == 16 ? wide(b_, f) : f);
+    }
+    Value *f = floatOp(op, scalar, a);
+    if (!f)
+      return fail("float " + op);
+    if (hasPart(st, "sat"))
+      f = b_.CreateMinNum(b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0)),
+                          ConstantFP::get(f->getType(), 1));
+    if (hasPart(st, "relu"))
+      f = b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0));
+    Value *bitsValue = b_.CreateZExt(fromFloat(f, scalar), b_.getIntNTy(w));
+    result = b_.CreateOr(result, b_.CreateShl(bitsValue, uint64_t(half) * 16));
+  }
+  return write(st.operands[0], result);
+}
+
 bool Lowerer::lowerArith(const Statement &st) {
   const std::string &op = st.parts[0];
   std::string type = typeOf(st);
@@ -190,41 +228,8 @@ bool Lowerer::lowerArith(const Statement &st) {
   if (!w || st.operands.empty())
     return fail("arithmetic type");
   unsigned sources = unsigned(st.operands.size()) - 1;
-  if (isFloatType(type)) {
-    bool pair = type == "f16x2" || type == "bf16x2";
-    std::string scalar = pair ? type.substr(0, type.size() - 2) : type;
-    unsigned sw = pair ? 16 : w;
-    std::vector<Value *> raw;
-    for (unsigned i = 1; i <= sources; ++i) {
-      Value *v = read(st.operands[i], w);
-      if (!v)
-        return fail("operand");
-      raw.push_back(v);
-    }
-    Value *result = ConstantInt::get(b_.getIntNTy(w), 0);
-    for (unsigned half = 0; half < (pair ? 2u : 1u); ++half) {
-      std::vector<Value *> a;
-      for (Value *r : raw) {
-        Value *part = b_.CreateTrunc(b_.CreateLShr(r, uint64_t(half) * 16),
-                                     b_.getIntNTy(sw));
-        Value *f = toFloat(part, scalar);
-        a.push_back(sw == 16 ? wide(b_, f) : f);
-      }
-      Value *f = floatOp(op, scalar, a);
-      if (!f)
-        return fail("float " + op);
-      if (hasPart(st, "sat"))
-        f = b_.CreateMinNum(
-            b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0)),
-            ConstantFP::get(f->getType(), 1));
-      if (hasPart(st, "relu"))
-        f = b_.CreateMaxNum(f, ConstantFP::get(f->getType(), 0));
-      Value *bitsValue = b_.CreateZExt(fromFloat(f, scalar), b_.getIntNTy(w));
-      result =
-          b_.CreateOr(result, b_.CreateShl(bitsValue, uint64_t(half) * 16));
-    }
-    return write(st.operands[0], result);
-  }
+  if (isFloatType(type))
+    return lowerFloatArith(st, type, w);
   bool isSigned = isSignedType(type);
   bool wideResult = hasPart(st, "wide");
   unsigned rw = wideResult ? 2 * w : w;

@@ -29,6 +29,106 @@ Value *bytePermute(IRBuilder<> &b, Value *a, Value *bv, Value *selector) {
   return d;
 }
 
+namespace {
+
+// and, or, xor, not, cnot, shl, shr, popc, clz, brev; null for other ops.
+Value *logicOrShift(IRBuilder<> &b, const std::string &op, bool isSigned,
+                    unsigned w, const std::vector<Value *> &a) {
+  Type *t = b.getIntNTy(w);
+  if (op == "and")
+    return b.CreateAnd(a[0], a[1]);
+  else if (op == "or")
+    return b.CreateOr(a[0], a[1]);
+  else if (op == "xor")
+    return b.CreateXor(a[0], a[1]);
+  else if (op == "not")
+    return b.CreateNot(a[0]);
+  else if (op == "cnot")
+    return b.CreateZExt(b.CreateICmpEQ(a[0], ConstantInt::get(t, 0)), t);
+  else if (op == "shl") // amounts >= width give 0 (clamped above)
+    return b.CreateSelect(b.CreateICmpUGE(a[1], ConstantInt::get(t, w)),
+                          ConstantInt::get(t, 0), b.CreateShl(a[0], a[1]));
+  else if (op == "shr") {
+    Value *big = b.CreateICmpUGE(a[1], ConstantInt::get(t, w));
+    if (isSigned)
+      return b.CreateAShr(
+          a[0], b.CreateSelect(big, ConstantInt::get(t, w - 1), a[1]));
+    else
+      return b.CreateSelect(big, ConstantInt::get(t, 0),
+                            b.CreateLShr(a[0], a[1]));
+  } else if (op == "popc")
+    return b.CreateUnaryIntrinsic(Intrinsic::ctpop, a[0]);
+  else if (op == "clz")
+    return b.CreateBinaryIntrinsic(Intrinsic::ctlz, a[0], b.getFalse());
+  else if (op == "brev")
+    return b.CreateUnaryIntrinsic(Intrinsic::bitreverse, a[0]);
+  return nullptr;
+}
+
+// bmsk.clamp.b32 d, pos, width: width ones from bit pos.
+Value *bitMask(IRBuilder<> &b, const std::vector<Value *> &a) {
+  Value *pos = b.CreateZExt(
+      b.CreateBinaryIntrinsic(Intrinsic::umin, a[0], b.getInt32(32)),
+      b.getInt64Ty());
+  Value *len = b.CreateZExt(a[1], b.getInt64Ty());
+  Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin, b.CreateAdd(pos, len),
+                                       b.getInt64(32));
+  Value *ones = b.CreateSub(b.CreateShl(b.getInt64(1), end),
+                            b.CreateShl(b.getInt64(1), pos));
+  return b.CreateTrunc(ones, b.getInt32Ty());
+}
+
+Value *findMostSignificantBit(IRBuilder<> &b, Value *x, Type *t, unsigned w,
+                              bool isSigned, bool shiftAmount) {
+  // bfind[.shiftamt].{u,s}{32,64} d, a: the most significant bit that
+  // differs from the sign (u: any set bit), 0xffffffff when none;
+  // .shiftamt gives w-1 minus that position.
+  if (isSigned)
+    x = b.CreateSelect(b.CreateICmpSLT(x, ConstantInt::get(t, 0)),
+                       b.CreateNot(x), x);
+  Value *lz = b.CreateZExtOrTrunc(
+      b.CreateBinaryIntrinsic(Intrinsic::ctlz, x, b.getFalse()),
+      b.getInt32Ty());
+  Value *none = b.CreateICmpEQ(x, ConstantInt::get(t, 0));
+  Value *pos = shiftAmount ? lz : b.CreateSub(b.getInt32(w - 1), lz);
+  Value *d = b.CreateSelect(none, b.getInt32(~0u), pos);
+  return d;
+}
+
+// lop3.b32 d, a, b, c, immLut: bit i of d = immLut[a_i b_i c_i].
+Value *lookup3(IRBuilder<> &b, const std::vector<Value *> &a, uint64_t table,
+               Type *t) {
+  Value *d = ConstantInt::get(t, 0);
+  for (unsigned m = 0; m < 8; ++m) {
+    if (!((table >> m) & 1))
+      continue;
+    Value *x = (m & 4) ? a[0] : b.CreateNot(a[0]);
+    Value *y = (m & 2) ? a[1] : b.CreateNot(a[1]);
+    Value *z = (m & 1) ? a[2] : b.CreateNot(a[2]);
+    d = b.CreateOr(d, b.CreateAnd(x, b.CreateAnd(y, z)));
+  }
+  return d;
+}
+
+Value *funnelShift(IRBuilder<> &b, const Statement &st,
+                   const std::vector<Value *> &a) {
+  // shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n
+  bool left = st.parts.size() > 1 && st.parts[1] == "l";
+  bool clamp =
+      std::find(st.parts.begin(), st.parts.end(), "clamp") != st.parts.end();
+  Value *n =
+      clamp ? b.CreateBinaryIntrinsic(Intrinsic::umin, a[2], b.getInt32(32))
+            : b.CreateAnd(a[2], 31);
+  Value *both = b.CreateOr(b.CreateZExt(a[0], b.getInt64Ty()),
+                           b.CreateShl(b.CreateZExt(a[1], b.getInt64Ty()), 32));
+  Value *n64 = b.CreateZExt(n, b.getInt64Ty());
+  return left ? b.CreateTrunc(b.CreateLShr(b.CreateShl(both, n64), 32),
+                              b.getInt32Ty())
+              : b.CreateTrunc(b.CreateLShr(both, n64), b.getInt32Ty());
+}
+
+} // namespace
+
 bool Lowerer::lowerBitwise(const Statement &st) {
   const std::string &op = st.parts[0];
   std::string type = typeOf(st);
@@ -48,97 +148,27 @@ bool Lowerer::lowerBitwise(const Statement &st) {
           b_.getIntNTy(w));
     a.push_back(v);
   }
-  Value *r = nullptr;
   Type *t = b_.getIntNTy(w);
-  if (op == "and")
-    r = b_.CreateAnd(a[0], a[1]);
-  else if (op == "or")
-    r = b_.CreateOr(a[0], a[1]);
-  else if (op == "xor")
-    r = b_.CreateXor(a[0], a[1]);
-  else if (op == "not")
-    r = b_.CreateNot(a[0]);
-  else if (op == "cnot")
-    r = b_.CreateZExt(b_.CreateICmpEQ(a[0], ConstantInt::get(t, 0)), t);
-  else if (op == "shl") // amounts >= width give 0 (clamped above)
-    r = b_.CreateSelect(b_.CreateICmpUGE(a[1], ConstantInt::get(t, w)),
-                        ConstantInt::get(t, 0), b_.CreateShl(a[0], a[1]));
-  else if (op == "shr") {
-    Value *big = b_.CreateICmpUGE(a[1], ConstantInt::get(t, w));
-    if (isSignedType(type))
-      r = b_.CreateAShr(a[0],
-                        b_.CreateSelect(big, ConstantInt::get(t, w - 1), a[1]));
-    else
-      r = b_.CreateSelect(big, ConstantInt::get(t, 0),
-                          b_.CreateLShr(a[0], a[1]));
-  } else if (op == "popc")
-    r = b_.CreateUnaryIntrinsic(Intrinsic::ctpop, a[0]);
-  else if (op == "clz")
-    r = b_.CreateBinaryIntrinsic(Intrinsic::ctlz, a[0], b_.getFalse());
-  else if (op == "brev")
-    r = b_.CreateUnaryIntrinsic(Intrinsic::bitreverse, a[0]);
-  else if (op == "bmsk" && w == 32 && a.size() == 2) {
-    // bmsk.clamp.b32 d, pos, width: width ones from bit pos.
-    Value *pos = b_.CreateZExt(
-        b_.CreateBinaryIntrinsic(Intrinsic::umin, a[0], b_.getInt32(32)),
-        b_.getInt64Ty());
-    Value *len = b_.CreateZExt(a[1], b_.getInt64Ty());
-    Value *end = b_.CreateBinaryIntrinsic(
-        Intrinsic::umin, b_.CreateAdd(pos, len), b_.getInt64(32));
-    Value *ones = b_.CreateSub(b_.CreateShl(b_.getInt64(1), end),
-                               b_.CreateShl(b_.getInt64(1), pos));
-    r = b_.CreateTrunc(ones, b_.getInt32Ty());
-  } else if (op == "prmt" && w == 32 && a.size() == 3) {
-    if (st.parts.size() > 2 && st.parts[1] != "b32")
-      return fail("prmt mode ." + st.parts[1]);
-    r = bytePermute(b_, a[0], a[1], a[2]);
-  } else if (op == "bfind" && a.size() == 1) {
-    // bfind[.shiftamt].{u,s}{32,64} d, a: the most significant bit that
-    // differs from the sign (u: any set bit), 0xffffffff when none;
-    // .shiftamt gives w-1 minus that position.
-    Value *x = a[0];
-    if (isSignedType(type))
-      x = b_.CreateSelect(b_.CreateICmpSLT(x, ConstantInt::get(t, 0)),
-                          b_.CreateNot(x), x);
-    Value *lz = b_.CreateZExtOrTrunc(
-        b_.CreateBinaryIntrinsic(Intrinsic::ctlz, x, b_.getFalse()),
-        b_.getInt32Ty());
-    Value *none = b_.CreateICmpEQ(x, ConstantInt::get(t, 0));
-    Value *pos =
-        hasPart(st, "shiftamt") ? lz : b_.CreateSub(b_.getInt32(w - 1), lz);
-    Value *d = b_.CreateSelect(none, b_.getInt32(~0u), pos);
-    return write(st.operands[0], d);
-  } else if (op == "lop3" && a.size() == 4) {
-    // lop3.b32 d, a, b, c, immLut: bit i of d = immLut[a_i b_i c_i].
-    auto *lut = dyn_cast<ConstantInt>(a[3]);
-    if (!lut)
-      return fail("lop3 with a non-constant table");
-    uint64_t table = lut->getZExtValue();
-    Value *d = ConstantInt::get(t, 0);
-    for (unsigned m = 0; m < 8; ++m) {
-      if (!((table >> m) & 1))
-        continue;
-      Value *x = (m & 4) ? a[0] : b_.CreateNot(a[0]);
-      Value *y = (m & 2) ? a[1] : b_.CreateNot(a[1]);
-      Value *z = (m & 1) ? a[2] : b_.CreateNot(a[2]);
-      d = b_.CreateOr(d, b_.CreateAnd(x, b_.CreateAnd(y, z)));
+  Value *r = logicOrShift(b_, op, isSignedType(type), w, a);
+  if (!r) {
+    if (op == "bmsk" && w == 32 && a.size() == 2) {
+      r = bitMask(b_, a);
+    } else if (op == "prmt" && w == 32 && a.size() == 3) {
+      if (st.parts.size() > 2 && st.parts[1] != "b32")
+        return fail("prmt mode ." + st.parts[1]);
+      r = bytePermute(b_, a[0], a[1], a[2]);
+    } else if (op == "bfind" && a.size() == 1) {
+      return write(st.operands[0],
+                   findMostSignificantBit(b_, a[0], t, w, isSignedType(type),
+                                          hasPart(st, "shiftamt")));
+    } else if (op == "lop3" && a.size() == 4) {
+      auto *lut = dyn_cast<ConstantInt>(a[3]);
+      if (!lut)
+        return fail("lop3 with a non-constant table");
+      r = lookup3(b_, a, lut->getZExtValue(), t);
+    } else if (op == "shf" && a.size() == 3 && w == 32) {
+      r = funnelShift(b_, st, a);
     }
-    r = d;
-  } else if (op == "shf" && a.size() == 3 && w == 32) {
-    // shf.{l,r}.{wrap,clamp}.b32 d, lo, hi, n
-    bool left = st.parts.size() > 1 && st.parts[1] == "l";
-    bool clamp =
-        std::find(st.parts.begin(), st.parts.end(), "clamp") != st.parts.end();
-    Value *n =
-        clamp ? b_.CreateBinaryIntrinsic(Intrinsic::umin, a[2], b_.getInt32(32))
-              : b_.CreateAnd(a[2], 31);
-    Value *both =
-        b_.CreateOr(b_.CreateZExt(a[0], b_.getInt64Ty()),
-                    b_.CreateShl(b_.CreateZExt(a[1], b_.getInt64Ty()), 32));
-    Value *n64 = b_.CreateZExt(n, b_.getInt64Ty());
-    r = left ? b_.CreateTrunc(b_.CreateLShr(b_.CreateShl(both, n64), 32),
-                              b_.getInt32Ty())
-             : b_.CreateTrunc(b_.CreateLShr(both, n64), b_.getInt32Ty());
   }
   if (!r)
     return fail(op + " form");

@@ -89,35 +89,19 @@ bool Lowerer::lowerLoadStore(const Statement &st) {
   if (n > 1 &&
       (data.kind != Operand::Kind::Vector || data.elements.size() != n))
     return fail("vector operand");
-  // The data as n elements of w bits (one operand each for .v2/.v4).
-  auto element = [&](unsigned i) -> const Operand & {
-    return n > 1 ? data.elements[i] : data;
-  };
   Type *elem = b_.getIntNTy(w);
   Type *t = n > 1 ? static_cast<Type *>(FixedVectorType::get(elem, n)) : elem;
-  auto gather = [&]() -> Value * {
-    Value *v = n > 1 ? static_cast<Value *>(PoisonValue::get(t)) : nullptr;
-    for (unsigned i = 0; i < n; ++i) {
-      const Operand &e = element(i);
-      Value *x = e.kind == Operand::Kind::Sink ? ConstantInt::get(elem, 0)
-                                               : read(e, w);
-      if (!x)
-        return nullptr;
-      v = n > 1 ? b_.CreateInsertElement(v, x, i) : x;
-    }
-    return v;
-  };
   Value *pred = guard();
   if (st.guard && !pred)
     return fail("unknown guard predicate");
   Value *old = nullptr;
   if (isLoad && pred) {
     // What the destination keeps where the guard is off.
-    old = gather();
+    old = gatherData(data, n, w);
     if (!old)
       old = Constant::getNullValue(t);
   }
-  Value *stored = isLoad ? nullptr : gather();
+  Value *stored = isLoad ? nullptr : gatherData(data, n, w);
   if (!isLoad && !stored)
     return fail("store value");
   if (pred)
@@ -153,12 +137,35 @@ bool Lowerer::lowerLoadStore(const Statement &st) {
   }
   if (!isLoad)
     return true;
+  return scatterLoaded(data, n, loaded, type[0] == 's');
+}
+
+// The data operand as n elements of w bits (one operand each for .v2/.v4),
+// a sink read as 0; null when an element cannot be read.
+Value *Lowerer::gatherData(const Operand &data, unsigned n, unsigned w) {
+  Type *elem = b_.getIntNTy(w);
+  Type *t = n > 1 ? static_cast<Type *>(FixedVectorType::get(elem, n)) : elem;
+  Value *v = n > 1 ? static_cast<Value *>(PoisonValue::get(t)) : nullptr;
+  for (unsigned i = 0; i < n; ++i) {
+    const Operand &e = n > 1 ? data.elements[i] : data;
+    Value *x =
+        e.kind == Operand::Kind::Sink ? ConstantInt::get(elem, 0) : read(e, w);
+    if (!x)
+      return nullptr;
+    v = n > 1 ? b_.CreateInsertElement(v, x, i) : x;
+  }
+  return v;
+}
+
+// The loaded value's n elements into the data operand's registers.
+bool Lowerer::scatterLoaded(const Operand &data, unsigned n, Value *loaded,
+                            bool signExtend) {
   for (unsigned i = 0; i < n; ++i) {
     Value *x = n > 1 ? b_.CreateExtractElement(loaded, i) : loaded;
     // A narrow load into a wider register extends by the type's signedness.
-    if (type[0] == 's')
+    if (signExtend)
       x = b_.CreateSExt(x, b_.getInt64Ty());
-    if (!write(element(i), x))
+    if (!write(n > 1 ? data.elements[i] : data, x))
       return false;
   }
   return true;
@@ -188,30 +195,8 @@ bool Lowerer::lowerAtomic(const Statement &st) {
   Value *v = read(st.operands[first + 1], w);
   if (!ptr || !v)
     return fail("atomic operands");
-  if (half) {
-    // 16-bit float atomics, f16x2/bf16x2 as one atomic per half (the lanes
-    // are serialized either way; atomics are no load or store counter).
-    if (op != "add" && op != "min" && op != "max")
-      return fail("16-bit float atomic " + op);
-    std::string scalar = type.substr(0, type[0] == 'b' ? 4 : 3);
-    Type *ft = scalar == "bf16" ? b_.getBFloatTy() : b_.getHalfTy();
-    auto bin = op == "add"   ? AtomicRMWInst::FAdd
-               : op == "min" ? AtomicRMWInst::FMin
-                             : AtomicRMWInst::FMax;
-    Value *result = ConstantInt::get(b_.getIntNTy(w), 0);
-    for (unsigned h = 0; h < w / 16; ++h) {
-      Value *part = b_.CreateBitCast(
-          b_.CreateTrunc(b_.CreateLShr(v, 16 * h), b_.getInt16Ty()), ft);
-      Value *p = b_.CreateConstGEP1_64(b_.getInt8Ty(), ptr, 2 * h);
-      Value *old =
-          b_.CreateBitCast(b_.CreateAtomicRMW(bin, p, part, MaybeAlign(2),
-                                              AtomicOrdering::Monotonic),
-                           b_.getInt16Ty());
-      result = b_.CreateOr(
-          result, b_.CreateShl(b_.CreateZExt(old, result->getType()), 16 * h));
-    }
-    return isRed ? true : write(st.operands[0], result);
-  }
+  if (half)
+    return lowerHalfFloatAtomic(st, op, type, w, ptr, v, isRed);
   bool isFloat = type[0] == 'f';
   Value *old = nullptr;
   if (op == "cas") {
@@ -246,6 +231,60 @@ bool Lowerer::lowerAtomic(const Statement &st) {
       old = b_.CreateBitCast(old, b_.getIntNTy(w));
   }
   return isRed ? true : write(st.operands[0], old);
+}
+
+bool Lowerer::lowerHalfFloatAtomic(const Statement &st, const std::string &op,
+                                   const std::string &type, unsigned w,
+                                   Value *ptr, Value *v, bool isRed) {
+  // 16-bit float atomics, f16x2/bf16x2 as one atomic per half (the lanes
+  // are serialized either way; atomics are no load or store counter).
+  if (op != "add" && op != "min" && op != "max")
+    return fail("16-bit float atomic " + op);
+  std::string scalar = type.substr(0, type[0] == 'b' ? 4 : 3);
+  Type *ft = scalar == "bf16" ? b_.getBFloatTy() : b_.getHalfTy();
+  auto bin = op == "add"   ? AtomicRMWInst::FAdd
+             : op == "min" ? AtomicRMWInst::FMin
+                           : AtomicRMWInst::FMax;
+  Value *result = ConstantInt::get(b_.getIntNTy(w), 0);
+  for (unsigned h = 0; h < w / 16; ++h) {
+    Value *part = b_.CreateBitCast(
+        b_.CreateTrunc(b_.CreateLShr(v, 16 * h), b_.getInt16Ty()), ft);
+    Value *p = b_.CreateConstGEP1_64(b_.getInt8Ty(), ptr, 2 * h);
+    Value *old =
+        b_.CreateBitCast(b_.CreateAtomicRMW(bin, p, part, MaybeAlign(2),
+                                            AtomicOrdering::Monotonic),
+                         b_.getInt16Ty());
+    result = b_.CreateOr(
+        result, b_.CreateShl(b_.CreateZExt(old, result->getType()), 16 * h));
+  }
+  return isRed ? true : write(st.operands[0], result);
+}
+
+// `v` (`words` 32-bit words, `bytes` bytes) with the bytes past `srcSize`
+// zero, or all of them where `ignoreSrc` is set.
+static Value *zeroFillPastSize(IRBuilder<> &b, Value *v, Type *t,
+                               unsigned words, unsigned bytes, Value *srcSize,
+                               Value *ignoreSrc) {
+  // Bytes past src-size read as zero.
+  Value *limit = srcSize ? srcSize : b.getInt32(bytes);
+  if (ignoreSrc)
+    limit = b.CreateSelect(ignoreSrc, b.getInt32(0), limit);
+  Value *masked = PoisonValue::get(t);
+  for (unsigned k = 0; k < words; ++k) {
+    Value *word = words > 1 ? b.CreateExtractElement(v, k) : v;
+    // valid = clamp(limit - 4k, 0, 4) bytes of this word
+    Value *valid = b.CreateSub(limit, b.getInt32(4 * k));
+    valid = b.CreateSelect(b.CreateICmpSLT(valid, b.getInt32(0)), b.getInt32(0),
+                           valid);
+    valid = b.CreateBinaryIntrinsic(Intrinsic::umin, valid, b.getInt32(4));
+    Value *bitsValid = b.CreateShl(b.CreateZExt(valid, b.getInt64Ty()), 3);
+    Value *mask = b.CreateTrunc(
+        b.CreateSub(b.CreateShl(b.getInt64(1), bitsValid), b.getInt64(1)),
+        b.getInt32Ty());
+    word = b.CreateAnd(word, mask);
+    masked = words > 1 ? b.CreateInsertElement(masked, word, k) : word;
+  }
+  return masked;
 }
 
 bool Lowerer::lowerCpAsync(const Statement &st) {
@@ -301,28 +340,8 @@ bool Lowerer::lowerCpAsync(const Statement &st) {
   LoadInst *load = b_.CreateAlignedLoad(t, src, Align(bytes));
   tag(load, st);
   Value *v = load;
-  if (srcSize || ignoreSrc) {
-    // Bytes past src-size read as zero.
-    Value *limit = srcSize ? srcSize : b_.getInt32(bytes);
-    if (ignoreSrc)
-      limit = b_.CreateSelect(ignoreSrc, b_.getInt32(0), limit);
-    Value *masked = PoisonValue::get(t);
-    for (unsigned k = 0; k < words; ++k) {
-      Value *word = words > 1 ? b_.CreateExtractElement(v, k) : v;
-      // valid = clamp(limit - 4k, 0, 4) bytes of this word
-      Value *valid = b_.CreateSub(limit, b_.getInt32(4 * k));
-      valid = b_.CreateSelect(b_.CreateICmpSLT(valid, b_.getInt32(0)),
-                              b_.getInt32(0), valid);
-      valid = b_.CreateBinaryIntrinsic(Intrinsic::umin, valid, b_.getInt32(4));
-      Value *bitsValid = b_.CreateShl(b_.CreateZExt(valid, b_.getInt64Ty()), 3);
-      Value *mask = b_.CreateTrunc(
-          b_.CreateSub(b_.CreateShl(b_.getInt64(1), bitsValid), b_.getInt64(1)),
-          b_.getInt32Ty());
-      word = b_.CreateAnd(word, mask);
-      masked = words > 1 ? b_.CreateInsertElement(masked, word, k) : word;
-    }
-    v = masked;
-  }
+  if (srcSize || ignoreSrc)
+    v = zeroFillPastSize(b_, v, t, words, bytes, srcSize, ignoreSrc);
   StoreInst *store = b_.CreateAlignedStore(v, dst, Align(bytes));
   tag(store, st);
   if (pred)

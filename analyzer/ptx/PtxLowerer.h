@@ -76,6 +76,8 @@ private:
                    const std::string &from);
   bool lowerCvta(const Statement &st);
   bool lowerArith(const Statement &st);
+  bool lowerFloatArith(const Statement &st, const std::string &type,
+                       unsigned w);
   bool lowerBitwise(const Statement &st);
   bool lowerVideoSimd(const Statement &st);
   bool lowerSetp(const Statement &st);
@@ -84,7 +86,13 @@ private:
   bool lowerDotProduct(const Statement &st);
   bool lowerCarryChain(const Statement &st);
   bool lowerLoadStore(const Statement &st);
+  llvm::Value *gatherData(const Operand &data, unsigned n, unsigned w);
+  bool scatterLoaded(const Operand &data, unsigned n, llvm::Value *loaded,
+                     bool signExtend);
   bool lowerAtomic(const Statement &st);
+  bool lowerHalfFloatAtomic(const Statement &st, const std::string &op,
+                            const std::string &type, unsigned w,
+                            llvm::Value *ptr, llvm::Value *v, bool isRed);
   bool lowerCpAsync(const Statement &st);
   bool lowerLdmatrix(const Statement &st);
   bool lowerMmaSync(const Statement &st);

@@ -237,9 +237,13 @@ unsigned typeBits(const std::string &p) {
   return unsigned(std::atoi(n.c_str()));
 }
 
-std::optional<Program> parse(const std::string &templateText,
-                             std::string &error) {
-  Program program;
+namespace {
+
+// The template with comments removed, scopes flattened and each statement
+// on one line, ended by ';'; nullopt (and `error`) for a statement left
+// unterminated.
+std::optional<std::string> flattenStatements(const std::string &templateText,
+                                             std::string &error) {
   // Scopes only group declarations: flatten them. Comments go first.
   std::string text;
   for (size_t i = 0; i < templateText.size(); ++i) {
@@ -284,61 +288,87 @@ std::optional<Program> parse(const std::string &templateText,
     error = "a statement without ';': " + trim(pending);
     return std::nullopt;
   }
+  return flat;
+}
 
-  for (const std::string &rawStatement : splitTopLevel(flat, ';')) {
+// .reg .TYPE a, b<4>, c; false (and `error`) for a malformed one.
+bool parseRegisterDeclaration(const std::string &s, Program &program,
+                              std::string &error) {
+  std::string rest = trim(s.substr(4));
+  if (rest.empty() || rest[0] != '.') {
+    error = "a .reg declaration without a type: " + s;
+    return false;
+  }
+  size_t space = rest.find_first_of(" \t");
+  if (space == std::string::npos) {
+    error = "a .reg declaration without names: " + s;
+    return false;
+  }
+  RegisterDeclaration d;
+  d.type = rest.substr(1, space - 1);
+  for (const std::string &n : splitTopLevel(rest.substr(space), ','))
+    addDeclaredNames(n, d.names);
+  program.registers.push_back(d);
+  return true;
+}
+
+// One instruction: its guard, opcode and operands; nullopt (and `error`)
+// for what is not supported.
+std::optional<Statement> parseStatement(std::string s, std::string &error) {
+  Statement st;
+  st.text = s;
+  if (s[0] == '@') {
+    size_t space = s.find_first_of(" \t");
+    if (space == std::string::npos) {
+      error = "a guard without an instruction: " + s;
+      return std::nullopt;
+    }
+    std::string g = s.substr(1, space - 1);
+    st.guardNegated = !g.empty() && g[0] == '!';
+    st.guard = st.guardNegated ? g.substr(1) : g;
+    s = trim(s.substr(space));
+  }
+  if (s.find(':') != std::string::npos && s.find("::") == std::string::npos &&
+      s.back() == ':') {
+    error = "a label (branches are not supported): " + s;
+    return std::nullopt;
+  }
+  size_t space = s.find_first_of(" \t");
+  st.opcode = space == std::string::npos ? s : s.substr(0, space);
+  st.parts = splitDots(st.opcode);
+  if (space != std::string::npos)
+    for (const std::string &o : splitTopLevel(s.substr(space), ',')) {
+      auto operand = parseOperand(o);
+      if (!operand) {
+        error = "operand '" + o + "' of: " + st.text;
+        return std::nullopt;
+      }
+      st.operands.push_back(*operand);
+    }
+  return st;
+}
+
+} // namespace
+
+std::optional<Program> parse(const std::string &templateText,
+                             std::string &error) {
+  Program program;
+  std::optional<std::string> flat = flattenStatements(templateText, error);
+  if (!flat)
+    return std::nullopt;
+  for (const std::string &rawStatement : splitTopLevel(*flat, ';')) {
     std::string s = trim(rawStatement);
     if (s.empty())
       continue;
     if (s.rfind(".reg", 0) == 0) {
-      // .reg .TYPE a, b<4>, c;
-      std::string rest = trim(s.substr(4));
-      if (rest.empty() || rest[0] != '.') {
-        error = "a .reg declaration without a type: " + s;
+      if (!parseRegisterDeclaration(s, program, error))
         return std::nullopt;
-      }
-      size_t space = rest.find_first_of(" \t");
-      if (space == std::string::npos) {
-        error = "a .reg declaration without names: " + s;
-        return std::nullopt;
-      }
-      RegisterDeclaration d;
-      d.type = rest.substr(1, space - 1);
-      for (const std::string &n : splitTopLevel(rest.substr(space), ','))
-        addDeclaredNames(n, d.names);
-      program.registers.push_back(d);
       continue;
     }
-    Statement st;
-    st.text = s;
-    if (s[0] == '@') {
-      size_t space = s.find_first_of(" \t");
-      if (space == std::string::npos) {
-        error = "a guard without an instruction: " + s;
-        return std::nullopt;
-      }
-      std::string g = s.substr(1, space - 1);
-      st.guardNegated = !g.empty() && g[0] == '!';
-      st.guard = st.guardNegated ? g.substr(1) : g;
-      s = trim(s.substr(space));
-    }
-    if (s.find(':') != std::string::npos && s.find("::") == std::string::npos &&
-        s.back() == ':') {
-      error = "a label (branches are not supported): " + s;
+    std::optional<Statement> st = parseStatement(s, error);
+    if (!st)
       return std::nullopt;
-    }
-    size_t space = s.find_first_of(" \t");
-    st.opcode = space == std::string::npos ? s : s.substr(0, space);
-    st.parts = splitDots(st.opcode);
-    if (space != std::string::npos)
-      for (const std::string &o : splitTopLevel(s.substr(space), ',')) {
-        auto operand = parseOperand(o);
-        if (!operand) {
-          error = "operand '" + o + "' of: " + st.text;
-          return std::nullopt;
-        }
-        st.operands.push_back(*operand);
-      }
-    program.statements.push_back(std::move(st));
+    program.statements.push_back(std::move(*st));
   }
   return program;
 }

@@ -60,6 +60,111 @@ std::pair<Value *, Value *> pairOrigin(IRBuilder<> &b, char matrix, unsigned r,
 // Pairs run along the column for A and accumulators, along k (the row) for B.
 bool pairAlongColumns(char matrix) { return matrix != 'b'; }
 
+const unsigned kPairs = 4; // A/B registers, accumulator element pairs
+
+// One wmma.load or wmma.store: its fragment, the lane's g and t, and the
+// types of an element and of a pair.
+struct FragmentAccess {
+  CallInst &call;
+  IRBuilder<> &b;
+  Fragment f;
+  Value *base, *ldm, *g, *t;
+  Type *elem, *pairType;
+  bool adjacent; // a pair's two elements are adjacent in memory
+  bool accumulator;
+
+  std::pair<Value *, Value *> pairAddresses(unsigned r) {
+    auto [row, col] = pairOrigin(b, f.matrix, r, g, t);
+    Value *row2 =
+        pairAlongColumns(f.matrix) ? row : b.CreateAdd(row, b.getInt32(1));
+    Value *col2 =
+        pairAlongColumns(f.matrix) ? b.CreateAdd(col, b.getInt32(1)) : col;
+    return std::pair{elementAddress(b, base, ldm, f, row, col),
+                     elementAddress(b, base, ldm, f, row2, col2)};
+  }
+};
+
+// The fragment's pairs loaded, and the call's struct of registers built.
+void lowerFragmentLoad(FragmentAccess &a) {
+  std::vector<Value *> words; // per pair: 2 elements as one integer
+  for (unsigned r = 0; r < kPairs; ++r) {
+    auto [p0, p1] = a.pairAddresses(r);
+    Value *word;
+    // From shared memory, A and B fragments are LDSM (ldmatrix) in the
+    // SASS, counted by no ld/st metric (measured: wmma_shared).
+    auto tagged = [&](LoadInst *l) {
+      if (a.f.addressSpace == 3 && !a.accumulator)
+        l->setMetadata(core::kPtxInstructionMetadata,
+                       MDNode::get(a.call.getContext(),
+                                   MDString::get(a.call.getContext(),
+                                                 "ldmatrix (wmma.load)")));
+      return l;
+    };
+    if (a.adjacent) {
+      word = tagged(
+          a.b.CreateAlignedLoad(a.pairType, p0, Align(2 * a.f.elementBytes)));
+    } else {
+      Value *lo =
+          tagged(a.b.CreateAlignedLoad(a.elem, p0, Align(a.f.elementBytes)));
+      Value *hi =
+          tagged(a.b.CreateAlignedLoad(a.elem, p1, Align(a.f.elementBytes)));
+      word = a.b.CreateOr(
+          a.b.CreateZExt(lo, a.pairType),
+          a.b.CreateShl(a.b.CreateZExt(hi, a.pairType), 8 * a.f.elementBytes));
+    }
+    words.push_back(word);
+  }
+  auto *st = cast<StructType>(a.call.getType());
+  Value *result = PoisonValue::get(st);
+  for (unsigned i = 0; i < st->getNumElements(); ++i) {
+    Type *et = st->getElementType(i);
+    Value *v;
+    if (a.f.elementBytes == 4) { // f32 accumulators: one float per element
+      Value *word = words[(i / 2) % kPairs];
+      v = a.b.CreateBitCast(
+          a.b.CreateTrunc(a.b.CreateLShr(word, 32 * (i % 2)), a.b.getInt32Ty()),
+          et);
+    } else { // <2 x half> per register
+      v = a.b.CreateBitCast(words[i % kPairs], et);
+    }
+    result = a.b.CreateInsertValue(result, v, i);
+  }
+  a.call.replaceAllUsesWith(result);
+}
+
+// store.d: (ptr, elements..., ldm). False for an argument list too short.
+bool lowerFragmentStore(FragmentAccess &a, bool stride) {
+  unsigned n = a.call.arg_size() - (stride ? 2 : 1);
+  for (unsigned r = 0; r < kPairs; ++r) {
+    Value *word;
+    if (a.f.elementBytes == 4) {
+      if (2 * r + 1 >= n)
+        return false;
+      Value *lo =
+          a.b.CreateBitCast(a.call.getArgOperand(1 + 2 * r), a.b.getInt32Ty());
+      Value *hi =
+          a.b.CreateBitCast(a.call.getArgOperand(2 + 2 * r), a.b.getInt32Ty());
+      word = a.b.CreateOr(a.b.CreateZExt(lo, a.pairType),
+                          a.b.CreateShl(a.b.CreateZExt(hi, a.pairType), 32));
+    } else {
+      if (r >= n)
+        return false;
+      word = a.b.CreateBitCast(a.call.getArgOperand(1 + r), a.pairType);
+    }
+    auto [p0, p1] = a.pairAddresses(r);
+    if (a.adjacent) {
+      a.b.CreateAlignedStore(word, p0, Align(2 * a.f.elementBytes));
+    } else {
+      a.b.CreateAlignedStore(a.b.CreateTrunc(word, a.elem), p0,
+                             Align(a.f.elementBytes));
+      a.b.CreateAlignedStore(
+          a.b.CreateTrunc(a.b.CreateLShr(word, 8 * a.f.elementBytes), a.elem),
+          p1, Align(a.f.elementBytes));
+    }
+  }
+  return true;
+}
+
 bool lowerLoadStore(CallInst &call, StringRef name) {
   // load.{a,b,c}.{row,col}[.stride].TYPE.pN / store.d.{row,col}[.stride]...
   SmallVector<StringRef, 8> parts;
@@ -90,96 +195,23 @@ bool lowerLoadStore(CallInst &call, StringRef name) {
   Value *lane = b.CreateCall(laneid);
   Value *g = b.CreateLShr(lane, 2), *t = b.CreateAnd(lane, 3);
   bool accumulator = f.matrix == 'c' || f.matrix == 'd';
-  const unsigned pairs = 4; // A/B registers, accumulator element pairs
-  Type *elem = b.getIntNTy(8 * f.elementBytes);
-  Type *pairType = b.getIntNTy(16 * f.elementBytes);
-  auto pairAddresses = [&](unsigned r) {
-    auto [row, col] = pairOrigin(b, f.matrix, r, g, t);
-    Value *row2 =
-        pairAlongColumns(f.matrix) ? row : b.CreateAdd(row, b.getInt32(1));
-    Value *col2 =
-        pairAlongColumns(f.matrix) ? b.CreateAdd(col, b.getInt32(1)) : col;
-    return std::pair{elementAddress(b, base, ldm, f, row, col),
-                     elementAddress(b, base, ldm, f, row2, col2)};
-  };
   // Adjacent in memory when the pair runs along the contiguous dimension.
   bool adjacent = pairAlongColumns(f.matrix) == f.rowMajor;
-  if (!store) {
-    std::vector<Value *> words; // per pair: 2 elements as one integer
-    for (unsigned r = 0; r < pairs; ++r) {
-      auto [p0, p1] = pairAddresses(r);
-      Value *word;
-      // From shared memory, A and B fragments are LDSM (ldmatrix) in the
-      // SASS, counted by no ld/st metric (measured: wmma_shared).
-      auto tagged = [&](LoadInst *l) {
-        if (f.addressSpace == 3 && !accumulator)
-          l->setMetadata(core::kPtxInstructionMetadata,
-                         MDNode::get(call.getContext(),
-                                     MDString::get(call.getContext(),
-                                                   "ldmatrix (wmma.load)")));
-        return l;
-      };
-      if (adjacent) {
-        word = tagged(
-            b.CreateAlignedLoad(pairType, p0, Align(2 * f.elementBytes)));
-      } else {
-        Value *lo =
-            tagged(b.CreateAlignedLoad(elem, p0, Align(f.elementBytes)));
-        Value *hi =
-            tagged(b.CreateAlignedLoad(elem, p1, Align(f.elementBytes)));
-        word = b.CreateOr(
-            b.CreateZExt(lo, pairType),
-            b.CreateShl(b.CreateZExt(hi, pairType), 8 * f.elementBytes));
-      }
-      words.push_back(word);
-    }
-    auto *st = cast<StructType>(call.getType());
-    Value *result = PoisonValue::get(st);
-    for (unsigned i = 0; i < st->getNumElements(); ++i) {
-      Type *et = st->getElementType(i);
-      Value *v;
-      if (f.elementBytes == 4) { // f32 accumulators: one float per element
-        Value *word = words[(i / 2) % pairs];
-        v = b.CreateBitCast(
-            b.CreateTrunc(b.CreateLShr(word, 32 * (i % 2)), b.getInt32Ty()),
-            et);
-      } else { // <2 x half> per register
-        v = b.CreateBitCast(words[i % pairs], et);
-      }
-      result = b.CreateInsertValue(result, v, i);
-    }
-    call.replaceAllUsesWith(result);
-  } else {
-    // store.d: (ptr, elements..., ldm)
-    unsigned n = call.arg_size() - (stride ? 2 : 1);
-    for (unsigned r = 0; r < pairs; ++r) {
-      Value *word;
-      if (f.elementBytes == 4) {
-        if (2 * r + 1 >= n)
-          return false;
-        Value *lo =
-            b.CreateBitCast(call.getArgOperand(1 + 2 * r), b.getInt32Ty());
-        Value *hi =
-            b.CreateBitCast(call.getArgOperand(2 + 2 * r), b.getInt32Ty());
-        word = b.CreateOr(b.CreateZExt(lo, pairType),
-                          b.CreateShl(b.CreateZExt(hi, pairType), 32));
-      } else {
-        if (r >= n)
-          return false;
-        word = b.CreateBitCast(call.getArgOperand(1 + r), pairType);
-      }
-      auto [p0, p1] = pairAddresses(r);
-      if (adjacent) {
-        b.CreateAlignedStore(word, p0, Align(2 * f.elementBytes));
-      } else {
-        b.CreateAlignedStore(b.CreateTrunc(word, elem), p0,
-                             Align(f.elementBytes));
-        b.CreateAlignedStore(
-            b.CreateTrunc(b.CreateLShr(word, 8 * f.elementBytes), elem), p1,
-            Align(f.elementBytes));
-      }
-    }
-  }
+  FragmentAccess a{call,
+                   b,
+                   f,
+                   base,
+                   ldm,
+                   g,
+                   t,
+                   b.getIntNTy(8 * f.elementBytes),
+                   b.getIntNTy(16 * f.elementBytes),
+                   adjacent,
+                   accumulator};
+  if (!store)
+    lowerFragmentLoad(a);
+  else if (!lowerFragmentStore(a, stride))
+    return false;
   call.eraseFromParent();
   return true;
 }

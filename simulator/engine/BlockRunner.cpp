@@ -10,6 +10,15 @@ namespace kcheck::sim {
 using bc::Inst;
 using bc::Op;
 
+namespace {
+// A load from global memory (or a generic pointer), which on the GPU takes
+// long enough for the block's other warps to issue.
+bool isGlobalLoad(const Inst &in) {
+  return in.op == Op::Load && in.sub != bc::kSharedAS &&
+         in.sub != bc::kLocalAS && in.sub != bc::kConstAS;
+}
+} // namespace
+
 BlockRunner::BlockRunner(const DecodedKernel &kernel,
                          const core::LaunchConfig &launch,
                          std::vector<KernelArg> args, DeviceMemory &memory,
@@ -21,6 +30,7 @@ BlockRunner::~BlockRunner() = default;
 BlockResult BlockRunner::runBlock(core::Dim3 blockIdx, EventSink &sink) {
   return impl_->runBlock(blockIdx, sink);
 }
+
 std::vector<std::string> BlockRunner::notes() const { return impl_->notes; }
 std::vector<std::pair<uint64_t, std::string>>
 BlockRunner::notesByBlock() const {
@@ -29,11 +39,13 @@ BlockRunner::notesByBlock() const {
     out.emplace_back(impl_->noteBlocks[i], impl_->notes[i]);
   return out;
 }
+
 std::vector<Fault> BlockRunner::overruns() const { return impl_->overruns; }
 bool BlockRunner::usedUnseenInput() const { return impl_->usedUnseenInput; }
 void BlockRunner::setStoreBuffer(StoreBuffer *buffer) {
   impl_->storeBuffer = buffer;
 }
+
 uint64_t BlockRunner::sharedBytes() const { return impl_->sharedBytes; }
 
 BlockRunner::Impl::Impl(const DecodedKernel &kernel,
@@ -166,34 +178,8 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
   // block wrote memory; those warps run to their barriers, unchanged.)
   for (;;) {
     bool progressed = false, yielded = false;
-    for (auto &w : warps) {
-      if (w->state != State::Ready)
-        continue;
-      uint64_t writesBefore = memoryWrites;
-      WarpStop stop = runWarp(*w, sink);
-      if (stop == WarpStop::Yield) {
-        // Only its turn ended: the repeat watch stays armed (another warp
-        // that writes memory disarms it through the write count).
-        progressed = yielded = true;
-        continue;
-      }
-      // Other warps run now; they may change what this one will read (a
-      // count of barrier rounds kept in registers), so a repeat is judged
-      // only within one uninterrupted run of a warp.
-      repeatWatch.armed = false;
-      if (stop == WarpStop::Abort) {
-        if (result.fault)
-          sink.onFault(*result.fault);
-        result.warpSteps = steps;
-        result.wroteMemory = memoryWrites != writesAtEntry;
-        return result;
-      }
-      w->state = stop == WarpStop::Barrier ? State::AtBarrier
-                 : stop == WarpStop::Spin  ? State::Spinning
-                                           : State::Done;
-      // A warp that only spun changed nothing another one could see.
-      progressed |= stop != WarpStop::Spin || memoryWrites != writesBefore;
-    }
+    if (!runReadyWarps(sink, progressed, yielded))
+      return finishBlock(writesAtEntry);
     if (yielded) // their turns go on before any barrier is released
       continue;
     unsigned waiting = 0, done = 0, spinning = 0;
@@ -207,9 +193,7 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
       // when none can, the block waits for the other blocks.
       if (!progressed) {
         result.status = BlockResult::Status::Waiting;
-        result.warpSteps = steps;
-        result.wroteMemory = memoryWrites != writesAtEntry;
-        return result;
+        return finishBlock(writesAtEntry);
       }
       for (auto &w : warps)
         if (w->state == State::Spinning)
@@ -218,19 +202,8 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
     }
     if (waiting == 0)
       break;
-    if (blockRepeatsAtBarrier()) {
-      result.warpSteps = steps;
-      result.wroteMemory = memoryWrites != writesAtEntry;
-      if (options.coResident) { // waits for other blocks, at the barrier
-        result.status = BlockResult::Status::Waiting;
-        return result;
-      }
-      result.status = BlockResult::Status::StepLimit;
-      result.message = "never leaves its loop: " + result.message +
-                       ". If it waits for another block, note that kcheck "
-                       "runs blocks one after another, not alongside";
-      return result;
-    }
+    if (blockRepeatsAtBarrier())
+      return stopRepeatingBlock(writesAtEntry);
     if (done && !notedExitedBarrier) {
       notedExitedBarrier = true;
       addNote("barrier divergence in " + kernel.name() +
@@ -241,6 +214,57 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
       if (w->state == State::AtBarrier)
         w->state = State::Ready;
   }
+  return finishBlock(writesAtEntry);
+}
+
+// One turn of each ready warp. False when one aborted the block (its fault,
+// if any, reported to the sink).
+bool BlockRunner::Impl::runReadyWarps(EventSink &sink, bool &progressed,
+                                      bool &yielded) {
+  using State = WarpState::State;
+  for (auto &w : warps) {
+    if (w->state != State::Ready)
+      continue;
+    uint64_t writesBefore = memoryWrites;
+    WarpStop stop = runWarp(*w, sink);
+    if (stop == WarpStop::Yield) {
+      // Only its turn ended: the repeat watch stays armed (another warp
+      // that writes memory disarms it through the write count).
+      progressed = yielded = true;
+      continue;
+    }
+    // Other warps run now; they may change what this one will read (a
+    // count of barrier rounds kept in registers), so a repeat is judged
+    // only within one uninterrupted run of a warp.
+    repeatWatch.armed = false;
+    if (stop == WarpStop::Abort) {
+      if (result.fault)
+        sink.onFault(*result.fault);
+      return false;
+    }
+    w->state = stop == WarpStop::Barrier ? State::AtBarrier
+               : stop == WarpStop::Spin  ? State::Spinning
+                                         : State::Done;
+    // A warp that only spun changed nothing another one could see.
+    progressed |= stop != WarpStop::Spin || memoryWrites != writesBefore;
+  }
+  return true;
+}
+
+// The block came back to a released barrier in the same state.
+BlockResult BlockRunner::Impl::stopRepeatingBlock(uint64_t writesAtEntry) {
+  if (options.coResident) { // waits for other blocks, at the barrier
+    result.status = BlockResult::Status::Waiting;
+    return finishBlock(writesAtEntry);
+  }
+  result.status = BlockResult::Status::StepLimit;
+  result.message = "never leaves its loop: " + result.message +
+                   ". If it waits for another block, note that kcheck "
+                   "runs blocks one after another, not alongside";
+  return finishBlock(writesAtEntry);
+}
+
+BlockResult BlockRunner::Impl::finishBlock(uint64_t writesAtEntry) {
   result.warpSteps = steps;
   result.wroteMemory = memoryWrites != writesAtEntry;
   return result;
@@ -263,68 +287,7 @@ void BlockRunner::checkWaitsOften() {
       std::min(i.nextBarrierCheck, i.steps + i.repeatCheckSteps);
 }
 
-void BlockRunner::Impl::settle(WarpState &w) {
-  while (!w.stack.empty()) {
-    const WarpState::Entry &top = w.stack.back();
-    if ((top.mask & w.live) != 0 && top.pc != top.reconvPc)
-      return;
-    w.stack.pop_back();
-  }
-}
-
-// Phis of the edge's target, as a parallel copy for the transferring lanes.
-void BlockRunner::Impl::copyPhis(WarpState &w, uint32_t edgeIndex,
-                                 uint32_t mask) {
-  const bc::Edge &edge = kernel.edges()[edgeIndex];
-  const bc::PhiCopy *copies = kernel.phiCopies().data();
-  unsigned count = edge.copyEnd - edge.copyBegin;
-  if (count == 0)
-    return;
-  for (unsigned i = 0; i < count; ++i) {
-    const bc::PhiCopy &c = copies[edge.copyBegin + i];
-    std::memcpy(&phiTemp[size_t(i) * kWarpSize], w.slot(c.src),
-                kWarpSize * sizeof(uint64_t));
-    phiTaintTemp[i] = w.taint[c.src];
-  }
-  for (unsigned i = 0; i < count; ++i) {
-    const bc::PhiCopy &c = copies[edge.copyBegin + i];
-    uint64_t *dst = w.slot(c.dst);
-    const uint64_t *src = &phiTemp[size_t(i) * kWarpSize];
-    if (mask == kFullMask) {
-      std::memcpy(dst, src, kWarpSize * sizeof(uint64_t));
-      w.taint[c.dst] = phiTaintTemp[i];
-    } else {
-      for (uint32_t m = mask; m; m &= m - 1) {
-        unsigned lane = __builtin_ctz(m);
-        dst[lane] = src[lane];
-      }
-      w.taint[c.dst] |= phiTaintTemp[i];
-    }
-  }
-}
-
-// groups: (edge, lanes) in successor order; at least two are non-empty.
-void BlockRunner::Impl::diverge(WarpState &w, uint32_t pc,
-                                const std::pair<uint32_t, uint32_t> *groups,
-                                unsigned count) {
-  uint32_t reconv = kernel.reconvergencePc(pc);
-  for (unsigned g = 0; g < count; ++g)
-    if (groups[g].second)
-      copyPhis(w, groups[g].first, groups[g].second);
-  w.stack.back().pc = reconv; // the whole group waits at the ipdom
-  // Later successors first, so successor 0's lanes run first.
-  for (unsigned g = count; g-- > 0;) {
-    uint32_t target = kernel.edges()[groups[g].first].targetPc;
-    if (groups[g].second && target != reconv)
-      w.stack.push_back({target, reconv, groups[g].second});
-  }
-}
-
 WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
-  const Inst *code = kernel.code().data();
-  const bool instEvents = options.instructionEvents;
-  const bool probing = !options.probePcs.empty();
-  const bool hooks = instEvents || probing;
   // Global loads end the warp's turn when other warps share the block
   // (runWarps); co-resident blocks keep each warp running to its barrier.
   const bool yieldAtGlobalLoads = !options.coResident && warps.size() > 1;
@@ -342,232 +305,207 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
         w.controlTainted
             ? std::min(limits.maxWarpSteps, limits.maxZeroFillWarpSteps)
             : limits.maxWarpSteps;
-    // Straight-line code until a control transfer, barrier or fault.
-    for (;;) {
-      const Inst &in = code[pc];
-      if (++steps > stepLimit) {
-        result.status = BlockResult::Status::StepLimit;
-        result.message =
-            "step budget of " + std::to_string(stepLimit) +
-            " warp instructions exceeded at " + where(pc) + " in " +
-            kernel.name() + ", block (" + core::toString(blockIdx) + "): " +
-            (stepLimit < limits.maxWarpSteps
-                 ? "the loop there is steered by input data kcheck did not "
-                   "see (zero fill assumed) and may not end as the "
-                   "program's would; --run-host runs it on the program's "
-                   "data"
-                 : "the loop there may not terminate") +
-            " (--step-budget raises the budget)";
+    if (std::optional<WarpStop> stop =
+            runStraightLine(w, top, mask, stepLimit, yieldAtGlobalLoads, sink))
+      return *stop;
+  }
+}
+
+// Straight-line code until a control transfer (nullopt: the caller re-reads
+// the stack), barrier or fault.
+std::optional<WarpStop>
+BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
+                                   uint32_t mask, uint64_t stepLimit,
+                                   bool yieldAtGlobalLoads, EventSink &sink) {
+  const Inst *code = kernel.code().data();
+  const bool hooks = options.instructionEvents || !options.probePcs.empty();
+  for (uint32_t pc = top.pc;; ++pc) {
+    const Inst &in = code[pc];
+    if (++steps > stepLimit)
+      return stopAtStepLimit(pc, stepLimit);
+    if (hooks)
+      reportInstruction(pc, w, mask, sink);
+    switch (in.op) {
+    case Op::Load:
+    case Op::Store:
+    case Op::AtomicRmw:
+    case Op::CmpXchg:
+      if (!execMemoryAccess(in, pc, w, mask, sink))
         return WarpStop::Abort;
-      }
-      if (hooks) {
-        if (instEvents)
-          sink.onInstruction(pc, mask);
-        if (probing && probeAt[pc])
-          sink.onProbe(pc, mask, w.regs.data());
-      }
-      switch (in.op) {
-      case Op::Load:
-      case Op::Store:
-      case Op::AtomicRmw:
-      case Op::CmpXchg:
-        memoryWrites += in.op != Op::Load;
-        // An address computed from data kcheck never saw (host input it
-        // filled with zeros) makes this access's counts a guess: say so.
-        if (w.taint[in.a])
-          noteOnce(pc, kUnseenInputAddress,
-                   "address of the memory access at " + where(pc) +
-                       " depends on input data that kcheck did not see "
-                       "(deterministic zero fill assumed): its counts are "
-                       "not exact");
-        if (!execMemory(in, pc, w, mask, sink))
-          return WarpStop::Abort;
-        // Co-resident blocks: a strong load may be a poll of what another
-        // block writes (grid.sync()'s barrier word): check for a repeat from
-        // the next basic block on, so that a warp waiting for a block that
-        // has not arrived hands over after a few polls, not hundreds.
-        if (options.coResident && options.waitCheckAfterPolls &&
-            !repeatWatch.armed && in.op == Op::Load &&
-            kernel.insts()[pc].isVolatile && in.sub != bc::kSharedAS)
-          nextRepeatCheck = std::min(nextRepeatCheck, steps);
-        ++pc;
-        if (yieldAtGlobalLoads && in.op == Op::Load &&
-            in.sub != bc::kSharedAS && in.sub != bc::kLocalAS &&
-            in.sub != bc::kConstAS) {
-          top.pc = pc;
-          return WarpStop::Yield;
-        }
-        continue;
-      case Op::MemCpy:
-      case Op::MemSet:
-        ++memoryWrites;
-        if (!execMemIntrinsic(in, pc, w, mask))
-          return WarpStop::Abort;
-        ++pc;
-        continue;
-      case Op::Printf:
-        if (!execPrintf(in, pc, w, mask))
-          return WarpStop::Abort;
-        ++pc;
-        continue;
-      case Op::Sreg:
-        execSreg(in, w, mask);
-        ++pc;
-        continue;
-      case Op::Shfl:
-        if (!checkMemberMask(in, pc, w, mask))
-          return WarpStop::Abort;
-        execShfl(in, w, mask);
-        ++pc;
-        continue;
-      case Op::Vote:
-        if (!checkMemberMask(in, pc, w, mask))
-          return WarpStop::Abort;
-        execVote(in, w, mask);
-        ++pc;
-        continue;
-      case Op::ActiveMask: {
-        uint64_t *d = w.slot(in.dst);
-        for (uint32_t m = mask; m; m &= m - 1)
-          d[__builtin_ctz(m)] = mask;
-        w.taint[in.dst] = 0;
-        ++pc;
-        continue;
-      }
-      case Op::WarpSync:
-        if (!checkMemberMask(in, pc, w, mask))
-          return WarpStop::Abort;
-        sink.onBarrier({pc, w.index, mask, w.live, /*warpLevel=*/true});
-        ++pc;
-        continue;
-      case Op::Nop:
-        ++pc;
-        continue;
-      case Op::Barrier:
-        sink.onBarrier({pc, w.index, mask, w.live});
-        if (mask != w.live)
-          noteOnce(pc, kBarrierDivergence,
-                   "barrier divergence at " + where(pc) +
-                       ": __syncthreads() reached by only some threads of "
-                       "a warp");
+      if (yieldAtGlobalLoads && isGlobalLoad(in)) {
         top.pc = pc + 1;
-        return WarpStop::Barrier;
-      case Op::Trap:
-      case Op::Unreachable: {
-        unsigned lane = __builtin_ctz(mask);
-        if (in.op == Op::Trap) {
-          const TrapInfo &trap = kernel.traps()[in.aux];
-          recordFault(FaultCause::Trap, "trap", trap.message, pc, w, lane, 0,
-                      trap.at.valid() ? &trap.at : nullptr);
-          if (!trap.expression.empty())
-            result.fault->gpuOutput = assertLine(trap, *result.fault);
-        } else {
-          recordFault(FaultCause::Unreachable, "unreachable",
-                      "Reached an 'unreachable' instruction", pc, w, lane, 0);
-        }
+        return WarpStop::Yield;
+      }
+      break;
+    case Op::MemCpy:
+    case Op::MemSet:
+      ++memoryWrites;
+      if (!execMemIntrinsic(in, pc, w, mask))
         return WarpStop::Abort;
-      }
-      case Op::Ret:
-        w.live &= ~mask;
-        top.pc = DecodedKernel::kExitPc;
-        break;
-      case Op::Br:
-        copyPhis(w, in.aux, mask);
-        top.pc = kernel.edges()[in.aux].targetPc;
-        break;
-      case Op::CondBr: {
-        const uint64_t *cond = w.slot(in.a);
-        uint32_t taken = 0;
-        for (unsigned lane = 0; lane < kWarpSize; ++lane)
-          taken |= uint32_t(cond[lane] & 1) << lane;
-        taken &= mask;
-        sink.onBranch({pc, mask, taken, w.index});
-        w.controlTainted |= w.taint[in.a] != 0;
-        if (w.taint[in.a])
-          noteOnce(pc, kUnseenInputBranch,
-                   "branch at " + where(pc) +
-                       " depends on input data that kcheck did not see "
-                       "(deterministic zero fill assumed)");
-        if (taken == mask || taken == 0) {
-          uint32_t edge = in.aux + (taken ? 0 : 1);
-          copyPhis(w, edge, mask);
-          top.pc = kernel.edges()[edge].targetPc;
-        } else {
-          std::pair<uint32_t, uint32_t> groups[2] = {
-              {in.aux, taken}, {in.aux + 1, mask & ~taken}};
-          diverge(w, pc, groups, 2);
-        }
-        break;
-      }
-      case Op::Switch: {
-        // Groups by edge; edges are numbered in successor order (default
-        // first), so sorting by edge keeps successor 0 first.
-        std::pair<uint32_t, uint32_t> groups[kWarpSize];
-        unsigned count = 0;
-        const uint64_t *value = w.slot(in.a);
-        const bc::SwitchCase *cases = kernel.switchCases().data() + in.aux;
-        for (uint32_t m = mask; m; m &= m - 1) {
-          unsigned lane = __builtin_ctz(m);
-          uint32_t edge = in.b;
-          for (uint32_t i = 0; i < in.c; ++i)
-            if (cases[i].value == value[lane]) {
-              edge = cases[i].edge;
-              break;
-            }
-          unsigned g = 0;
-          while (g < count && groups[g].first != edge)
-            ++g;
-          if (g == count)
-            groups[count++] = {edge, 0};
-          groups[g].second |= 1u << lane;
-        }
-        std::sort(groups, groups + count);
-        uint32_t toDefault = groups[0].first == in.b ? groups[0].second : 0;
-        sink.onBranch({pc, mask, toDefault, w.index});
-        w.controlTainted |= w.taint[in.a] != 0;
-        if (w.taint[in.a])
-          noteOnce(pc, kUnseenInputBranch,
-                   "branch at " + where(pc) +
-                       " depends on input data that kcheck did not see "
-                       "(deterministic zero fill assumed)");
-        if (count == 1) {
-          copyPhis(w, groups[0].first, mask);
-          top.pc = kernel.edges()[groups[0].first].targetPc;
-        } else {
-          diverge(w, pc, groups, count);
-        }
-        break;
-      }
-      // The data-flow ops, each listed: a new op must be placed here or
-      // above (-Wswitch names one that is neither).
-      case Op::IntBin:
-      case Op::FloatBin:
-      case Op::FNeg:
-      case Op::ICmp:
-      case Op::FCmp:
-      case Op::Select:
-      case Op::Cast:
-      case Op::Copy:
-      case Op::InsertValue:
-      case Op::Repack:
-      case Op::ExtractElt:
-      case Op::InsertElt:
-      case Op::Shuffle:
-      case Op::Gep:
-      case Op::IntFn:
-      case Op::FloatFn: {
-        execAlu(in, kernel, w, mask);
-        unsigned n = resultSlots(in, kernel);
-        uint8_t t = operandTaint(in, kernel, w);
-        for (unsigned e = 0; e < n; ++e)
-          w.taint[in.dst + e] = t;
-        ++pc;
-        continue;
-      }
-      }
-      break; // control transfer: re-read the stack
+      break;
+    case Op::Printf:
+      if (!execPrintf(in, pc, w, mask))
+        return WarpStop::Abort;
+      break;
+    case Op::Sreg:
+    case Op::ActiveMask:
+    case Op::Shfl:
+    case Op::Vote:
+    case Op::WarpSync:
+      if (!execWarpLevel(in, pc, w, mask, sink))
+        return WarpStop::Abort;
+      break;
+    case Op::Nop:
+      break;
+    case Op::Barrier:
+      return stopAtBarrier(pc, w, top, mask, sink);
+    case Op::Trap:
+    case Op::Unreachable:
+      return stopAtTrap(in, pc, w, mask);
+    case Op::Ret:
+    case Op::Br:
+    case Op::CondBr:
+    case Op::Switch:
+      transferControl(in, pc, w, top, mask, sink);
+      return std::nullopt; // control transfer: re-read the stack
+    // The data-flow ops, each listed: a new op must be placed here or
+    // above (-Wswitch names one that is neither).
+    case Op::IntBin:
+    case Op::FloatBin:
+    case Op::FNeg:
+    case Op::ICmp:
+    case Op::FCmp:
+    case Op::Select:
+    case Op::Cast:
+    case Op::Copy:
+    case Op::InsertValue:
+    case Op::Repack:
+    case Op::ExtractElt:
+    case Op::InsertElt:
+    case Op::Shuffle:
+    case Op::Gep:
+    case Op::IntFn:
+    case Op::FloatFn:
+      execDataFlow(in, w, mask);
+      break;
     }
   }
+}
+
+// The instruction-event and probe hooks, before the instruction runs.
+void BlockRunner::Impl::reportInstruction(uint32_t pc, const WarpState &w,
+                                          uint32_t mask, EventSink &sink) {
+  if (options.instructionEvents)
+    sink.onInstruction(pc, mask);
+  if (!options.probePcs.empty() && probeAt[pc])
+    sink.onProbe(pc, mask, w.regs.data());
+}
+
+WarpStop BlockRunner::Impl::stopAtStepLimit(uint32_t pc, uint64_t stepLimit) {
+  result.status = BlockResult::Status::StepLimit;
+  result.message =
+      "step budget of " + std::to_string(stepLimit) +
+      " warp instructions exceeded at " + where(pc) + " in " + kernel.name() +
+      ", block (" + core::toString(blockIdx) + "): " +
+      (stepLimit < limits.maxWarpSteps
+           ? "the loop there is steered by input data kcheck did not "
+             "see (zero fill assumed) and may not end as the "
+             "program's would; --run-host runs it on the program's "
+             "data"
+           : "the loop there may not terminate") +
+      " (--step-budget raises the budget)";
+  return WarpStop::Abort;
+}
+
+// Load, Store, AtomicRmw, CmpXchg. False after recording a fault.
+bool BlockRunner::Impl::execMemoryAccess(const Inst &in, uint32_t pc,
+                                         WarpState &w, uint32_t mask,
+                                         EventSink &sink) {
+  memoryWrites += in.op != Op::Load;
+  // An address computed from data kcheck never saw (host input it
+  // filled with zeros) makes this access's counts a guess: say so.
+  if (w.taint[in.a])
+    noteOnce(pc, kUnseenInputAddress,
+             "address of the memory access at " + where(pc) +
+                 " depends on input data that kcheck did not see "
+                 "(deterministic zero fill assumed): its counts are "
+                 "not exact");
+  if (!execMemory(in, pc, w, mask, sink))
+    return false;
+  // Co-resident blocks: a strong load may be a poll of what another
+  // block writes (grid.sync()'s barrier word): check for a repeat from
+  // the next basic block on, so that a warp waiting for a block that
+  // has not arrived hands over after a few polls, not hundreds.
+  if (options.coResident && options.waitCheckAfterPolls && !repeatWatch.armed &&
+      in.op == Op::Load && kernel.insts()[pc].isVolatile &&
+      in.sub != bc::kSharedAS)
+    nextRepeatCheck = std::min(nextRepeatCheck, steps);
+  return true;
+}
+
+// Sreg, ActiveMask, and the warp-synchronous Shfl, Vote and WarpSync. False
+// after recording a fault.
+bool BlockRunner::Impl::execWarpLevel(const Inst &in, uint32_t pc, WarpState &w,
+                                      uint32_t mask, EventSink &sink) {
+  if (in.op == Op::Sreg) {
+    execSreg(in, w, mask);
+    return true;
+  }
+  if (in.op == Op::ActiveMask) {
+    uint64_t *d = w.slot(in.dst);
+    for (uint32_t m = mask; m; m &= m - 1)
+      d[__builtin_ctz(m)] = mask;
+    w.taint[in.dst] = 0;
+    return true;
+  }
+  if (!checkMemberMask(in, pc, w, mask))
+    return false;
+  if (in.op == Op::Shfl)
+    execShfl(in, w, mask);
+  else if (in.op == Op::Vote)
+    execVote(in, w, mask);
+  else // Op::WarpSync
+    sink.onBarrier({pc, w.index, mask, w.live, /*warpLevel=*/true});
+  return true;
+}
+
+WarpStop BlockRunner::Impl::stopAtBarrier(uint32_t pc, WarpState &w,
+                                          WarpState::Entry &top, uint32_t mask,
+                                          EventSink &sink) {
+  sink.onBarrier({pc, w.index, mask, w.live});
+  if (mask != w.live)
+    noteOnce(pc, kBarrierDivergence,
+             "barrier divergence at " + where(pc) +
+                 ": __syncthreads() reached by only some threads of "
+                 "a warp");
+  top.pc = pc + 1;
+  return WarpStop::Barrier;
+}
+
+// Trap or Unreachable: the block stops with the fault.
+WarpStop BlockRunner::Impl::stopAtTrap(const Inst &in, uint32_t pc,
+                                       WarpState &w, uint32_t mask) {
+  unsigned lane = __builtin_ctz(mask);
+  if (in.op == Op::Trap) {
+    const TrapInfo &trap = kernel.traps()[in.aux];
+    recordFault(FaultCause::Trap, "trap", trap.message, pc, w, lane, 0,
+                trap.at.valid() ? &trap.at : nullptr);
+    if (!trap.expression.empty())
+      result.fault->gpuOutput = assertLine(trap, *result.fault);
+  } else {
+    recordFault(FaultCause::Unreachable, "unreachable",
+                "Reached an 'unreachable' instruction", pc, w, lane, 0);
+  }
+  return WarpStop::Abort;
+}
+
+void BlockRunner::Impl::execDataFlow(const Inst &in, WarpState &w,
+                                     uint32_t mask) {
+  execAlu(in, kernel, w, mask);
+  unsigned n = resultSlots(in, kernel);
+  uint8_t t = operandTaint(in, kernel, w);
+  for (unsigned e = 0; e < n; ++e)
+    w.taint[in.dst + e] = t;
 }
 
 } // namespace kcheck::sim

@@ -76,7 +76,8 @@ std::optional<MathFn> floatFn(FloatFnKind k) {
 }
 std::optional<MathFn> intFn(IntFnKind k) { return decodeCode(intCode(k)); }
 
-std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
+// LLVM's integer intrinsics that the engine computes.
+std::optional<MathFn> genericIntIntrinsic(Intrinsic::ID id) {
   switch (id) {
   case Intrinsic::umin:
     return intFn(IntFnKind::UMin);
@@ -102,6 +103,14 @@ std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
     return intFn(IntFnKind::Bswap);
   case Intrinsic::bitreverse:
     return intFn(IntFnKind::Bitreverse);
+  default:
+    return std::nullopt;
+  }
+}
+
+// LLVM's floating-point intrinsics that the engine computes.
+std::optional<MathFn> genericFloatIntrinsic(Intrinsic::ID id) {
+  switch (id) {
   case Intrinsic::sqrt:
     return floatFn(FloatFnKind::Sqrt);
   case Intrinsic::fabs:
@@ -156,6 +165,12 @@ std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
   default:
     return std::nullopt;
   }
+}
+
+std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
+  if (std::optional<MathFn> fn = genericIntIntrinsic(id))
+    return fn;
+  return genericFloatIntrinsic(id);
 }
 
 // llvm.nvvm.<fn>[.approx|.rn|.ftz|...].<type>: the first component decides.
@@ -299,6 +314,14 @@ TrapInfo assertTrap(const CallBase &call) {
   return t;
 }
 
+// "call <callee>", the opcode of a decoded call's instruction.
+std::string callOpcode(const CallInst &call) {
+  return ("call " + call.getCalledFunction()->getName()).str();
+}
+StringRef calleeName(const CallInst &call) {
+  return call.getCalledFunction()->getName();
+}
+
 } // namespace
 
 bool executesNatively(StringRef name) {
@@ -339,209 +362,235 @@ Error Decoder::decodeCall(const CallInst &call) {
   if (!callee)
     return unsupported(call, "indirect call");
   StringRef name = callee->getName();
-  std::string opcode = ("call " + name).str();
   Inst in;
   in.dst = resultSlot(call);
   Type *retType = call.getType();
   in.n = retType->isVectorTy()
              ? uint16_t(cast<FixedVectorType>(retType)->getNumElements())
              : 1;
-  auto operandSlots = [&]() -> Error {
-    uint32_t *fields[3] = {&in.a, &in.b, &in.c};
-    for (unsigned i = 0; i < call.arg_size() && i < 3; ++i) {
-      auto s = slotOf(call.getArgOperand(i));
-      if (!s)
-        return s.takeError();
-      *fields[i] = *s;
-    }
-    return Error::success();
-  };
-  // A warp-synchronous call's member mask, when it is a runtime value: the
-  // engine checks that each calling lane is in it (bc::kMemberMaskSlot).
-  auto memberMask = [&](const Value *mask) -> Error {
-    if (isa<Constant>(mask))
-      return Error::success();
-    auto s = slotOf(mask);
-    if (!s)
-      return s.takeError();
-    in.aux = *s;
-    in.flags |= bc::kMemberMaskSlot;
-    return Error::success();
-  };
-  auto emitMath = [&](MathFn fn) -> Error {
-    if (Error e = operandSlots())
-      return e;
-    Type *scalar = retType->getScalarType();
-    if (fn.isFloat && !scalar->isFloatTy() && !scalar->isDoubleTy())
-      return unsupported(call, "type of " + name);
-    in.op = fn.isFloat ? Op::FloatFn : Op::IntFn;
-    in.sub = fn.kind;
-    in.bits = uint8_t(scalar->getPrimitiveSizeInBits().getFixedValue());
-    if (auto n = slotCount(retType, call); !n)
-      return n.takeError();
-    emit(in, call, opcode);
-    return Error::success();
-  };
 
   if (callee->isIntrinsic()) {
     Intrinsic::ID id = callee->getIntrinsicID();
     if (ignoredIntrinsic(id))
       return Error::success();
     if (auto fn = genericIntrinsic(id))
-      return emitMath(*fn);
+      return emitMath(call, in, fn->isFloat, fn->kind, name);
     switch (id) {
     case Intrinsic::memcpy:
     case Intrinsic::memcpy_inline:
     case Intrinsic::memmove:
     case Intrinsic::memset:
     case Intrinsic::memset_inline:
-      if (Error e = operandSlots())
-        return e;
-      in.op = (id == Intrinsic::memset || id == Intrinsic::memset_inline)
-                  ? Op::MemSet
-                  : Op::MemCpy;
-      in.sub =
-          uint8_t(call.getArgOperand(0)->getType()->getPointerAddressSpace());
-      in.sub2 =
-          in.op == Op::MemCpy
-              ? uint8_t(
-                    call.getArgOperand(1)->getType()->getPointerAddressSpace())
-              : 0;
-      emit(in, call, opcode);
-      return Error::success();
+      return decodeMemTransfer(call, in, id);
     case Intrinsic::trap:
     case Intrinsic::debugtrap:
     case Intrinsic::ubsantrap:
-      in.op = Op::Trap;
-      in.aux = uint32_t(k_.traps_.size());
-      k_.traps_.push_back({"Kernel trap (__trap())", {}, {}, {}});
-      emit(in, call, opcode);
-      return Error::success();
+      return emitTrap(call, in, {"Kernel trap (__trap())", {}, {}, {}});
     default:
       break;
     }
   }
 
-  if (name.consume_front("llvm.nvvm.")) {
-    if (name.consume_front("read.ptx.sreg.")) {
-      auto reg = sregOf(name);
-      if (!reg)
-        return unsupported(call, "special register " + name);
-      in.op = Op::Sreg;
-      in.sub = uint8_t(*reg);
-      in.bits = uint8_t(retType->getIntegerBitWidth());
-      emit(in, call, opcode);
-      return Error::success();
-    }
-    if (name.starts_with("membar") || name.starts_with("fence"))
-      return Error::success(); // one block runs at a time: fences are no-ops
-    if (name == "barrier0" || name == "barrier.sync" || name == "bar.sync" ||
-        name.starts_with("barrier.cta.sync")) {
-      if (!retType->isVoidTy())
-        return unsupported(call, "barrier with a result: " + name);
-      in.op = Op::Barrier;
-      emit(in, call, opcode);
-      return Error::success();
-    }
-    if (name == "bar.warp.sync") {
-      in.op = Op::WarpSync;
-      if (Error e = memberMask(call.getArgOperand(0)))
-        return e;
-      emit(in, call, opcode);
-      return Error::success();
-    }
-    if (name == "activemask") {
-      in.op = Op::ActiveMask;
-      emit(in, call, opcode);
-      return Error::success();
-    }
-    if (name.consume_front("shfl.")) {
-      bool sync = name.consume_front("sync.");
-      auto [modeText, type] = name.split('.');
-      auto mode = StringSwitch<std::optional<bc::ShflMode>>(modeText)
-                      .Case("up", bc::ShflMode::Up)
-                      .Case("down", bc::ShflMode::Down)
-                      .Case("bfly", bc::ShflMode::Bfly)
-                      .Case("idx", bc::ShflMode::Idx)
-                      .Default(std::nullopt);
-      if (!mode ||
-          !(type == "i32" || type == "f32" || type == "i32p" || type == "f32p"))
-        return unsupported(call, "shuffle " + callee->getName());
-      unsigned first = sync ? 1 : 0; // skip the member mask
-      TRY_SLOT(value, call.getArgOperand(first));
-      TRY_SLOT(lane, call.getArgOperand(first + 1));
-      TRY_SLOT(clamp, call.getArgOperand(first + 2));
-      in.op = Op::Shfl, in.sub = uint8_t(*mode);
-      in.a = value, in.b = lane, in.c = clamp;
-      in.flags = type.ends_with("p"); // returns {value, in-range}
-      if (sync)
-        if (Error e = memberMask(call.getArgOperand(0)))
-          return e;
-      emit(in, call, opcode);
-      return Error::success();
-    }
-    if (name.consume_front("vote.")) {
-      bool sync = name.ends_with(".sync");
-      StringRef kindText = name.split('.').first;
-      auto kind = StringSwitch<std::optional<bc::VoteKind>>(kindText)
-                      .Case("ballot", bc::VoteKind::Ballot)
-                      .Case("any", bc::VoteKind::Any)
-                      .Case("all", bc::VoteKind::All)
-                      .Case("uni", bc::VoteKind::Uni)
-                      .Default(std::nullopt);
-      if (!kind)
-        return unsupported(call, "vote " + callee->getName());
-      TRY_SLOT(pred, call.getArgOperand(sync ? 1 : 0));
-      in.op = Op::Vote, in.sub = uint8_t(*kind), in.a = pred;
-      if (sync)
-        if (Error e = memberMask(call.getArgOperand(0)))
-          return e;
-      emit(in, call, opcode);
-      return Error::success();
-    }
-    if (name.consume_front("isspacep.")) {
-      auto kind =
-          StringSwitch<std::optional<IntFnKind>>(name)
-              .Cases({"shared", "shared.cluster"}, IntFnKind::IsSpaceShared)
-              .Case("local", IntFnKind::IsSpaceLocal)
-              .Cases({"global", "const"}, IntFnKind::IsSpaceGlobal)
-              .Default(std::nullopt);
-      if (!kind)
-        return unsupported(call, "intrinsic " + callee->getName());
-      return emitMath(*intFn(*kind));
-    }
-    if (auto fn = nvvmMath(name))
-      return emitMath(*fn);
-    return unsupported(call, "intrinsic " + callee->getName());
-  }
+  if (name.consume_front("llvm.nvvm."))
+    return decodeNvvmCall(call, in, name);
 
   if (auto fn = libdevice(name))
-    return emitMath(*fn);
+    return emitMath(call, in, fn->isFloat, fn->kind, name);
 
   if (name == "__assertfail") {
     // A failed device assert: the kernel stops there, as on the GPU, which
     // prints `file:line: function: ... Assertion `expr` failed.` from the
     // arguments (message, file, line, function).
-    in.op = Op::Trap;
-    in.aux = uint32_t(k_.traps_.size());
-    k_.traps_.push_back(assertTrap(call));
-    emit(in, call, opcode);
-    return Error::success();
+    return emitTrap(call, in, assertTrap(call));
   }
-  if (name == "vprintf") {
-    const ConstantDataSequential *data = constantChars(call.getArgOperand(0));
-    if (!data)
-      return unsupported(call, "printf with a non-constant format");
-    TRY_SLOT(buffer, call.getArgOperand(1));
-    in.op = Op::Printf, in.b = buffer;
-    in.aux = uint32_t(k_.formats_.size());
-    k_.formats_.push_back({data->getAsString().str()});
-    emit(in, call, opcode);
-    return Error::success();
-  }
+  if (name == "vprintf")
+    return decodePrintf(call, in);
   if (!callee->isDeclaration())
     return unsupported(call, "call to non-inlined function " + name);
   return unsupported(call, "call to external function " + name);
+}
+
+// An llvm.nvvm.* call; `name` is what follows the prefix.
+Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
+  Type *retType = call.getType();
+  if (name.consume_front("read.ptx.sreg.")) {
+    auto reg = sregOf(name);
+    if (!reg)
+      return unsupported(call, "special register " + name);
+    in.op = Op::Sreg;
+    in.sub = uint8_t(*reg);
+    in.bits = uint8_t(retType->getIntegerBitWidth());
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name.starts_with("membar") || name.starts_with("fence"))
+    return Error::success(); // one block runs at a time: fences are no-ops
+  if (name == "barrier0" || name == "barrier.sync" || name == "bar.sync" ||
+      name.starts_with("barrier.cta.sync")) {
+    if (!retType->isVoidTy())
+      return unsupported(call, "barrier with a result: " + name);
+    in.op = Op::Barrier;
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name == "bar.warp.sync") {
+    in.op = Op::WarpSync;
+    if (Error e = memberMaskSlot(call.getArgOperand(0), in))
+      return e;
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name == "activemask") {
+    in.op = Op::ActiveMask;
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name.consume_front("shfl."))
+    return decodeShuffle(call, in, name);
+  if (name.consume_front("vote."))
+    return decodeVote(call, in, name);
+  if (name.consume_front("isspacep.")) {
+    auto kind =
+        StringSwitch<std::optional<IntFnKind>>(name)
+            .Cases({"shared", "shared.cluster"}, IntFnKind::IsSpaceShared)
+            .Case("local", IntFnKind::IsSpaceLocal)
+            .Cases({"global", "const"}, IntFnKind::IsSpaceGlobal)
+            .Default(std::nullopt);
+    if (!kind)
+      return unsupported(call, "intrinsic " + calleeName(call));
+    MathFn fn = *intFn(*kind);
+    return emitMath(call, in, fn.isFloat, fn.kind, name);
+  }
+  if (auto fn = nvvmMath(name))
+    return emitMath(call, in, fn->isFloat, fn->kind, name);
+  return unsupported(call, "intrinsic " + calleeName(call));
+}
+
+// shfl[.sync].<mode>.<type>; `name` is what follows "shfl.".
+Error Decoder::decodeShuffle(const CallInst &call, Inst &in, StringRef name) {
+  bool sync = name.consume_front("sync.");
+  auto [modeText, type] = name.split('.');
+  auto mode = StringSwitch<std::optional<bc::ShflMode>>(modeText)
+                  .Case("up", bc::ShflMode::Up)
+                  .Case("down", bc::ShflMode::Down)
+                  .Case("bfly", bc::ShflMode::Bfly)
+                  .Case("idx", bc::ShflMode::Idx)
+                  .Default(std::nullopt);
+  if (!mode ||
+      !(type == "i32" || type == "f32" || type == "i32p" || type == "f32p"))
+    return unsupported(call, "shuffle " + calleeName(call));
+  unsigned first = sync ? 1 : 0; // skip the member mask
+  TRY_SLOT(value, call.getArgOperand(first));
+  TRY_SLOT(lane, call.getArgOperand(first + 1));
+  TRY_SLOT(clamp, call.getArgOperand(first + 2));
+  in.op = Op::Shfl, in.sub = uint8_t(*mode);
+  in.a = value, in.b = lane, in.c = clamp;
+  in.flags = type.ends_with("p"); // returns {value, in-range}
+  if (sync)
+    if (Error e = memberMaskSlot(call.getArgOperand(0), in))
+      return e;
+  emit(in, call, callOpcode(call));
+  return Error::success();
+}
+
+// vote.<kind>[.sync]; `name` is what follows "vote.".
+Error Decoder::decodeVote(const CallInst &call, Inst &in, StringRef name) {
+  bool sync = name.ends_with(".sync");
+  StringRef kindText = name.split('.').first;
+  auto kind = StringSwitch<std::optional<bc::VoteKind>>(kindText)
+                  .Case("ballot", bc::VoteKind::Ballot)
+                  .Case("any", bc::VoteKind::Any)
+                  .Case("all", bc::VoteKind::All)
+                  .Case("uni", bc::VoteKind::Uni)
+                  .Default(std::nullopt);
+  if (!kind)
+    return unsupported(call, "vote " + calleeName(call));
+  TRY_SLOT(pred, call.getArgOperand(sync ? 1 : 0));
+  in.op = Op::Vote, in.sub = uint8_t(*kind), in.a = pred;
+  if (sync)
+    if (Error e = memberMaskSlot(call.getArgOperand(0), in))
+      return e;
+  emit(in, call, callOpcode(call));
+  return Error::success();
+}
+
+// The first three arguments' slots into in.a, in.b, in.c.
+Error Decoder::callOperandSlots(const CallInst &call, Inst &in) {
+  uint32_t *fields[3] = {&in.a, &in.b, &in.c};
+  for (unsigned i = 0; i < call.arg_size() && i < 3; ++i) {
+    auto s = slotOf(call.getArgOperand(i));
+    if (!s)
+      return s.takeError();
+    *fields[i] = *s;
+  }
+  return Error::success();
+}
+
+// A warp-synchronous call's member mask, when it is a runtime value: the
+// engine checks that each calling lane is in it (bc::kMemberMaskSlot).
+Error Decoder::memberMaskSlot(const Value *mask, Inst &in) {
+  if (isa<Constant>(mask))
+    return Error::success();
+  auto s = slotOf(mask);
+  if (!s)
+    return s.takeError();
+  in.aux = *s;
+  in.flags |= bc::kMemberMaskSlot;
+  return Error::success();
+}
+
+// `name`: the callee's name as the caller matched it, for the error.
+Error Decoder::emitMath(const CallInst &call, Inst &in, bool isFloat,
+                        uint8_t kind, StringRef name) {
+  if (Error e = callOperandSlots(call, in))
+    return e;
+  Type *retType = call.getType();
+  Type *scalar = retType->getScalarType();
+  if (isFloat && !scalar->isFloatTy() && !scalar->isDoubleTy())
+    return unsupported(call, "type of " + name);
+  in.op = isFloat ? Op::FloatFn : Op::IntFn;
+  in.sub = kind;
+  in.bits = uint8_t(scalar->getPrimitiveSizeInBits().getFixedValue());
+  if (auto n = slotCount(retType, call); !n)
+    return n.takeError();
+  emit(in, call, callOpcode(call));
+  return Error::success();
+}
+
+// llvm.memcpy, llvm.memmove, llvm.memset and their _inline forms.
+Error Decoder::decodeMemTransfer(const CallInst &call, Inst &in, unsigned id) {
+  if (Error e = callOperandSlots(call, in))
+    return e;
+  in.op = (id == Intrinsic::memset || id == Intrinsic::memset_inline)
+              ? Op::MemSet
+              : Op::MemCpy;
+  in.sub = uint8_t(call.getArgOperand(0)->getType()->getPointerAddressSpace());
+  in.sub2 =
+      in.op == Op::MemCpy
+          ? uint8_t(call.getArgOperand(1)->getType()->getPointerAddressSpace())
+          : 0;
+  emit(in, call, callOpcode(call));
+  return Error::success();
+}
+
+Error Decoder::emitTrap(const CallInst &call, Inst &in, TrapInfo trap) {
+  in.op = Op::Trap;
+  in.aux = uint32_t(k_.traps_.size());
+  k_.traps_.push_back(std::move(trap));
+  emit(in, call, callOpcode(call));
+  return Error::success();
+}
+
+Error Decoder::decodePrintf(const CallInst &call, Inst &in) {
+  const ConstantDataSequential *data = constantChars(call.getArgOperand(0));
+  if (!data)
+    return unsupported(call, "printf with a non-constant format");
+  TRY_SLOT(buffer, call.getArgOperand(1));
+  in.op = Op::Printf, in.b = buffer;
+  in.aux = uint32_t(k_.formats_.size());
+  k_.formats_.push_back({data->getAsString().str()});
+  emit(in, call, callOpcode(call));
+  return Error::success();
 }
 
 } // namespace kcheck::sim

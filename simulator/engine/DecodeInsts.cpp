@@ -10,6 +10,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Operator.h"
 
+#include <optional>
+
 namespace kcheck::sim {
 
 using namespace llvm;
@@ -34,6 +36,46 @@ static unsigned scalarBits(Type *t, const DataLayout &dl) {
   if (t->isPointerTy())
     return dl.getPointerSizeInBits(t->getPointerAddressSpace());
   return unsigned(t->getPrimitiveSizeInBits().getFixedValue());
+}
+
+static std::optional<bc::RmwOp> rmwOpOf(AtomicRMWInst::BinOp op) {
+  using B = AtomicRMWInst::BinOp;
+  switch (op) {
+  case B::Xchg:
+    return bc::RmwOp::Xchg;
+  case B::Add:
+    return bc::RmwOp::Add;
+  case B::Sub:
+    return bc::RmwOp::Sub;
+  case B::And:
+    return bc::RmwOp::And;
+  case B::Or:
+    return bc::RmwOp::Or;
+  case B::Xor:
+    return bc::RmwOp::Xor;
+  case B::Max:
+    return bc::RmwOp::Max;
+  case B::Min:
+    return bc::RmwOp::Min;
+  case B::UMax:
+    return bc::RmwOp::UMax;
+  case B::UMin:
+    return bc::RmwOp::UMin;
+  case B::FAdd:
+    return bc::RmwOp::FAdd;
+  case B::FSub:
+    return bc::RmwOp::FSub;
+  case B::FMax:
+    return bc::RmwOp::FMax;
+  case B::FMin:
+    return bc::RmwOp::FMin;
+  case B::UIncWrap:
+    return bc::RmwOp::UIncWrap;
+  case B::UDecWrap:
+    return bc::RmwOp::UDecWrap;
+  default:
+    return std::nullopt;
+  }
 }
 
 Error Decoder::decodeMemory(const Instruction &inst) {
@@ -65,63 +107,12 @@ Error Decoder::decodeMemory(const Instruction &inst) {
     in.b = value;
     in.dst = resultSlot(inst);
     kind = AccessKind::Atomic;
-    using B = AtomicRMWInst::BinOp;
-    bc::RmwOp op;
-    switch (rmw->getOperation()) {
-    case B::Xchg:
-      op = bc::RmwOp::Xchg;
-      break;
-    case B::Add:
-      op = bc::RmwOp::Add;
-      break;
-    case B::Sub:
-      op = bc::RmwOp::Sub;
-      break;
-    case B::And:
-      op = bc::RmwOp::And;
-      break;
-    case B::Or:
-      op = bc::RmwOp::Or;
-      break;
-    case B::Xor:
-      op = bc::RmwOp::Xor;
-      break;
-    case B::Max:
-      op = bc::RmwOp::Max;
-      break;
-    case B::Min:
-      op = bc::RmwOp::Min;
-      break;
-    case B::UMax:
-      op = bc::RmwOp::UMax;
-      break;
-    case B::UMin:
-      op = bc::RmwOp::UMin;
-      break;
-    case B::FAdd:
-      op = bc::RmwOp::FAdd;
-      break;
-    case B::FSub:
-      op = bc::RmwOp::FSub;
-      break;
-    case B::FMax:
-      op = bc::RmwOp::FMax;
-      break;
-    case B::FMin:
-      op = bc::RmwOp::FMin;
-      break;
-    case B::UIncWrap:
-      op = bc::RmwOp::UIncWrap;
-      break;
-    case B::UDecWrap:
-      op = bc::RmwOp::UDecWrap;
-      break;
-    default:
+    std::optional<bc::RmwOp> op = rmwOpOf(rmw->getOperation());
+    if (!op)
       return unsupported(
           inst, Twine("atomicrmw ") +
                     AtomicRMWInst::getOperationName(rmw->getOperation()));
-    }
-    in.sub2 = uint8_t(op);
+    in.sub2 = uint8_t(*op);
   } else {
     auto *cx = cast<AtomicCmpXchgInst>(&inst);
     ptr = cx->getPointerOperand();
@@ -133,6 +124,14 @@ Error Decoder::decodeMemory(const Instruction &inst) {
     in.dst = resultSlot(inst);
     kind = AccessKind::Atomic;
   }
+  return emitMemoryAccess(inst, in, ptr, valueType, kind, isVolatile, isAtomic);
+}
+
+// The access's checks, width fields and InstInfo, common to the four kinds.
+Error Decoder::emitMemoryAccess(const Instruction &inst, Inst &in,
+                                const Value *ptr, Type *valueType,
+                                AccessKind kind, bool isVolatile,
+                                bool isAtomic) {
   if (valueType->isStructTy() || valueType->isArrayTy())
     return unsupported(inst, Twine(inst.getOpcodeName()) + " of an aggregate");
   if (auto n = slotCount(valueType, inst); !n)
@@ -378,186 +377,220 @@ Error Decoder::decodeInst(const Instruction &inst) {
     return decodeGep(inst);
   if (auto *call = dyn_cast<CallInst>(&inst))
     return decodeCall(*call);
-  if (auto *bin = dyn_cast<BinaryOperator>(&inst)) {
-    TRY_SLOT(a, bin->getOperand(0));
-    TRY_SLOT(b, bin->getOperand(1));
-    in.a = a, in.b = b;
-    in.bits = uint8_t(scalarBits(inst.getType(), dl_));
-    using O = Instruction::BinaryOps;
-    switch (bin->getOpcode()) {
-    case O::Add:
-      in.sub = uint8_t(bc::IntBinOp::Add);
-      break;
-    case O::Sub:
-      in.sub = uint8_t(bc::IntBinOp::Sub);
-      break;
-    case O::Mul:
-      in.sub = uint8_t(bc::IntBinOp::Mul);
-      break;
-    case O::UDiv:
-      in.sub = uint8_t(bc::IntBinOp::UDiv);
-      break;
-    case O::SDiv:
-      in.sub = uint8_t(bc::IntBinOp::SDiv);
-      break;
-    case O::URem:
-      in.sub = uint8_t(bc::IntBinOp::URem);
-      break;
-    case O::SRem:
-      in.sub = uint8_t(bc::IntBinOp::SRem);
-      break;
-    case O::Shl:
-      in.sub = uint8_t(bc::IntBinOp::Shl);
-      break;
-    case O::LShr:
-      in.sub = uint8_t(bc::IntBinOp::LShr);
-      break;
-    case O::AShr:
-      in.sub = uint8_t(bc::IntBinOp::AShr);
-      break;
-    case O::And:
-      in.sub = uint8_t(bc::IntBinOp::And);
-      break;
-    case O::Or:
-      in.sub = uint8_t(bc::IntBinOp::Or);
-      break;
-    case O::Xor:
-      in.sub = uint8_t(bc::IntBinOp::Xor);
-      break;
-    case O::FAdd:
-      in.sub = uint8_t(bc::FloatBinOp::Add);
-      break;
-    case O::FSub:
-      in.sub = uint8_t(bc::FloatBinOp::Sub);
-      break;
-    case O::FMul:
-      in.sub = uint8_t(bc::FloatBinOp::Mul);
-      break;
-    case O::FDiv:
-      in.sub = uint8_t(bc::FloatBinOp::Div);
-      break;
-    case O::FRem:
-      in.sub = uint8_t(bc::FloatBinOp::Rem);
-      break;
-    default:
-      return unsupported(inst,
-                         Twine("operator '") + inst.getOpcodeName() + "'");
-    }
-    in.op = inst.getType()->isFPOrFPVectorTy() ? Op::FloatBin : Op::IntBin;
-    if (Error e = checkFloatArithmetic(inst.getType(), inst))
-      return e;
-    emit(in, inst, inst.getOpcodeName());
-    return Error::success();
-  }
-  if (auto *neg = dyn_cast<UnaryOperator>(&inst)) {
-    TRY_SLOT(a, neg->getOperand(0));
-    in.op = Op::FNeg, in.a = a;
-    in.bits = uint8_t(scalarBits(inst.getType(), dl_));
-    if (Error e = checkFloatArithmetic(inst.getType(), inst))
-      return e;
-    emit(in, inst, "fneg");
-    return Error::success();
-  }
-  if (auto *cmp = dyn_cast<CmpInst>(&inst)) {
-    TRY_SLOT(a, cmp->getOperand(0));
-    TRY_SLOT(b, cmp->getOperand(1));
-    in.op = isa<ICmpInst>(cmp) ? Op::ICmp : Op::FCmp;
-    in.a = a, in.b = b;
-    in.sub = uint8_t(cmp->getPredicate());
-    in.bits = uint8_t(scalarBits(cmp->getOperand(0)->getType(), dl_));
-    if (Error e = checkFloatArithmetic(cmp->getOperand(0)->getType(), inst))
-      return e;
-    emit(in, inst, inst.getOpcodeName());
-    return Error::success();
-  }
-  if (auto *sel = dyn_cast<SelectInst>(&inst)) {
-    TRY_SLOT(c, sel->getCondition());
-    TRY_SLOT(t, sel->getTrueValue());
-    TRY_SLOT(f, sel->getFalseValue());
-    auto n = slotCount(inst.getType(), inst);
-    if (!n)
-      return n.takeError();
-    in.op = Op::Select, in.a = c, in.b = t, in.c = f, in.n = uint16_t(*n);
-    in.flags = sel->getCondition()->getType()->isVectorTy();
-    emit(in, inst, "select");
-    return Error::success();
-  }
-  if (isa<FreezeInst>(inst)) {
-    TRY_SLOT(a, inst.getOperand(0));
-    auto n = slotCount(inst.getType(), inst);
-    if (!n)
-      return n.takeError();
-    in.op = Op::Copy, in.a = a, in.n = uint16_t(*n);
-    emit(in, inst, "freeze");
-    return Error::success();
-  }
-  if (auto *ee = dyn_cast<ExtractElementInst>(&inst)) {
-    TRY_SLOT(v, ee->getVectorOperand());
-    TRY_SLOT(i, ee->getIndexOperand());
-    in.op = Op::ExtractElt, in.a = v, in.b = i;
-    in.n = uint16_t(elementCount(ee->getVectorOperandType()));
-    in.bits = uint8_t(ee->getIndexOperand()->getType()->getIntegerBitWidth());
-    emit(in, inst, "extractelement");
-    return Error::success();
-  }
-  if (auto *ie = dyn_cast<InsertElementInst>(&inst)) {
-    TRY_SLOT(v, ie->getOperand(0));
-    TRY_SLOT(e, ie->getOperand(1));
-    TRY_SLOT(i, ie->getOperand(2));
-    in.op = Op::InsertElt, in.a = v, in.b = e, in.c = i;
-    in.bits = uint8_t(ie->getOperand(2)->getType()->getIntegerBitWidth());
-    emit(in, inst, "insertelement");
-    return Error::success();
-  }
-  if (auto *sv = dyn_cast<ShuffleVectorInst>(&inst)) {
-    TRY_SLOT(a, sv->getOperand(0));
-    TRY_SLOT(b, sv->getOperand(1));
-    in.op = Op::Shuffle, in.a = a, in.b = b;
-    in.aux = uint32_t(k_.shuffleMasks_.size());
-    in.c = elementCount(sv->getOperand(0)->getType());
-    for (int m : sv->getShuffleMask())
-      k_.shuffleMasks_.push_back(m < 0 ? 0 : m);
-    emit(in, inst, "shufflevector");
-    return Error::success();
-  }
-  if (isa<ExtractValueInst>(inst) || isa<InsertValueInst>(inst)) {
-    // Aggregates are flattened: find the element offset of the index path.
-    Type *agg = inst.getOperand(0)->getType();
-    ArrayRef<unsigned> path = isa<ExtractValueInst>(inst)
-                                  ? cast<ExtractValueInst>(inst).getIndices()
-                                  : cast<InsertValueInst>(inst).getIndices();
-    unsigned offset = 0;
-    for (unsigned idx : path) {
-      for (unsigned i = 0; i < idx; ++i) {
-        Type *member = agg->isStructTy() ? agg->getStructElementType(i)
-                                         : agg->getArrayElementType();
-        auto n = slotCount(member, inst);
-        if (!n)
-          return n.takeError();
-        offset += *n;
-      }
-      agg = agg->isStructTy() ? agg->getStructElementType(idx)
-                              : agg->getArrayElementType();
-    }
-    auto n = slotCount(agg, inst);
-    if (!n)
-      return n.takeError();
-    TRY_SLOT(a, inst.getOperand(0));
-    if (isa<ExtractValueInst>(inst)) {
-      in.op = Op::Copy, in.a = a + offset, in.n = uint16_t(*n);
-      emit(in, inst, "extractvalue");
-      return Error::success();
-    }
-    TRY_SLOT(b, inst.getOperand(1));
-    auto total = slotCount(inst.getType(), inst);
-    if (!total)
-      return total.takeError();
-    in.op = Op::InsertValue, in.a = a, in.b = b, in.aux = offset;
-    in.c = *n, in.n = uint16_t(*total);
-    emit(in, inst, "insertvalue");
-    return Error::success();
-  }
+  if (isa<BinaryOperator>(inst))
+    return decodeBinary(inst, in);
+  if (isa<UnaryOperator>(inst))
+    return decodeFNeg(inst, in);
+  if (isa<CmpInst>(inst))
+    return decodeCompare(inst, in);
+  if (isa<SelectInst>(inst))
+    return decodeSelect(inst, in);
+  if (isa<FreezeInst>(inst))
+    return decodeFreeze(inst, in);
+  if (isa<ExtractElementInst>(inst))
+    return decodeExtractElement(inst, in);
+  if (isa<InsertElementInst>(inst))
+    return decodeInsertElement(inst, in);
+  if (isa<ShuffleVectorInst>(inst))
+    return decodeShuffleVector(inst, in);
+  if (isa<ExtractValueInst>(inst) || isa<InsertValueInst>(inst))
+    return decodeAggregateValue(inst, in);
   return unsupported(inst, Twine("instruction '") + inst.getOpcodeName() + "'");
+}
+
+Error Decoder::decodeBinary(const Instruction &inst, Inst &in) {
+  auto *bin = cast<BinaryOperator>(&inst);
+  TRY_SLOT(a, bin->getOperand(0));
+  TRY_SLOT(b, bin->getOperand(1));
+  in.a = a, in.b = b;
+  in.bits = uint8_t(scalarBits(inst.getType(), dl_));
+  using O = Instruction::BinaryOps;
+  switch (bin->getOpcode()) {
+  case O::Add:
+    in.sub = uint8_t(bc::IntBinOp::Add);
+    break;
+  case O::Sub:
+    in.sub = uint8_t(bc::IntBinOp::Sub);
+    break;
+  case O::Mul:
+    in.sub = uint8_t(bc::IntBinOp::Mul);
+    break;
+  case O::UDiv:
+    in.sub = uint8_t(bc::IntBinOp::UDiv);
+    break;
+  case O::SDiv:
+    in.sub = uint8_t(bc::IntBinOp::SDiv);
+    break;
+  case O::URem:
+    in.sub = uint8_t(bc::IntBinOp::URem);
+    break;
+  case O::SRem:
+    in.sub = uint8_t(bc::IntBinOp::SRem);
+    break;
+  case O::Shl:
+    in.sub = uint8_t(bc::IntBinOp::Shl);
+    break;
+  case O::LShr:
+    in.sub = uint8_t(bc::IntBinOp::LShr);
+    break;
+  case O::AShr:
+    in.sub = uint8_t(bc::IntBinOp::AShr);
+    break;
+  case O::And:
+    in.sub = uint8_t(bc::IntBinOp::And);
+    break;
+  case O::Or:
+    in.sub = uint8_t(bc::IntBinOp::Or);
+    break;
+  case O::Xor:
+    in.sub = uint8_t(bc::IntBinOp::Xor);
+    break;
+  case O::FAdd:
+    in.sub = uint8_t(bc::FloatBinOp::Add);
+    break;
+  case O::FSub:
+    in.sub = uint8_t(bc::FloatBinOp::Sub);
+    break;
+  case O::FMul:
+    in.sub = uint8_t(bc::FloatBinOp::Mul);
+    break;
+  case O::FDiv:
+    in.sub = uint8_t(bc::FloatBinOp::Div);
+    break;
+  case O::FRem:
+    in.sub = uint8_t(bc::FloatBinOp::Rem);
+    break;
+  default:
+    return unsupported(inst, Twine("operator '") + inst.getOpcodeName() + "'");
+  }
+  in.op = inst.getType()->isFPOrFPVectorTy() ? Op::FloatBin : Op::IntBin;
+  if (Error e = checkFloatArithmetic(inst.getType(), inst))
+    return e;
+  emit(in, inst, inst.getOpcodeName());
+  return Error::success();
+}
+
+Error Decoder::decodeFNeg(const Instruction &inst, Inst &in) {
+  auto *neg = cast<UnaryOperator>(&inst);
+  TRY_SLOT(a, neg->getOperand(0));
+  in.op = Op::FNeg, in.a = a;
+  in.bits = uint8_t(scalarBits(inst.getType(), dl_));
+  if (Error e = checkFloatArithmetic(inst.getType(), inst))
+    return e;
+  emit(in, inst, "fneg");
+  return Error::success();
+}
+
+Error Decoder::decodeCompare(const Instruction &inst, Inst &in) {
+  auto *cmp = cast<CmpInst>(&inst);
+  TRY_SLOT(a, cmp->getOperand(0));
+  TRY_SLOT(b, cmp->getOperand(1));
+  in.op = isa<ICmpInst>(cmp) ? Op::ICmp : Op::FCmp;
+  in.a = a, in.b = b;
+  in.sub = uint8_t(cmp->getPredicate());
+  in.bits = uint8_t(scalarBits(cmp->getOperand(0)->getType(), dl_));
+  if (Error e = checkFloatArithmetic(cmp->getOperand(0)->getType(), inst))
+    return e;
+  emit(in, inst, inst.getOpcodeName());
+  return Error::success();
+}
+
+Error Decoder::decodeSelect(const Instruction &inst, Inst &in) {
+  auto *sel = cast<SelectInst>(&inst);
+  TRY_SLOT(c, sel->getCondition());
+  TRY_SLOT(t, sel->getTrueValue());
+  TRY_SLOT(f, sel->getFalseValue());
+  auto n = slotCount(inst.getType(), inst);
+  if (!n)
+    return n.takeError();
+  in.op = Op::Select, in.a = c, in.b = t, in.c = f, in.n = uint16_t(*n);
+  in.flags = sel->getCondition()->getType()->isVectorTy();
+  emit(in, inst, "select");
+  return Error::success();
+}
+
+Error Decoder::decodeFreeze(const Instruction &inst, Inst &in) {
+  TRY_SLOT(a, inst.getOperand(0));
+  auto n = slotCount(inst.getType(), inst);
+  if (!n)
+    return n.takeError();
+  in.op = Op::Copy, in.a = a, in.n = uint16_t(*n);
+  emit(in, inst, "freeze");
+  return Error::success();
+}
+
+Error Decoder::decodeExtractElement(const Instruction &inst, Inst &in) {
+  auto *ee = cast<ExtractElementInst>(&inst);
+  TRY_SLOT(v, ee->getVectorOperand());
+  TRY_SLOT(i, ee->getIndexOperand());
+  in.op = Op::ExtractElt, in.a = v, in.b = i;
+  in.n = uint16_t(elementCount(ee->getVectorOperandType()));
+  in.bits = uint8_t(ee->getIndexOperand()->getType()->getIntegerBitWidth());
+  emit(in, inst, "extractelement");
+  return Error::success();
+}
+
+Error Decoder::decodeInsertElement(const Instruction &inst, Inst &in) {
+  auto *ie = cast<InsertElementInst>(&inst);
+  TRY_SLOT(v, ie->getOperand(0));
+  TRY_SLOT(e, ie->getOperand(1));
+  TRY_SLOT(i, ie->getOperand(2));
+  in.op = Op::InsertElt, in.a = v, in.b = e, in.c = i;
+  in.bits = uint8_t(ie->getOperand(2)->getType()->getIntegerBitWidth());
+  emit(in, inst, "insertelement");
+  return Error::success();
+}
+
+Error Decoder::decodeShuffleVector(const Instruction &inst, Inst &in) {
+  auto *sv = cast<ShuffleVectorInst>(&inst);
+  TRY_SLOT(a, sv->getOperand(0));
+  TRY_SLOT(b, sv->getOperand(1));
+  in.op = Op::Shuffle, in.a = a, in.b = b;
+  in.aux = uint32_t(k_.shuffleMasks_.size());
+  in.c = elementCount(sv->getOperand(0)->getType());
+  for (int m : sv->getShuffleMask())
+    k_.shuffleMasks_.push_back(m < 0 ? 0 : m);
+  emit(in, inst, "shufflevector");
+  return Error::success();
+}
+
+// extractvalue and insertvalue.
+Error Decoder::decodeAggregateValue(const Instruction &inst, Inst &in) {
+  // Aggregates are flattened: find the element offset of the index path.
+  Type *agg = inst.getOperand(0)->getType();
+  ArrayRef<unsigned> path = isa<ExtractValueInst>(inst)
+                                ? cast<ExtractValueInst>(inst).getIndices()
+                                : cast<InsertValueInst>(inst).getIndices();
+  unsigned offset = 0;
+  for (unsigned idx : path) {
+    for (unsigned i = 0; i < idx; ++i) {
+      Type *member = agg->isStructTy() ? agg->getStructElementType(i)
+                                       : agg->getArrayElementType();
+      auto n = slotCount(member, inst);
+      if (!n)
+        return n.takeError();
+      offset += *n;
+    }
+    agg = agg->isStructTy() ? agg->getStructElementType(idx)
+                            : agg->getArrayElementType();
+  }
+  auto n = slotCount(agg, inst);
+  if (!n)
+    return n.takeError();
+  TRY_SLOT(a, inst.getOperand(0));
+  if (isa<ExtractValueInst>(inst)) {
+    in.op = Op::Copy, in.a = a + offset, in.n = uint16_t(*n);
+    emit(in, inst, "extractvalue");
+    return Error::success();
+  }
+  TRY_SLOT(b, inst.getOperand(1));
+  auto total = slotCount(inst.getType(), inst);
+  if (!total)
+    return total.takeError();
+  in.op = Op::InsertValue, in.a = a, in.b = b, in.aux = offset;
+  in.c = *n, in.n = uint16_t(*total);
+  emit(in, inst, "insertvalue");
+  return Error::success();
 }
 
 } // namespace kcheck::sim

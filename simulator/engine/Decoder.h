@@ -51,6 +51,20 @@ private:
   llvm::Error decodeBlock(const llvm::BasicBlock &block);
   llvm::Error decodeInst(const llvm::Instruction &inst);
   llvm::Error decodeMemory(const llvm::Instruction &inst);
+  llvm::Error emitMemoryAccess(const llvm::Instruction &inst, bc::Inst &in,
+                               const llvm::Value *ptr, llvm::Type *valueType,
+                               AccessKind kind, bool isVolatile, bool isAtomic);
+  // One per instruction class of decodeInst; `in` carries the result slot
+  // and element count.
+  llvm::Error decodeBinary(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeFNeg(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeCompare(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeSelect(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeFreeze(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeExtractElement(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeInsertElement(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeShuffleVector(const llvm::Instruction &inst, bc::Inst &in);
+  llvm::Error decodeAggregateValue(const llvm::Instruction &inst, bc::Inst &in);
   llvm::Error decodeCast(const llvm::Instruction &inst);
   llvm::Error decodeGep(const llvm::Instruction &inst);
   llvm::Error decodeTerminator(const llvm::Instruction &inst);
@@ -68,6 +82,22 @@ private:
   // computed with: the IR pipeline widens f16/bf16 arithmetic to double.
   llvm::Error checkFloatArithmetic(llvm::Type *type,
                                    const llvm::Instruction &at) const;
+  // Parts of decodeCall (DecodeCalls.cpp): `in` carries the call's result
+  // slot and vector width; each emits the call's instruction.
+  llvm::Error decodeNvvmCall(const llvm::CallInst &call, bc::Inst &in,
+                             llvm::StringRef name);
+  llvm::Error decodeShuffle(const llvm::CallInst &call, bc::Inst &in,
+                            llvm::StringRef name);
+  llvm::Error decodeVote(const llvm::CallInst &call, bc::Inst &in,
+                         llvm::StringRef name);
+  llvm::Error callOperandSlots(const llvm::CallInst &call, bc::Inst &in);
+  llvm::Error memberMaskSlot(const llvm::Value *mask, bc::Inst &in);
+  llvm::Error emitMath(const llvm::CallInst &call, bc::Inst &in, bool isFloat,
+                       uint8_t kind, llvm::StringRef name);
+  llvm::Error decodeMemTransfer(const llvm::CallInst &call, bc::Inst &in,
+                                unsigned intrinsicId);
+  llvm::Error emitTrap(const llvm::CallInst &call, bc::Inst &in, TrapInfo trap);
+  llvm::Error decodePrintf(const llvm::CallInst &call, bc::Inst &in);
   void fillMemoryInfo(InstInfo &info, const llvm::Value *ptr) const;
   void nameSharedSpan(InstInfo &info, const llvm::Instruction &inst) const;
 

@@ -147,6 +147,150 @@ void castLanes(const Inst &in, uint64_t *d, const uint64_t *a, uint32_t mask) {
   }
 }
 
+// The data-flow ops of execAlu, element by element over the active lanes.
+void execFloatBin(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *a = w.slot(in.a + e), *b = w.slot(in.b + e);
+    auto op = bc::FloatBinOp(in.sub);
+    if (in.bits == 32)
+      floatBinLanes<float>(op, w.slot(in.dst + e), a, b, mask);
+    else
+      floatBinLanes<double>(op, w.slot(in.dst + e), a, b, mask);
+  }
+}
+
+void execFNeg(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *a = w.slot(in.a + e);
+    uint64_t sign = in.bits == 32 ? 0x80000000ull : 0x8000000000000000ull;
+    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return a[l] ^ sign; });
+  }
+}
+
+void execFCmp(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *a = w.slot(in.a + e), *b = w.slot(in.b + e);
+    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
+      return uint64_t(in.bits == 32 ? fcmp(in.sub, asF32(a[l]), asF32(b[l]))
+                                    : fcmp(in.sub, asF64(a[l]), asF64(b[l])));
+    });
+  }
+}
+
+void execSelect(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *c = w.slot(in.a + ((in.flags & 1) ? e : 0));
+    const uint64_t *t = w.slot(in.b + e), *f = w.slot(in.c + e);
+    forLanes(w.slot(in.dst + e), mask,
+             [&](unsigned l) { return (c[l] & 1) ? t[l] : f[l]; });
+  }
+}
+
+void execCopy(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *a = w.slot(in.a + e);
+    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return a[l]; });
+  }
+}
+
+void execInsertValue(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    bool fromValue = e >= in.aux && e < in.aux + in.c;
+    const uint64_t *a =
+        fromValue ? w.slot(in.b + e - in.aux) : w.slot(in.a + e);
+    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return a[l]; });
+  }
+}
+
+void execRepack(const Inst &in, const DecodedKernel &kernel, WarpState &w,
+                uint32_t mask) {
+  const bc::RepackInfo &r = kernel.repacks()[in.aux];
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    uint64_t buffer[16] = {}; // up to 1024 bits
+    for (unsigned e = 0; e < r.srcCount; ++e) {
+      uint64_t v = maskTo(w.slot(in.a + e)[lane], r.srcElemBits);
+      unsigned bit = e * r.srcElemBits;
+      buffer[bit / 64] |= v << (bit % 64);
+      if (bit % 64 + r.srcElemBits > 64)
+        buffer[bit / 64 + 1] |= v >> (64 - bit % 64);
+    }
+    for (unsigned e = 0; e < r.dstCount; ++e) {
+      unsigned bit = e * r.dstElemBits;
+      uint64_t v = buffer[bit / 64] >> (bit % 64);
+      if (bit % 64 + r.dstElemBits > 64)
+        v |= buffer[bit / 64 + 1] << (64 - bit % 64);
+      w.slot(in.dst + e)[lane] = maskTo(v, r.dstElemBits);
+    }
+  }
+}
+
+void execExtractElt(const Inst &in, WarpState &w, uint32_t mask) {
+  const uint64_t *idx = w.slot(in.b);
+  uint64_t *d = w.slot(in.dst);
+  forLanes(d, mask, [&](unsigned l) {
+    uint64_t i = maskTo(idx[l], in.bits);
+    return i < in.n ? w.slot(in.a + uint32_t(i))[l] : 0;
+  });
+}
+
+void execInsertElt(const Inst &in, WarpState &w, uint32_t mask) {
+  const uint64_t *idx = w.slot(in.c), *v = w.slot(in.b);
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *a = w.slot(in.a + e);
+    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
+      return maskTo(idx[l], in.bits) == e ? v[l] : a[l];
+    });
+  }
+}
+
+void execShuffle(const Inst &in, const DecodedKernel &kernel, WarpState &w,
+                 uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    uint32_t m = uint32_t(kernel.shuffleMasks()[in.aux + e]);
+    const uint64_t *src = m < in.c ? w.slot(in.a + m) : w.slot(in.b + m - in.c);
+    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return src[l]; });
+  }
+}
+
+void execGep(const Inst &in, const DecodedKernel &kernel, WarpState &w,
+             uint32_t mask) {
+  const uint64_t *base = w.slot(in.a);
+  const bc::GepTerm *terms = kernel.gepTerms().data() + in.aux;
+  uint64_t *d = w.slot(in.dst);
+  forLanes(d, mask, [&](unsigned l) {
+    uint64_t addr = base[l] + in.imm;
+    for (uint32_t t = 0; t < in.c; ++t)
+      addr += uint64_t(sext(w.slot(terms[t].slot)[l], terms[t].bits) *
+                       terms[t].scale);
+    return maskTo(addr, in.bits);
+  });
+}
+
+void execIntFn(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *a = w.slot(in.a + (in.a ? e : 0));
+    const uint64_t *b = w.slot(in.b + (in.b ? e : 0));
+    const uint64_t *c = w.slot(in.c + (in.c ? e : 0));
+    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
+      return intFn(bc::IntFnKind(in.sub), a[l], b[l], c[l], in.bits);
+    });
+  }
+}
+
+void execFloatFn(const Inst &in, WarpState &w, uint32_t mask) {
+  for (unsigned e = 0; e < in.n; ++e) {
+    const uint64_t *a = w.slot(in.a + (in.a ? e : 0));
+    const uint64_t *b = w.slot(in.b + (in.b ? e : 0));
+    const uint64_t *c = w.slot(in.c + (in.c ? e : 0));
+    auto k = bc::FloatFnKind(in.sub);
+    if (in.bits == 32)
+      floatFnLanes<float>(k, w.slot(in.dst + e), a, b, c, mask);
+    else
+      floatFnLanes<double>(k, w.slot(in.dst + e), a, b, c, mask);
+  }
+}
+
 } // namespace
 
 void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
@@ -158,149 +302,43 @@ void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
                   w.slot(in.a + e), w.slot(in.b + e), mask);
     return;
   case Op::FloatBin:
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *a = w.slot(in.a + e), *b = w.slot(in.b + e);
-      auto op = bc::FloatBinOp(in.sub);
-      if (in.bits == 32)
-        floatBinLanes<float>(op, w.slot(in.dst + e), a, b, mask);
-      else
-        floatBinLanes<double>(op, w.slot(in.dst + e), a, b, mask);
-    }
-    return;
+    return execFloatBin(in, w, mask);
   case Op::FNeg:
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *a = w.slot(in.a + e);
-      uint64_t sign = in.bits == 32 ? 0x80000000ull : 0x8000000000000000ull;
-      forLanes(w.slot(in.dst + e), mask,
-               [&](unsigned l) { return a[l] ^ sign; });
-    }
-    return;
+    return execFNeg(in, w, mask);
   case Op::ICmp:
     for (unsigned e = 0; e < in.n; ++e)
       icmpLanes(in.sub, in.bits, w.slot(in.dst + e), w.slot(in.a + e),
                 w.slot(in.b + e), mask);
     return;
   case Op::FCmp:
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *a = w.slot(in.a + e), *b = w.slot(in.b + e);
-      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
-        return uint64_t(in.bits == 32 ? fcmp(in.sub, asF32(a[l]), asF32(b[l]))
-                                      : fcmp(in.sub, asF64(a[l]), asF64(b[l])));
-      });
-    }
-    return;
+    return execFCmp(in, w, mask);
   case Op::Select:
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *c = w.slot(in.a + ((in.flags & 1) ? e : 0));
-      const uint64_t *t = w.slot(in.b + e), *f = w.slot(in.c + e);
-      forLanes(w.slot(in.dst + e), mask,
-               [&](unsigned l) { return (c[l] & 1) ? t[l] : f[l]; });
-    }
-    return;
+    return execSelect(in, w, mask);
   case Op::Cast:
     for (unsigned e = 0; e < in.n; ++e)
       castLanes(in, w.slot(in.dst + e), w.slot(in.a + e), mask);
     return;
   case Op::Copy:
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *a = w.slot(in.a + e);
-      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return a[l]; });
-    }
-    return;
+    return execCopy(in, w, mask);
   case Op::InsertValue:
-    for (unsigned e = 0; e < in.n; ++e) {
-      bool fromValue = e >= in.aux && e < in.aux + in.c;
-      const uint64_t *a =
-          fromValue ? w.slot(in.b + e - in.aux) : w.slot(in.a + e);
-      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return a[l]; });
-    }
-    return;
-  case Op::Repack: {
-    const bc::RepackInfo &r = kernel.repacks()[in.aux];
-    for (uint32_t m = mask; m; m &= m - 1) {
-      unsigned lane = std::countr_zero(m);
-      uint64_t buffer[16] = {}; // up to 1024 bits
-      for (unsigned e = 0; e < r.srcCount; ++e) {
-        uint64_t v = maskTo(w.slot(in.a + e)[lane], r.srcElemBits);
-        unsigned bit = e * r.srcElemBits;
-        buffer[bit / 64] |= v << (bit % 64);
-        if (bit % 64 + r.srcElemBits > 64)
-          buffer[bit / 64 + 1] |= v >> (64 - bit % 64);
-      }
-      for (unsigned e = 0; e < r.dstCount; ++e) {
-        unsigned bit = e * r.dstElemBits;
-        uint64_t v = buffer[bit / 64] >> (bit % 64);
-        if (bit % 64 + r.dstElemBits > 64)
-          v |= buffer[bit / 64 + 1] << (64 - bit % 64);
-        w.slot(in.dst + e)[lane] = maskTo(v, r.dstElemBits);
-      }
-    }
-    return;
-  }
-  case Op::ExtractElt: {
-    const uint64_t *idx = w.slot(in.b);
-    uint64_t *d = w.slot(in.dst);
-    forLanes(d, mask, [&](unsigned l) {
-      uint64_t i = maskTo(idx[l], in.bits);
-      return i < in.n ? w.slot(in.a + uint32_t(i))[l] : 0;
-    });
-    return;
-  }
-  case Op::InsertElt: {
-    const uint64_t *idx = w.slot(in.c), *v = w.slot(in.b);
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *a = w.slot(in.a + e);
-      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
-        return maskTo(idx[l], in.bits) == e ? v[l] : a[l];
-      });
-    }
-    return;
-  }
+    return execInsertValue(in, w, mask);
+  case Op::Repack:
+    return execRepack(in, kernel, w, mask);
+  case Op::ExtractElt:
+    return execExtractElt(in, w, mask);
+  case Op::InsertElt:
+    return execInsertElt(in, w, mask);
   case Op::Shuffle:
-    for (unsigned e = 0; e < in.n; ++e) {
-      uint32_t m = uint32_t(kernel.shuffleMasks()[in.aux + e]);
-      const uint64_t *src =
-          m < in.c ? w.slot(in.a + m) : w.slot(in.b + m - in.c);
-      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return src[l]; });
-    }
-    return;
-  case Op::Gep: {
-    const uint64_t *base = w.slot(in.a);
-    const bc::GepTerm *terms = kernel.gepTerms().data() + in.aux;
-    uint64_t *d = w.slot(in.dst);
-    forLanes(d, mask, [&](unsigned l) {
-      uint64_t addr = base[l] + in.imm;
-      for (uint32_t t = 0; t < in.c; ++t)
-        addr += uint64_t(sext(w.slot(terms[t].slot)[l], terms[t].bits) *
-                         terms[t].scale);
-      return maskTo(addr, in.bits);
-    });
-    return;
-  }
+    return execShuffle(in, kernel, w, mask);
+  case Op::Gep:
+    return execGep(in, kernel, w, mask);
   case Op::IntFn:
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *a = w.slot(in.a + (in.a ? e : 0));
-      const uint64_t *b = w.slot(in.b + (in.b ? e : 0));
-      const uint64_t *c = w.slot(in.c + (in.c ? e : 0));
-      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
-        return intFn(bc::IntFnKind(in.sub), a[l], b[l], c[l], in.bits);
-      });
-    }
-    return;
+    return execIntFn(in, w, mask);
   case Op::FloatFn:
-    for (unsigned e = 0; e < in.n; ++e) {
-      const uint64_t *a = w.slot(in.a + (in.a ? e : 0));
-      const uint64_t *b = w.slot(in.b + (in.b ? e : 0));
-      const uint64_t *c = w.slot(in.c + (in.c ? e : 0));
-      auto k = bc::FloatFnKind(in.sub);
-      if (in.bits == 32)
-        floatFnLanes<float>(k, w.slot(in.dst + e), a, b, c, mask);
-      else
-        floatFnLanes<double>(k, w.slot(in.dst + e), a, b, c, mask);
-    }
-    return;
-  // BlockRunner::Impl::runWarp executes these itself and sends only the
-  // data-flow ops above here; listed so that -Wswitch names a new op.
+    return execFloatFn(in, w, mask);
+  // BlockRunner::Impl::runStraightLine executes these itself and sends
+  // only the data-flow ops above here; listed so that -Wswitch names a new
+  // op.
   case Op::Nop:
   case Op::Load:
   case Op::Store:

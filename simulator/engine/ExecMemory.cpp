@@ -300,7 +300,7 @@ void BlockRunner::Impl::writeBytes(MemSpace space, uint64_t addr,
 bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
                                    uint32_t mask, EventSink &sink) {
   const uint64_t *ptr = w.slot(in.a);
-  const uint32_t bytes = uint32_t(in.imm), elemBytes = in.bits;
+  const uint32_t bytes = uint32_t(in.imm);
   const bool isWrite = in.op == Op::Store;
   const bool atomic = in.op == Op::AtomicRmw || in.op == Op::CmpXchg;
   const AccessKind kind = atomic    ? AccessKind::Atomic
@@ -310,22 +310,9 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
   MemSpace spaces[kWarpSize];
   uint32_t spaceMask[5] = {};
   uint32_t dropped = 0;
-  if (w.taint[in.a] || w.controlTainted) {
-    // An address computed from input data kcheck never saw (zero-filled), or
-    // reached through a branch on such data, may leave memory where the
-    // program's own data would not: such lanes are not performed (loads
-    // give 0) and said so, instead of a fault the program may never have.
-    dropped = lanesOutsideMemory(in, pc, w, mask);
-    if (dropped) {
-      noteOnce(pc, kUnseenInputLanes,
-               "address of the memory access at " + where(pc) +
-                   (w.taint[in.a] ? " depends on" : " follows a branch on") +
-                   " input data that kcheck did not see and leaves "
-                   "valid memory with the zero fill: those lanes were not "
-                   "performed (--run-host runs the program's own data)");
-      mask &= ~dropped;
-    }
-  }
+  if (w.taint[in.a] || w.controlTainted)
+    dropped = dropLanesLeavingMemory(in, pc, w, mask);
+  mask &= ~dropped;
   uint32_t overran = 0; // counted, not performed (GlobalOverrun)
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned lane = std::countr_zero(m);
@@ -338,6 +325,43 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
   }
   if (!checkObjectBounds(in, pc, w, mask, spaces, addrs))
     return false;
+  reportAccesses(in, pc, w, kind, mask, spaceMask, addrs, sink);
+
+  if (in.op == Op::Load)
+    loadLanes(in, w, mask, dropped | overran, overran, spaces, addrs);
+  else if (in.op == Op::Store)
+    storeLanes(in, w, mask & ~overran, spaces, addrs);
+  else
+    atomicLanes(in, w, mask, overran, spaces, addrs);
+  return true;
+}
+
+// Lanes whose address, computed from (or reached through a branch on) input
+// data kcheck did not see, leaves memory: noted, and left out by the caller.
+uint32_t BlockRunner::Impl::dropLanesLeavingMemory(const Inst &in, uint32_t pc,
+                                                   const WarpState &w,
+                                                   uint32_t mask) {
+  // An address computed from input data kcheck never saw (zero-filled), or
+  // reached through a branch on such data, may leave memory where the
+  // program's own data would not: such lanes are not performed (loads
+  // give 0) and said so, instead of a fault the program may never have.
+  uint32_t dropped = lanesOutsideMemory(in, pc, w, mask);
+  if (dropped) {
+    noteOnce(pc, kUnseenInputLanes,
+             "address of the memory access at " + where(pc) +
+                 (w.taint[in.a] ? " depends on" : " follows a branch on") +
+                 " input data that kcheck did not see and leaves "
+                 "valid memory with the zero fill: those lanes were not "
+                 "performed (--run-host runs the program's own data)");
+  }
+  return dropped;
+}
+
+void BlockRunner::Impl::reportAccesses(const Inst &in, uint32_t pc,
+                                       const WarpState &w, AccessKind kind,
+                                       uint32_t mask, const uint32_t *spaceMask,
+                                       const uint64_t *addrs, EventSink &sink) {
+  const uint32_t bytes = uint32_t(in.imm);
   // One event per resolved space (generic pointers rarely mix spaces).
   for (unsigned s = 0; s < 5; ++s) {
     if (!spaceMask[s])
@@ -352,43 +376,57 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
           {pc, MemSpace(s), kind, bytes, spaceMask[s], part, w.index});
     }
   }
+}
 
+// Lanes of `zeroed` read 0; those of `overran` are counted, not read.
+void BlockRunner::Impl::loadLanes(const Inst &in, WarpState &w, uint32_t mask,
+                                  uint32_t zeroed, uint32_t overran,
+                                  const MemSpace *spaces,
+                                  const uint64_t *addrs) {
+  const uint32_t bytes = uint32_t(in.imm), elemBytes = in.bits;
   uint8_t buffer[256];
-  if (in.op == Op::Load) {
-    for (uint32_t m = dropped | overran; m; m &= m - 1)
-      for (unsigned e = 0; e < in.n; ++e)
-        w.slot(in.dst + e)[std::countr_zero(m)] = 0;
-    bool tainted = w.taint[in.a] || overran;
-    for (uint32_t m = mask & ~overran; m; m &= m - 1) {
-      unsigned lane = std::countr_zero(m);
-      // Shared bytes are read in place; other spaces through the buffer.
-      const uint8_t *src = buffer;
-      if (spaces[lane] == MemSpace::Shared) {
-        src = shared.data() + addrs[lane];
-        tainted |= sharedTainted;
-      } else {
-        tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
-      }
-      for (unsigned e = 0; e < in.n; ++e)
-        w.slot(in.dst + e)[lane] =
-            maskTo(loadElement(src + e * elemBytes, elemBytes), in.bits2);
+  for (uint32_t m = zeroed; m; m &= m - 1)
+    for (unsigned e = 0; e < in.n; ++e)
+      w.slot(in.dst + e)[std::countr_zero(m)] = 0;
+  bool tainted = w.taint[in.a] || overran;
+  for (uint32_t m = mask & ~overran; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    // Shared bytes are read in place; other spaces through the buffer.
+    const uint8_t *src = buffer;
+    if (spaces[lane] == MemSpace::Shared) {
+      src = shared.data() + addrs[lane];
+      tainted |= sharedTainted;
+    } else {
+      tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
     }
     for (unsigned e = 0; e < in.n; ++e)
-      w.taint[in.dst + e] = tainted;
-    return true;
+      w.slot(in.dst + e)[lane] =
+          maskTo(loadElement(src + e * elemBytes, elemBytes), in.bits2);
   }
-  if (in.op == Op::Store) {
-    bool tainted = false;
+  for (unsigned e = 0; e < in.n; ++e)
+    w.taint[in.dst + e] = tainted;
+}
+
+void BlockRunner::Impl::storeLanes(const Inst &in, WarpState &w,
+                                   uint32_t performed, const MemSpace *spaces,
+                                   const uint64_t *addrs) {
+  const uint32_t bytes = uint32_t(in.imm), elemBytes = in.bits;
+  uint8_t buffer[256];
+  bool tainted = false;
+  for (unsigned e = 0; e < in.n; ++e)
+    tainted |= w.taint[in.b + e];
+  for (uint32_t m = performed; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
     for (unsigned e = 0; e < in.n; ++e)
-      tainted |= w.taint[in.b + e];
-    for (uint32_t m = mask & ~overran; m; m &= m - 1) {
-      unsigned lane = std::countr_zero(m);
-      for (unsigned e = 0; e < in.n; ++e)
-        storeElement(buffer + e * elemBytes, w.slot(in.b + e)[lane], elemBytes);
-      writeBytes(spaces[lane], addrs[lane], buffer, bytes, tainted, w, lane);
-    }
-    return true;
+      storeElement(buffer + e * elemBytes, w.slot(in.b + e)[lane], elemBytes);
+    writeBytes(spaces[lane], addrs[lane], buffer, bytes, tainted, w, lane);
   }
+}
+
+void BlockRunner::Impl::atomicLanes(const Inst &in, WarpState &w, uint32_t mask,
+                                    uint32_t overran, const MemSpace *spaces,
+                                    const uint64_t *addrs) {
+  const uint32_t bytes = uint32_t(in.imm);
   // Atomics: lanes serialized in lane order.
   bool tainted = w.taint[in.b] || w.taint[in.c];
   bool resultTainted = tainted || overran;
@@ -423,7 +461,6 @@ bool BlockRunner::Impl::execMemory(const Inst &in, uint32_t pc, WarpState &w,
   w.taint[in.dst] = resultTainted;
   if (in.op == Op::CmpXchg)
     w.taint[in.dst + 1] = resultTainted;
-  return true;
 }
 
 // memcpy/memmove/memset: executed per lane, no events (the front end expands

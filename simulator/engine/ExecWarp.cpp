@@ -27,88 +27,70 @@ namespace kcheck::sim {
 
 using bc::Inst;
 
-void BlockRunner::Impl::execSreg(const Inst &in, WarpState &w, uint32_t mask) {
+// Special register `kind` as lane `lane` of `w` reads it.
+uint64_t BlockRunner::Impl::sregValue(bc::SregKind kind, const WarpState &w,
+                                      unsigned lane) const {
   using S = bc::SregKind;
-  uint64_t *d = w.slot(in.dst);
   const core::Dim3 &block = launch.block, &grid = launch.grid;
+  uint64_t below = (1ull << lane) - 1, self = 1ull << lane;
+  switch (kind) {
+  case S::TidX:
+    return w.tid[0][lane];
+  case S::TidY:
+    return w.tid[1][lane];
+  case S::TidZ:
+    return w.tid[2][lane];
+  case S::NtidX:
+    return block.x;
+  case S::NtidY:
+    return block.y;
+  case S::NtidZ:
+    return block.z;
+  case S::CtaidX:
+    return blockIdx.x;
+  case S::CtaidY:
+    return blockIdx.y;
+  case S::CtaidZ:
+    return blockIdx.z;
+  case S::NctaidX:
+    return grid.x;
+  case S::NctaidY:
+    return grid.y;
+  case S::NctaidZ:
+    return grid.z;
+  case S::LaneId:
+    return lane;
+  case S::WarpId:
+    return w.index;
+  case S::NWarpId:
+    return warps.size();
+  case S::WarpSize:
+    return kWarpSize;
+  case S::LaneMaskEq:
+    return self;
+  case S::LaneMaskLt:
+    return below;
+  case S::LaneMaskLe:
+    return below | self;
+  case S::LaneMaskGt:
+    return ~(below | self) & kFullMask;
+  case S::LaneMaskGe:
+    return ~below & kFullMask;
+  case S::Clock:
+    return steps; // deterministic stand-in
+  case S::GridWorkspaceHi:
+    return options.gridWorkspace >> 32;
+  case S::GridWorkspaceLo:
+    return options.gridWorkspace & 0xffffffffu;
+  }
+  return 0;
+}
+
+void BlockRunner::Impl::execSreg(const Inst &in, WarpState &w, uint32_t mask) {
+  uint64_t *d = w.slot(in.dst);
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned lane = std::countr_zero(m);
-    uint64_t below = (1ull << lane) - 1, self = 1ull << lane;
-    uint64_t v = 0;
-    switch (S(in.sub)) {
-    case S::TidX:
-      v = w.tid[0][lane];
-      break;
-    case S::TidY:
-      v = w.tid[1][lane];
-      break;
-    case S::TidZ:
-      v = w.tid[2][lane];
-      break;
-    case S::NtidX:
-      v = block.x;
-      break;
-    case S::NtidY:
-      v = block.y;
-      break;
-    case S::NtidZ:
-      v = block.z;
-      break;
-    case S::CtaidX:
-      v = blockIdx.x;
-      break;
-    case S::CtaidY:
-      v = blockIdx.y;
-      break;
-    case S::CtaidZ:
-      v = blockIdx.z;
-      break;
-    case S::NctaidX:
-      v = grid.x;
-      break;
-    case S::NctaidY:
-      v = grid.y;
-      break;
-    case S::NctaidZ:
-      v = grid.z;
-      break;
-    case S::LaneId:
-      v = lane;
-      break;
-    case S::WarpId:
-      v = w.index;
-      break;
-    case S::NWarpId:
-      v = warps.size();
-      break;
-    case S::WarpSize:
-      v = kWarpSize;
-      break;
-    case S::LaneMaskEq:
-      v = self;
-      break;
-    case S::LaneMaskLt:
-      v = below;
-      break;
-    case S::LaneMaskLe:
-      v = below | self;
-      break;
-    case S::LaneMaskGt:
-      v = ~(below | self) & kFullMask;
-      break;
-    case S::LaneMaskGe:
-      v = ~below & kFullMask;
-      break;
-    case S::Clock:
-      v = steps;
-      break; // deterministic stand-in
-    case S::GridWorkspaceHi:
-      v = options.gridWorkspace >> 32;
-      break;
-    case S::GridWorkspaceLo:
-      v = options.gridWorkspace & 0xffffffffu;
-      break;
-    }
+    uint64_t v = sregValue(bc::SregKind(in.sub), w, lane);
     d[lane] = in.bits >= 64 ? v : v & ((1ull << in.bits) - 1);
   }
   w.taint[in.dst] = 0;

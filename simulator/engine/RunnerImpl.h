@@ -8,6 +8,7 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 
 namespace kcheck::sim {
 
@@ -54,19 +55,60 @@ struct BlockRunner::Impl {
   /// Runs the block's ready warps, releasing barriers, until it completes,
   /// stops, or (co-resident only) every warp left waits (Status::Waiting).
   BlockResult runWarps(EventSink &sink);
+  bool runReadyWarps(EventSink &sink, bool &progressed, bool &yielded);
+  BlockResult stopRepeatingBlock(uint64_t writesAtEntry);
+  /// The result, with the steps and memory writes since `writesAtEntry`.
+  BlockResult finishBlock(uint64_t writesAtEntry);
   WarpStop runWarp(WarpState &w, EventSink &sink);
+  std::optional<WarpStop> runStraightLine(WarpState &w, WarpState::Entry &top,
+                                          uint32_t mask, uint64_t stepLimit,
+                                          bool yieldAtGlobalLoads,
+                                          EventSink &sink);
+  void reportInstruction(uint32_t pc, const WarpState &w, uint32_t mask,
+                         EventSink &sink);
+  WarpStop stopAtStepLimit(uint32_t pc, uint64_t stepLimit);
+  bool execMemoryAccess(const bc::Inst &in, uint32_t pc, WarpState &w,
+                        uint32_t mask, EventSink &sink);
+  bool execWarpLevel(const bc::Inst &in, uint32_t pc, WarpState &w,
+                     uint32_t mask, EventSink &sink);
+  void execDataFlow(const bc::Inst &in, WarpState &w, uint32_t mask);
+  WarpStop stopAtBarrier(uint32_t pc, WarpState &w, WarpState::Entry &top,
+                         uint32_t mask, EventSink &sink);
+  WarpStop stopAtTrap(const bc::Inst &in, uint32_t pc, WarpState &w,
+                      uint32_t mask);
 
-  // Control flow (BlockRunner.cpp).
+  // Control flow (ExecControl.cpp).
   void copyPhis(WarpState &w, uint32_t edge, uint32_t mask);
   void diverge(WarpState &w, uint32_t pc,
                const std::pair<uint32_t, uint32_t> *groups, unsigned count);
   static void settle(WarpState &w);
+  void transferControl(const bc::Inst &in, uint32_t pc, WarpState &w,
+                       WarpState::Entry &top, uint32_t mask, EventSink &sink);
+  void branchOnCondition(const bc::Inst &in, uint32_t pc, WarpState &w,
+                         WarpState::Entry &top, uint32_t mask, EventSink &sink);
+  void branchOnSwitch(const bc::Inst &in, uint32_t pc, WarpState &w,
+                      WarpState::Entry &top, uint32_t mask, EventSink &sink);
+  void noteUnseenInputBranch(const bc::Inst &in, uint32_t pc, WarpState &w);
 
   // Memory (ExecMemory.cpp). Return false after recording a fault.
   bool execMemory(const bc::Inst &in, uint32_t pc, WarpState &w, uint32_t mask,
                   EventSink &sink);
   bool execMemIntrinsic(const bc::Inst &in, uint32_t pc, WarpState &w,
                         uint32_t mask);
+  // Parts of execMemory, over the lanes' resolved spaces and addresses.
+  uint32_t dropLanesLeavingMemory(const bc::Inst &in, uint32_t pc,
+                                  const WarpState &w, uint32_t mask);
+  void reportAccesses(const bc::Inst &in, uint32_t pc, const WarpState &w,
+                      AccessKind kind, uint32_t mask, const uint32_t *spaceMask,
+                      const uint64_t *addrs, EventSink &sink);
+  void loadLanes(const bc::Inst &in, WarpState &w, uint32_t mask,
+                 uint32_t zeroed, uint32_t overran, const MemSpace *spaces,
+                 const uint64_t *addrs);
+  void storeLanes(const bc::Inst &in, WarpState &w, uint32_t performed,
+                  const MemSpace *spaces, const uint64_t *addrs);
+  void atomicLanes(const bc::Inst &in, WarpState &w, uint32_t mask,
+                   uint32_t overran, const MemSpace *spaces,
+                   const uint64_t *addrs);
   bool execPrintf(const bc::Inst &in, uint32_t pc, WarpState &w, uint32_t mask);
   // Resolves lane `lane`'s pointer of IR address space `as`. Returns false
   // (and records a fault) if [addr, addr+bytes) is not valid memory.
@@ -118,6 +160,8 @@ struct BlockRunner::Impl {
 
   // Warp-level intrinsics and special registers (ExecWarp.cpp).
   void execSreg(const bc::Inst &in, WarpState &w, uint32_t mask);
+  uint64_t sregValue(bc::SregKind kind, const WarpState &w,
+                     unsigned lane) const;
   void execShfl(const bc::Inst &in, WarpState &w, uint32_t mask);
   void execVote(const bc::Inst &in, WarpState &w, uint32_t mask);
   /// False (and the fault recorded) when a lane of `mask` calls a

@@ -22,6 +22,12 @@ bool SanitizerReport::faulted() const {
                      [](const SanitizerFinding &f) { return f.fault; });
 }
 
+namespace {
+
+enum class Order { Ordered, Race, WarpRace };
+
+} // namespace
+
 /// One thread's access to a shared byte, with what orders it.
 struct Sanitizer::Stamp {
   static constexpr uint32_t kNone = ~0u;
@@ -32,6 +38,19 @@ struct Sanitizer::Stamp {
   uint64_t seq = 0;     // its warp's shared-access count: equal = one execution
   bool isVolatile = false, atomic = false;
   bool valid() const { return thread != kNone; }
+
+  // Whether a GPU may run `earlier` and `later` in either order.
+  static Order order(const Stamp &earlier, const Stamp &later) {
+    if (!earlier.valid() || earlier.thread == later.thread ||
+        (earlier.atomic && later.atomic) || earlier.barrier != later.barrier)
+      return Order::Ordered;
+    if (earlier.thread / kWarpSize != later.thread / kWarpSize)
+      return Order::Race;
+    if (earlier.sync != later.sync || earlier.seq == later.seq ||
+        (earlier.isVolatile && later.isVolatile))
+      return Order::Ordered;
+    return Order::WarpRace;
+  }
 };
 
 struct Sanitizer::ByteShadow {
@@ -69,12 +88,6 @@ private:
   Sanitizer &owner_;
   EventSink *inner_ = nullptr;
 };
-
-namespace {
-
-enum class Order { Ordered, Race, WarpRace };
-
-} // namespace
 
 Sanitizer::Sanitizer(const DecodedKernel &kernel,
                      const core::LaunchConfig &launch, SanitizerOptions options)
@@ -167,22 +180,8 @@ void Sanitizer::onFault(const Fault &f) {
 }
 
 void Sanitizer::checkShared(const WarpAccess &a) {
-  // Whether a GPU may run `earlier` and `later` in either order.
-  auto order = [](const Stamp &earlier, const Stamp &later) {
-    if (!earlier.valid() || earlier.thread == later.thread ||
-        (earlier.atomic && later.atomic) || earlier.barrier != later.barrier)
-      return Order::Ordered;
-    if (earlier.thread / kWarpSize != later.thread / kWarpSize)
-      return Order::Race;
-    if (earlier.sync != later.sync || earlier.seq == later.seq ||
-        (earlier.isVolatile && later.isVolatile))
-      return Order::Ordered;
-    return Order::WarpRace;
-  };
   const InstInfo &info = kernel_.insts()[a.instId];
   const uint32_t w = a.warp;
-  const bool reads = a.kind != AccessKind::Store;
-  const bool writes = a.kind != AccessKind::Load;
   Stamp s;
   s.pc = a.instId;
   s.barrier = barriers_[w];
@@ -193,67 +192,76 @@ void Sanitizer::checkShared(const WarpAccess &a) {
   for (uint32_t m = a.activeMask; m; m &= m - 1) {
     unsigned lane = unsigned(std::countr_zero(m));
     s.thread = w * kWarpSize + lane;
-    uint64_t first = a.addrs[lane];
-    uint64_t end = std::min<uint64_t>(first + a.bytesPerLane, shadow_.size());
-    bool uninitialized = false;
-    // One count per thread access and instruction pair, whatever its bytes.
-    std::pair<uint32_t, Hazard> counted[8];
-    unsigned numCounted = 0;
-    auto consider = [&](const Stamp &earlier, Hazard hazard) {
-      Order o = order(earlier, s);
-      if (o == Order::Ordered)
+    checkSharedLane(a, info, s, lane);
+  }
+}
+
+// Lane `lane`'s bytes of the access (stamped `s`): its races with earlier
+// accesses, and its reads of bytes never written.
+void Sanitizer::checkSharedLane(const WarpAccess &a, const InstInfo &info,
+                                const Stamp &s, unsigned lane) {
+  const bool reads = a.kind != AccessKind::Store;
+  const bool writes = a.kind != AccessKind::Load;
+  uint64_t first = a.addrs[lane];
+  uint64_t end = std::min<uint64_t>(first + a.bytesPerLane, shadow_.size());
+  bool uninitialized = false;
+  // One count per thread access and instruction pair, whatever its bytes.
+  std::pair<uint32_t, Hazard> counted[8];
+  unsigned numCounted = 0;
+  auto consider = [&](const Stamp &earlier, Hazard hazard) {
+    Order o = Stamp::order(earlier, s);
+    if (o == Order::Ordered)
+      return;
+    bool withinWarp = o == Order::WarpRace;
+    bool fresh;
+    for (unsigned i = 0; i < numCounted; ++i)
+      if (counted[i] == std::pair(earlier.pc, hazard))
         return;
-      bool withinWarp = o == Order::WarpRace;
-      bool fresh;
-      for (unsigned i = 0; i < numCounted; ++i)
-        if (counted[i] == std::pair(earlier.pc, hazard))
-          return;
-      if (numCounted < 8)
-        counted[numCounted++] = {earlier.pc, hazard};
-      SanitizerFinding &f = finding(SanitizerFinding::Check::Racecheck, s.pc,
-                                    earlier.pc, hazard, withinWarp, fresh);
-      if (fresh) {
-        f.thread = threadAt(s.thread);
-        f.otherThread = threadAt(earlier.thread);
-        f.address = first;
-      }
-    };
-    for (uint64_t byte = first; byte < end; ++byte) {
-      // Bytes a widened load reads for the hardware, not for the program.
-      if (reads && !writes && info.readBytesMask != 0 &&
-          !(info.readBytesMask >> (byte - first) & 1))
-        continue;
-      ByteShadow &sh = shadow_[byte];
-      if (sh.generation != generation_)
-        sh = ByteShadow{generation_, {}, {}, {}};
-      if (reads && !sh.write.valid())
-        uninitialized = true;
-      if (options_.racecheck) {
-        if (writes) {
-          consider(sh.write, Hazard::WriteAfterWrite);
-          consider(sh.reader, Hazard::WriteAfterRead);
-          consider(sh.otherReader, Hazard::WriteAfterRead);
-        } else {
-          consider(sh.write, Hazard::ReadAfterWrite);
-        }
-      }
+    if (numCounted < 8)
+      counted[numCounted++] = {earlier.pc, hazard};
+    SanitizerFinding &f = finding(SanitizerFinding::Check::Racecheck, s.pc,
+                                  earlier.pc, hazard, withinWarp, fresh);
+    if (fresh) {
+      f.thread = threadAt(s.thread);
+      f.otherThread = threadAt(earlier.thread);
+      f.address = first;
+    }
+  };
+  for (uint64_t byte = first; byte < end; ++byte) {
+    // Bytes a widened load reads for the hardware, not for the program.
+    if (reads && !writes && info.readBytesMask != 0 &&
+        !(info.readBytesMask >> (byte - first) & 1))
+      continue;
+    ByteShadow &sh = shadow_[byte];
+    if (sh.generation != generation_)
+      sh = ByteShadow{generation_, {}, {}, {}};
+    if (reads && !sh.write.valid())
+      uninitialized = true;
+    if (options_.racecheck) {
       if (writes) {
-        sh.write = s;
-        sh.reader = sh.otherReader = Stamp{};
-      } else if (options_.racecheck) {
-        if (sh.reader.valid() && sh.reader.thread != s.thread)
-          sh.otherReader = sh.reader;
-        sh.reader = s;
+        consider(sh.write, Hazard::WriteAfterWrite);
+        consider(sh.reader, Hazard::WriteAfterRead);
+        consider(sh.otherReader, Hazard::WriteAfterRead);
+      } else {
+        consider(sh.write, Hazard::ReadAfterWrite);
       }
     }
-    if (uninitialized && options_.initcheck) {
-      bool fresh;
-      SanitizerFinding &f = finding(SanitizerFinding::Check::Initcheck, s.pc, 0,
-                                    Hazard::ReadAfterWrite, false, fresh);
-      if (fresh) {
-        f.thread = threadAt(s.thread);
-        f.address = first;
-      }
+    if (writes) {
+      sh.write = s;
+      sh.reader = sh.otherReader = Stamp{};
+    } else if (options_.racecheck) {
+      if (sh.reader.valid() && sh.reader.thread != s.thread)
+        sh.otherReader = sh.reader;
+      sh.reader = s;
+    }
+  }
+  if (uninitialized && options_.initcheck) {
+    bool fresh;
+    SanitizerFinding &f = finding(SanitizerFinding::Check::Initcheck, s.pc, 0,
+                                  Hazard::ReadAfterWrite, false, fresh);
+    if (fresh) {
+      f.thread = threadAt(s.thread);
+      f.address = first;
     }
   }
 }

@@ -91,6 +91,8 @@ private:
   void onBarrier(const BarrierEvent &b);
   void onFault(const Fault &f);
   void checkShared(const WarpAccess &a);
+  void checkSharedLane(const WarpAccess &a, const InstInfo &info,
+                       const Stamp &s, unsigned lane);
   SanitizerFinding &finding(SanitizerFinding::Check check, uint32_t instId,
                             uint32_t otherInstId, Hazard hazard,
                             bool withinWarp, bool &fresh);
