@@ -176,8 +176,9 @@ AbstractValue HostEvaluator::eval(const Expr *e) {
 }
 
 // Parentheses, temporaries, default arguments and substitutions: the
-// expression they stand for; null for any other expression.
-static const Expr *wrappedExpr(const Expr *e) {
+// expression they stand for (which may be null: eval says so); nullopt for
+// any other expression.
+static std::optional<const Expr *> wrappedExpr(const Expr *e) {
   switch (e->getStmtClass()) {
   case Stmt::ParenExprClass:
     return cast<ParenExpr>(e)->getSubExpr();
@@ -196,7 +197,7 @@ static const Expr *wrappedExpr(const Expr *e) {
   case Stmt::OpaqueValueExprClass:
     return cast<OpaqueValueExpr>(e)->getSourceExpr();
   default:
-    return nullptr;
+    return std::nullopt;
   }
 }
 
@@ -235,8 +236,8 @@ AbstractValue HostEvaluator::evalUncached(const Expr *e) {
   auto unknownHere = [&](const std::string &what) {
     return AbstractValue::unknown(describe(e, e->getExprLoc()) + ": " + what);
   };
-  if (const Expr *inner = wrappedExpr(e))
-    return eval(inner);
+  if (std::optional<const Expr *> inner = wrappedExpr(e))
+    return eval(*inner);
   if (std::optional<AbstractValue> v = literalValue(e))
     return *v;
   switch (e->getStmtClass()) {
