@@ -22,6 +22,13 @@ const FunctionDecl *kernelOf(const AbstractValue &v) {
   return fd && fd->hasAttr<CUDAGlobalAttr>() ? fd : nullptr;
 }
 
+// What a query writes where kcheck cannot answer it: why, and where.
+AbstractValue unknownResult(const std::string &query, const std::string &here,
+                            const std::string &reason) {
+  return AbstractValue::unknown("result of " + query + " at " + here + ": " +
+                                reason);
+}
+
 } // namespace
 
 std::optional<core::KernelResources>
@@ -90,10 +97,6 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
     return success;
   }
 
-  auto unknown = [&](const std::string &reason) {
-    return AbstractValue::unknown("result of " + name + " at " + here + ": " +
-                                  reason);
-  };
   std::string why;
   std::optional<core::KernelResources> r;
   if (!kernel)
@@ -102,8 +105,8 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
     r = kernelResources(kernel, why);
 
   if (attributes) {
-    AbstractValue v =
-        r ? AbstractValue::unknown("") : unknown(why); // fields read later
+    AbstractValue v = r ? AbstractValue::unknown("")
+                        : unknownResult(name, here, why); // fields read later
     v.funcAttributes = r ? kernel : nullptr;
     setArgTarget(args, 0, std::move(v));
     return success;
@@ -120,15 +123,11 @@ AbstractValue HostEvaluator::answerActiveBlocks(
     const std::vector<AbstractValue> &args, const FunctionDecl *kernel,
     const std::optional<core::KernelResources> &r, std::string why) {
   std::string here = where(e->getExprLoc());
-  auto unknown = [&](const std::string &reason) {
-    return AbstractValue::unknown("result of " + name + " at " + here + ": " +
-                                  reason);
-  };
   std::optional<int64_t> threads = intArg(args, 2), dynamic = intArg(args, 3);
   if (r && (!threads || !dynamic))
     why = "its block size or dynamic shared size is not known";
   if (!r || !threads || !dynamic) {
-    setArgTarget(args, 0, unknown(why));
+    setArgTarget(args, 0, unknownResult(name, here, why));
     return AbstractValue::of(HostValue::integer(0));
   }
   core::Occupancy o =
@@ -150,18 +149,14 @@ AbstractValue HostEvaluator::answerPotentialBlockSize(
     const std::vector<AbstractValue> &args, const FunctionDecl *kernel,
     const std::optional<core::KernelResources> &r, std::string why) {
   std::string here = where(e->getExprLoc());
-  auto unknown = [&](const std::string &reason) {
-    return AbstractValue::unknown("result of " + name + " at " + here + ": " +
-                                  reason);
-  };
   // cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, k, dynamic, limit)
   std::optional<int64_t> dynamic = args.size() > 3 ? intArg(args, 3) : 0;
   std::optional<int64_t> limit = args.size() > 4 ? intArg(args, 4) : 0;
   if (r && (!dynamic || !limit))
     why = "its dynamic shared size or block size limit is not known";
   if (!r || !dynamic || !limit) {
-    setArgTarget(args, 0, unknown(why));
-    setArgTarget(args, 1, unknown(why));
+    setArgTarget(args, 0, unknownResult(name, here, why));
+    setArgTarget(args, 1, unknownResult(name, here, why));
     return AbstractValue::of(HostValue::integer(0));
   }
   core::PotentialBlockSize p = core::maxPotentialBlockSize(
