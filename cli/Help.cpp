@@ -219,8 +219,8 @@ std::string labelled(const std::string &label, std::string_view text,
     out += "\n" + std::string(column, ' ');
   else
     out.resize(column, ' ');
-  size_t lineStart =
-      out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1;
+  // out.rfind is npos (then + 1 is 0) when the label shares the line.
+  size_t lineStart = out.rfind('\n') + 1;
   bool first = true;
   for (size_t pos = 0; pos < text.size();) {
     size_t end = text.find(' ', pos);

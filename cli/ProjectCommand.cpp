@@ -116,8 +116,8 @@ void readReport(FileRun &r) {
   if (!parsed.value)
     return;
   r.findings = emit::readFindingsJson(*parsed.value);
-  if (auto l = parsed.value->find("launches");
-      l != parsed.value->end() && l->is_array())
+  if (const core::Json *l = core::jsonMember(*parsed.value, "launches");
+      l && l->is_array())
     r.launches = l->size();
 }
 

@@ -68,11 +68,16 @@ std::optional<int64_t> jsonInt64(const Json &value) {
   return std::nullopt;
 }
 
-std::string jsonString(const Json &object, std::string_view key) {
+const Json *jsonMember(const Json &object, std::string_view key) {
   if (!object.is_object())
-    return "";
+    return nullptr;
   auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::string jsonString(const Json &object, std::string_view key) {
+  const Json *v = jsonMember(object, key);
+  return v && v->is_string() ? v->get<std::string>() : "";
 }
 
 } // namespace kcheck::core

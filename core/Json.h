@@ -12,6 +12,8 @@
 //     written as U+FFFD rather than making the document invalid.
 #pragma once
 
+#include "core/JsonFwd.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -20,8 +22,6 @@
 #include <string_view>
 
 namespace kcheck::core {
-
-using Json = nlohmann::ordered_json;
 
 /// A derived figure (a ratio, a percentage) as kcheck writes it: rounded to
 /// 6 significant digits; null when it is not finite.
@@ -44,6 +44,9 @@ JsonParseResult parseJson(std::string_view text);
 std::optional<uint64_t> jsonUint64(const Json &value);
 /// The value as a signed integer, if it is one exactly.
 std::optional<int64_t> jsonInt64(const Json &value);
+/// The member `key` of an object; null when there is none (or `object` is
+/// no object).
+const Json *jsonMember(const Json &object, std::string_view key);
 /// The member `key` of an object if it is a string; else "".
 std::string jsonString(const Json &object, std::string_view key);
 

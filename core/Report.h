@@ -7,14 +7,12 @@
 #include "core/Metrics.h"
 #include "core/SourceLoc.h"
 
-#include <nlohmann/json_fwd.hpp>
+#include "core/JsonFwd.h"
 
 #include <string>
 #include <vector>
 
 namespace kcheck::core {
-
-using Json = nlohmann::ordered_json; // core/Json.h
 
 struct LineReport {
   std::string file;

@@ -22,15 +22,9 @@ bool isMeasurement(std::string_view schema) {
   return schema.rfind("kcheck-measurement/", 0) == 0;
 }
 
-// The member `key` of `obj`, or null.
-const Json *member(const Json &obj, std::string_view key) {
-  auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
-
 void readStrings(const Json &obj, std::string_view key,
                  std::vector<std::string> &out) {
-  const Json *v = member(obj, key);
+  const Json *v = jsonMember(obj, key);
   if (!v || !v->is_array())
     return;
   for (const Json &s : *v)
@@ -39,7 +33,7 @@ void readStrings(const Json &obj, std::string_view key,
 }
 
 bool readDim(const Json &obj, std::string_view key, Dim3 &d) {
-  const Json *v = member(obj, key);
+  const Json *v = jsonMember(obj, key);
   if (!v)
     return true;
   if (!v->is_array() || v->size() != 3)
@@ -75,16 +69,16 @@ bool readMetrics(const Json &obj, MetricList &out, std::string &error) {
 // A launch's "lines" or "lines_innermost"; "" or why it is not one.
 std::string readLines(const Json &l, const char *key,
                       std::vector<ReportLine> &into) {
-  const Json *lines = member(l, key);
+  const Json *lines = jsonMember(l, key);
   if (!lines || !lines->is_array())
     return "";
   for (const Json &ln : *lines) {
     ReportLine line;
     line.file = jsonString(ln, "file");
-    const Json *no = member(ln, "line");
+    const Json *no = jsonMember(ln, "line");
     line.line = no ? unsigned(jsonUint64(*no).value_or(0)) : 0;
     std::string error;
-    if (const Json *m = member(ln, "metrics");
+    if (const Json *m = jsonMember(ln, "metrics");
         m && !readMetrics(*m, line.metrics, error))
       return "line " + std::to_string(line.line) + ": " + error;
     into.push_back(std::move(line));
@@ -96,7 +90,7 @@ std::string readLines(const Json &l, const char *key,
 std::string readLaunch(const Json &l, size_t position, ReportLaunch &launch) {
   if (!l.is_object())
     return "not an object";
-  const Json *index = member(l, "index");
+  const Json *index = jsonMember(l, "index");
   std::optional<int64_t> idx = index ? jsonInt64(*index) : std::nullopt;
   launch.index = idx ? int(*idx) : int(position);
   launch.kernel = jsonString(l, "kernel");
@@ -105,10 +99,10 @@ std::string readLaunch(const Json &l, size_t position, ReportLaunch &launch) {
   if (!readDim(l, "grid", launch.config.grid) ||
       !readDim(l, "block", launch.config.block))
     return "grid/block is not an array of 3 integers";
-  if (const Json *shm = member(l, "dynamic_shared_bytes"))
+  if (const Json *shm = jsonMember(l, "dynamic_shared_bytes"))
     launch.config.dynamicSharedBytes = jsonUint64(*shm).value_or(0);
   readStrings(l, "notes", launch.notes);
-  if (const Json *m = member(l, "metrics")) {
+  if (const Json *m = jsonMember(l, "metrics")) {
     std::string error;
     if (!readMetrics(*m, launch.metrics, error))
       return error;
@@ -149,7 +143,7 @@ ReportLoadResult loadReport(std::string_view jsonText) {
   rep.device = jsonString(root, "device");
   readStrings(root, "notes", rep.notes);
   readStrings(root, "errors", rep.errors);
-  const Json *launches = member(root, "launches");
+  const Json *launches = jsonMember(root, "launches");
   if (!launches || !launches->is_array()) {
     r.error = "no \"launches\" array";
     return r;

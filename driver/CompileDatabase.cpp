@@ -210,6 +210,7 @@ void addFlagValue(FlagKind kind, const std::string &v,
     return collectArchs(v, archs);
   case FlagKind::OptionsFile:
     f.notes.push_back("options file '" + v + "' not read");
+    f.unread.push_back("--options-file=" + v);
     return;
   case FlagKind::Drop:
     return;
@@ -226,6 +227,7 @@ FrontEndFlags frontEndFlags(const tooling::CompileCommand &command) {
     const std::string &arg = args[i];
     if (arg.size() > 1 && arg[0] == '@') {
       f.notes.push_back("response file '" + arg.substr(1) + "' not read");
+      f.unread.push_back(arg);
       continue;
     }
     std::string value;
@@ -292,12 +294,7 @@ tooling::CompileCommand translated(tooling::CompileCommand c) {
   line.insert(line.end(), f.clangArgs.begin(), f.clangArgs.end());
   for (const std::string &a : f.archs)
     line.push_back("--cuda-gpu-arch=" + a);
-  for (size_t i = 1; i < c.CommandLine.size(); ++i) {
-    const std::string &arg = c.CommandLine[i];
-    if ((arg.size() > 1 && arg[0] == '@') ||
-        arg.rfind("--options-file=", 0) == 0)
-      line.push_back(arg);
-  }
+  line.insert(line.end(), f.unread.begin(), f.unread.end());
   c.Filename = normalized(c.Filename, c.Directory);
   line.insert(line.end(), {"-c", c.Filename});
   c.CommandLine = std::move(line);

@@ -51,6 +51,10 @@ struct FrontEndFlags {
   // The one architecture of `archs`; empty when it names none or several.
   std::string arch;
   std::vector<std::string> notes; // what was not used that could matter
+  // The files of flags that were not read (@FILE, --options-file=FILE),
+  // in Clang-readable form: a translated command keeps them so that its
+  // notes still name them.
+  std::vector<std::string> unread;
 };
 
 /// The front-end flags of one compile command (nvcc or Clang/GCC spelling).

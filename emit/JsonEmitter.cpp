@@ -79,17 +79,13 @@ Json findingsJson(const std::vector<core::Diagnostic> &diags) {
 
 namespace {
 
-std::string textOf(const Json &object, std::string_view key) {
-  return core::jsonString(object, key);
-}
-
 unsigned numberOf(const Json &object, std::string_view key) {
-  auto v = object.find(key);
-  return v == object.end() ? 0 : unsigned(core::jsonUint64(*v).value_or(0));
+  const Json *v = core::jsonMember(object, key);
+  return v ? unsigned(core::jsonUint64(*v).value_or(0)) : 0;
 }
 
 core::SourceLoc locationOf(const Json &object) {
-  return {textOf(object, "file"), numberOf(object, "line"),
+  return {core::jsonString(object, "file"), numberOf(object, "line"),
           numberOf(object, "column")};
 }
 
@@ -103,18 +99,18 @@ core::Severity severityOf(const std::string &name) {
 
 core::Subject subjectOf(const Json &finding) {
   core::Subject s;
-  auto v = finding.find("subject");
-  if (v == finding.end() || !v->is_object())
+  const Json *v = core::jsonMember(finding, "subject");
+  if (!v || !v->is_object())
     return s;
-  s.array = textOf(*v, "array");
+  s.array = core::jsonString(*v, "array");
   for (auto space : {core::Subject::Space::Shared, core::Subject::Space::Global,
                      core::Subject::Space::Local})
-    if (textOf(*v, "space") == spaceName(space))
+    if (core::jsonString(*v, "space") == spaceName(space))
       s.space = space;
   for (auto d :
        {core::Subject::Direction::Load, core::Subject::Direction::Store,
         core::Subject::Direction::Atomic})
-    if (textOf(*v, "direction") == directionName(d))
+    if (core::jsonString(*v, "direction") == directionName(d))
       s.direction = d;
   return s;
 }
@@ -123,22 +119,23 @@ core::Subject subjectOf(const Json &finding) {
 
 std::vector<core::Diagnostic> readFindingsJson(const Json &report) {
   std::vector<core::Diagnostic> out;
-  auto findings = report.find("findings");
-  if (findings == report.end() || !findings->is_array())
+  const Json *findings = core::jsonMember(report, "findings");
+  if (!findings || !findings->is_array())
     return out;
   for (const Json &f : *findings) {
     core::Diagnostic d;
-    d.checkId = textOf(f, "check");
-    d.severity = severityOf(textOf(f, "severity"));
+    d.checkId = core::jsonString(f, "check");
+    d.severity = severityOf(core::jsonString(f, "severity"));
     d.loc = locationOf(f);
-    d.message = textOf(f, "message");
+    d.message = core::jsonString(f, "message");
     d.subject = subjectOf(f);
-    if (auto notes = f.find("notes"); notes != f.end() && notes->is_array())
+    if (const Json *notes = core::jsonMember(f, "notes");
+        notes && notes->is_array())
       for (const Json &n : *notes) {
         core::Diagnostic note;
         note.severity = core::Severity::Note;
         note.loc = locationOf(n);
-        note.message = textOf(n, "message");
+        note.message = core::jsonString(n, "message");
         d.notes.push_back(std::move(note));
       }
     out.push_back(std::move(d));

@@ -6,13 +6,13 @@
 #include "core/Diagnostic.h"
 #include "driver/Fixes.h"
 
-#include <nlohmann/json_fwd.hpp>
+#include "core/JsonFwd.h"
 
 #include <vector>
 
 namespace kcheck::emit {
 
-using Json = nlohmann::ordered_json; // core/Json.h
+using core::Json;
 
 /// The report's "findings" member.
 Json findingsJson(const std::vector<core::Diagnostic> &diags);

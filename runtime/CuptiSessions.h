@@ -49,11 +49,24 @@ template <class T> T params(size_t structSize) {
     }                                                                          \
   } while (0)
 
-// Range Profiler + Profiler Host: per-launch metrics.
-class RangeSession {
+// What both sessions share: the failure they report, and the two steps
+// both begin with.
+class CuptiSession {
 public:
   bool environmentFailure = false;
   std::string error;
+
+protected:
+  // Whether `dev` supports profiler API `api`; when not, the error is
+  // `why`, an environment failure.
+  bool deviceSupports(CUdevice dev, CUpti_Profiler_API api, const char *why);
+  // The device's chip name, as the profiler host calls it.
+  bool chipName(CUdevice dev, const char *&name);
+};
+
+// Range Profiler + Profiler Host: per-launch metrics.
+class RangeSession : public CuptiSession {
+public:
   size_t passes = 0;
 
   bool setUp(CUcontext ctx, CUdevice dev,
@@ -98,11 +111,8 @@ private:
 };
 
 // SASS Metrics API: per-PC values of the launches after enable().
-class SassSession {
+class SassSession : public CuptiSession {
 public:
-  bool environmentFailure = false;
-  std::string error;
-
   bool enable(CUcontext ctx, CUdevice dev);
 
   bool flush(std::vector<SassPcRecord> &out);

@@ -10,23 +10,13 @@ bool RangeSession::setUp(CUcontext ctx, CUdevice dev,
   for (const std::string &m : metricNames)
     metricPtrs_.push_back(m.c_str());
   batch_ = batch;
-  auto sup = params<CUpti_Profiler_DeviceSupported_Params>(
-      CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
-  sup.cuDevice = dev;
-  sup.api = CUPTI_PROFILER_RANGE_PROFILING;
-  KCHECK_CUPTI(cuptiProfilerDeviceSupported(&sup));
-  if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-    error = std::string(kNoProfilingMarker) +
-            ": this device/configuration does not support the CUPTI Range "
-            "Profiler (architecture, vGPU, SLI, confidential compute, WSL "
-            "or a CMP part)";
-    environmentFailure = true;
+  const char *chip = nullptr;
+  if (!deviceSupports(dev, CUPTI_PROFILER_RANGE_PROFILING,
+                      "this device/configuration does not support the CUPTI "
+                      "Range Profiler (architecture, vGPU, SLI, confidential "
+                      "compute, WSL or a CMP part)") ||
+      !chipName(dev, chip))
     return false;
-  }
-  auto chip = params<CUpti_Device_GetChipName_Params>(
-      CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-  chip.deviceIndex = size_t(dev);
-  KCHECK_CUPTI(cuptiDeviceGetChipName(&chip));
   auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(
       CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   avail.ctx = ctx;
@@ -38,7 +28,7 @@ bool RangeSession::setUp(CUcontext ctx, CUdevice dev,
   auto host = params<CUpti_Profiler_Host_Initialize_Params>(
       CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
   host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  host.pChipName = chip.pChipName;
+  host.pChipName = chip;
   host.pCounterAvailabilityImage = availability_.data();
   KCHECK_CUPTI(cuptiProfilerHostInitialize(&host));
   host_ = host.pHostObject;

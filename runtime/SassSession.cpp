@@ -7,26 +7,17 @@ namespace kcheck::runtime {
 
 bool SassSession::enable(CUcontext ctx, CUdevice dev) {
   ctx_ = ctx;
-  auto sup = params<CUpti_Profiler_DeviceSupported_Params>(
-      CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
-  sup.cuDevice = dev;
-  sup.api = CUPTI_PROFILER_SASS_METRICS;
-  KCHECK_CUPTI(cuptiProfilerDeviceSupported(&sup));
-  if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
-    error = std::string(kNoProfilingMarker) +
-            ": this device does not support the CUPTI SASS Metrics API";
-    environmentFailure = true;
+  const char *chip = nullptr;
+  if (!deviceSupports(dev, CUPTI_PROFILER_SASS_METRICS,
+                      "this device does not support the CUPTI SASS Metrics "
+                      "API") ||
+      !chipName(dev, chip))
     return false;
-  }
-  auto chip = params<CUpti_Device_GetChipName_Params>(
-      CUpti_Device_GetChipName_Params_STRUCT_SIZE);
-  chip.deviceIndex = size_t(dev);
-  KCHECK_CUPTI(cuptiDeviceGetChipName(&chip));
   std::vector<CUpti_SassMetrics_Config> configs;
   for (const std::string &m : sassPerPcMetrics()) {
     auto p = params<CUpti_SassMetrics_GetProperties_Params>(
         CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE);
-    p.pChipName = chip.pChipName;
+    p.pChipName = chip;
     p.pMetricName = m.c_str();
     KCHECK_CUPTI(cuptiSassMetricsGetProperties(&p));
     // GPU granularity: per-SM instance values were not trustworthy (§3.1).

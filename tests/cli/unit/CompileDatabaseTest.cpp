@@ -128,6 +128,8 @@ TEST(CompileDatabaseTest, NotesWhatItCannotRead) {
   ASSERT_EQ(f.notes.size(), 2u);
   EXPECT_NE(f.notes[0].find("opts.txt"), std::string::npos);
   EXPECT_NE(f.notes[1].find("rsp"), std::string::npos);
+  EXPECT_EQ(f.unread,
+            (std::vector<std::string>{"--options-file=opts.txt", "@rsp"}));
 }
 
 // Response files (@FILE, through clang::tooling) and nvcc's options files
