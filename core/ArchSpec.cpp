@@ -63,6 +63,8 @@ constexpr DeviceLimits limitsTesla(int registersPerSM) {
   l.maxGridDimX = 65535;
   l.sharedAllocationGranularity = 256;
   l.maxRegistersPerThread = 255;
+  l.texture = kTextureLimitsKepler;
+  l.persistingL2Bytes = 0;
   return l;
 }
 constexpr DeviceLimits kTesla10Limits = limitsTesla(8192);
@@ -74,6 +76,8 @@ constexpr DeviceLimits kFermiLimits = [] {
   l.maxGridDimX = 65535;
   l.sharedAllocationGranularity = 256;
   l.maxRegistersPerThread = 255;
+  l.texture = kTextureLimitsKepler;
+  l.persistingL2Bytes = 0;
   return l;
 }();
 constexpr DeviceLimits kKeplerMaxwellPascalLimits = [] {
@@ -81,6 +85,8 @@ constexpr DeviceLimits kKeplerMaxwellPascalLimits = [] {
   l.blocksPerSM = 16; // cc3.x; Maxwell and Pascal below
   l.sharedAllocationGranularity = 256;
   l.maxRegistersPerThread = 255;
+  l.texture = kTextureLimitsKepler;
+  l.persistingL2Bytes = 0;
   return l;
 }();
 constexpr DeviceLimits kMaxwellPascalLimits = [] {
@@ -97,6 +103,7 @@ constexpr DeviceLimits kVoltaLimits = [] {
   DeviceLimits l;
   l.sharedPerBlockOptin = l.sharedPerSM = 96 * 1024;
   l.sharedAllocationGranularity = 256;
+  l.persistingL2Bytes = 0;
   return l;
 }();
 constexpr DeviceLimits kTuringLimits = [] {
@@ -104,6 +111,7 @@ constexpr DeviceLimits kTuringLimits = [] {
   l.sharedPerBlockOptin = l.sharedPerSM = 64 * 1024;
   l.blocksPerSM = 16;
   l.sharedAllocationGranularity = 256;
+  l.persistingL2Bytes = 0;
   return l;
 }();
 // cc8.0 and later reserve 1 KB of shared memory per block.
@@ -136,39 +144,68 @@ struct ArchRow {
   unsigned major, minor, smCount, maxThreadsPerSM;
   const GenerationRules *rules;
   const DeviceLimits *limits;
+  PartKind part; // the flagship part's kind
+  // FP32 over FP64 results per clock per SM [Guide, "Throughput of Native
+  // Arithmetic Instructions"]; cc1.0-1.2 have no FP64 and answer 1.3's.
+  int singleToDoubleRatio;
 };
-// SM counts and threads per SM are those of the flagship part of each
-// generation (used only to answer device queries in host code).
+// SM counts, threads per SM and the part's kind are those of the flagship
+// part of each generation (used only to answer device queries in host code).
 constexpr std::array<ArchRow, 29> kArchs = {{
-    {"sm_10", 1, 0, 16, 768, &kTesla10, &kTesla10Limits},
-    {"sm_11", 1, 1, 16, 768, &kTesla10, &kTesla10Limits},
-    {"sm_12", 1, 2, 30, 1024, &kTesla12, &kTesla12Limits},
-    {"sm_13", 1, 3, 30, 1024, &kTesla12, &kTesla12Limits},
-    {"sm_20", 2, 0, 16, 1536, &kFermi, &kFermiLimits},
-    {"sm_21", 2, 1, 16, 1536, &kFermi, &kFermiLimits},
-    {"sm_30", 3, 0, 8, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
-    {"sm_32", 3, 2, 1, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
-    {"sm_35", 3, 5, 15, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
-    {"sm_37", 3, 7, 13, 2048, &kKepler, &kKeplerMaxwellPascalLimits},
-    {"sm_50", 5, 0, 5, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
-    {"sm_52", 5, 2, 24, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
-    {"sm_53", 5, 3, 2, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
-    {"sm_60", 6, 0, 56, 2048, &kMaxwellPascal, &kGP100Limits},
-    {"sm_61", 6, 1, 30, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
-    {"sm_62", 6, 2, 2, 2048, &kMaxwellPascal, &kMaxwellPascalLimits},
-    {"sm_70", 7, 0, 80, 2048, &kVoltaAndLater, &kVoltaLimits},
-    {"sm_72", 7, 2, 8, 2048, &kVoltaAndLater, &kVoltaLimits},
-    {"sm_75", 7, 5, 72, 1024, &kVoltaAndLater, &kTuringLimits},
-    {"sm_80", 8, 0, 108, 2048, &kVoltaAndLater, &kA100Limits},
-    {"sm_86", 8, 6, 84, 1536, &kVoltaAndLater, &kGA10xLimits},
-    {"sm_87", 8, 7, 16, 1536, &kVoltaAndLater, &kOrinLimits},
-    {"sm_89", 8, 9, 128, 1536, &kVoltaAndLater, &kAdaLimits},
-    {"sm_90", 9, 0, 132, 2048, &kVoltaAndLater, &kHopperLimits},
-    {"sm_90a", 9, 0, 132, 2048, &kVoltaAndLater, &kHopperLimits},
-    {"sm_100", 10, 0, 148, 2048, &kVoltaAndLater, &kBlackwellLimits},
-    {"sm_103", 10, 3, 148, 2048, &kVoltaAndLater, &kBlackwellLimits},
-    {"sm_120", 12, 0, 170, 1536, &kVoltaAndLater, &kBlackwellGeForceLimits},
-    {"sm_121", 12, 1, 48, 1536, &kVoltaAndLater, &kBlackwellGeForceLimits},
+    {"sm_10", 1, 0, 16, 768, &kTesla10, &kTesla10Limits, PartKind::Consumer, 8},
+    {"sm_11", 1, 1, 16, 768, &kTesla10, &kTesla10Limits, PartKind::Consumer, 8},
+    {"sm_12", 1, 2, 30, 1024, &kTesla12, &kTesla12Limits, PartKind::Consumer,
+     8},
+    {"sm_13", 1, 3, 30, 1024, &kTesla12, &kTesla12Limits, PartKind::Datacenter,
+     8},
+    {"sm_20", 2, 0, 16, 1536, &kFermi, &kFermiLimits, PartKind::Datacenter, 2},
+    {"sm_21", 2, 1, 16, 1536, &kFermi, &kFermiLimits, PartKind::Consumer, 12},
+    {"sm_30", 3, 0, 8, 2048, &kKepler, &kKeplerMaxwellPascalLimits,
+     PartKind::Consumer, 24},
+    {"sm_32", 3, 2, 1, 2048, &kKepler, &kKeplerMaxwellPascalLimits,
+     PartKind::Integrated, 24},
+    {"sm_35", 3, 5, 15, 2048, &kKepler, &kKeplerMaxwellPascalLimits,
+     PartKind::Datacenter, 3},
+    {"sm_37", 3, 7, 13, 2048, &kKepler, &kKeplerMaxwellPascalLimits,
+     PartKind::Datacenter, 3},
+    {"sm_50", 5, 0, 5, 2048, &kMaxwellPascal, &kMaxwellPascalLimits,
+     PartKind::Consumer, 32},
+    {"sm_52", 5, 2, 24, 2048, &kMaxwellPascal, &kMaxwellPascalLimits,
+     PartKind::Consumer, 32},
+    {"sm_53", 5, 3, 2, 2048, &kMaxwellPascal, &kMaxwellPascalLimits,
+     PartKind::Integrated, 32},
+    {"sm_60", 6, 0, 56, 2048, &kMaxwellPascal, &kGP100Limits,
+     PartKind::Datacenter, 2},
+    {"sm_61", 6, 1, 30, 2048, &kMaxwellPascal, &kMaxwellPascalLimits,
+     PartKind::Consumer, 32},
+    {"sm_62", 6, 2, 2, 2048, &kMaxwellPascal, &kMaxwellPascalLimits,
+     PartKind::Integrated, 32},
+    {"sm_70", 7, 0, 80, 2048, &kVoltaAndLater, &kVoltaLimits,
+     PartKind::Datacenter, 2},
+    {"sm_72", 7, 2, 8, 2048, &kVoltaAndLater, &kVoltaLimits,
+     PartKind::Integrated, 2},
+    {"sm_75", 7, 5, 72, 1024, &kVoltaAndLater, &kTuringLimits,
+     PartKind::Consumer, 32},
+    {"sm_80", 8, 0, 108, 2048, &kVoltaAndLater, &kA100Limits,
+     PartKind::Datacenter, 2},
+    {"sm_86", 8, 6, 84, 1536, &kVoltaAndLater, &kGA10xLimits,
+     PartKind::Consumer, 64},
+    {"sm_87", 8, 7, 16, 1536, &kVoltaAndLater, &kOrinLimits,
+     PartKind::Integrated, 64},
+    {"sm_89", 8, 9, 128, 1536, &kVoltaAndLater, &kAdaLimits, PartKind::Consumer,
+     64},
+    {"sm_90", 9, 0, 132, 2048, &kVoltaAndLater, &kHopperLimits,
+     PartKind::Datacenter, 2},
+    {"sm_90a", 9, 0, 132, 2048, &kVoltaAndLater, &kHopperLimits,
+     PartKind::Datacenter, 2},
+    {"sm_100", 10, 0, 148, 2048, &kVoltaAndLater, &kBlackwellLimits,
+     PartKind::Datacenter, 2},
+    {"sm_103", 10, 3, 148, 2048, &kVoltaAndLater, &kBlackwellLimits,
+     PartKind::Datacenter, 2},
+    {"sm_120", 12, 0, 170, 1536, &kVoltaAndLater, &kBlackwellGeForceLimits,
+     PartKind::Consumer, 64},
+    {"sm_121", 12, 1, 48, 1536, &kVoltaAndLater, &kBlackwellGeForceLimits,
+     PartKind::Integrated, 64},
 }};
 
 } // namespace
@@ -191,6 +228,8 @@ std::optional<ArchSpec> findArch(std::string_view name) {
     a.shared = r.rules->shared;
     a.global = r.rules->global;
     a.limits = *r.limits;
+    a.limits.singleToDoubleRatio = r.singleToDoubleRatio;
+    a.part = r.part;
     a.sharedBanks = a.shared.banks;
     a.bankWidthBytes = a.shared.defaultBankBytes;
     a.sectorBytes = a.global.segmentBytes;

@@ -83,6 +83,65 @@ struct GlobalMemorySpec {
 /// cuda_occupancy.h; the defaults are the H100 SXM's (sm_90, where kcheck's
 /// counting rules were measured), also answered for other generations whose
 /// record does not say otherwise.
+/// The largest texture and surface extents a device takes, by dimension
+/// ([Guide] "Technical Specifications per Compute Capability", the texture
+/// rows): t* textures, s* surfaces; [n] width, height, depth or layers.
+struct TextureLimits {
+  int t1D, t1DMipmap, t1DLinear, t2D[2], t2DMipmap[2], t2DLinear[3],
+      t2DGather[2], t3D[3], t3DAlt[3], cubemap, cubemapLayered[2],
+      t1DLayered[2], t2DLayered[3];
+  int s1D, s2D[2], s3D[3], s1DLayered[2], s2DLayered[3], sCubemap,
+      sCubemapLayered[2];
+};
+/// cc7.0 and later: the Guide's one column for 7.x-12.x, and what the H200
+/// answers (docs/validation/data/h200-runtime-facts.tsv).
+inline constexpr TextureLimits kTextureLimitsVolta = {131072,
+                                                      32768,
+                                                      268435456,
+                                                      {131072, 65536},
+                                                      {32768, 32768},
+                                                      {131072, 65000, 2097120},
+                                                      {32768, 32768},
+                                                      {16384, 16384, 16384},
+                                                      {8192, 8192, 32768},
+                                                      32768,
+                                                      {32768, 2046},
+                                                      {32768, 2048},
+                                                      {32768, 32768, 2048},
+                                                      32768,
+                                                      {131072, 65536},
+                                                      {16384, 16384, 16384},
+                                                      {32768, 2048},
+                                                      {32768, 32768, 2048},
+                                                      32768,
+                                                      {32768, 2046}};
+/// Before cc7.0: the CUDA 11 Guide's cc3.x column (5.x and 6.x share most of
+/// it; docs/conformance.md lists this as approximate for cc < 3.0).
+inline constexpr TextureLimits kTextureLimitsKepler = {65536,
+                                                       16384,
+                                                       134217728,
+                                                       {65536, 65535},
+                                                       {16384, 16384},
+                                                       {65000, 65000, 1048544},
+                                                       {16384, 16384},
+                                                       {4096, 4096, 4096},
+                                                       {2048, 2048, 16384},
+                                                       16384,
+                                                       {16384, 2046},
+                                                       {16384, 2048},
+                                                       {16384, 16384, 2048},
+                                                       65536,
+                                                       {65536, 32768},
+                                                       {65536, 32768, 2048},
+                                                       {65536, 2048},
+                                                       {65536, 32768, 2048},
+                                                       32768,
+                                                       {32768, 2046}};
+
+/// Which kind of part an ArchSpec row answers device queries for: ECC,
+/// GPUDirect RDMA and double-precision rate follow it.
+enum class PartKind { Datacenter, Consumer, Integrated };
+
 struct DeviceLimits {
   uint64_t sharedPerBlock = 48 * 1024, sharedPerBlockOptin = 48 * 1024;
   uint64_t sharedPerSM = 48 * 1024, reservedSharedPerBlock = 0;
@@ -102,7 +161,17 @@ struct DeviceLimits {
   int l2Bytes = 50 * 1024 * 1024;
   int clockRateKHz = 1980000, memoryClockRateKHz = 2619000;
   int memoryBusWidth = 5120, totalConstMem = 65536, memPitch = 2147483647;
-  int textureAlignment = 512, asyncEngineCount = 2;
+  int textureAlignment = 512, texturePitchAlignment = 32;
+  // Copy engines: 3 on the GH100 (measured on the H200, same chip).
+  int asyncEngineCount = 3;
+  // The L2 set-aside limit for persisting accesses (cudaLimitPersisting-
+  // L2CacheSize): the H200 answers 62914560 * 5/8; the H100's 50 MB * 5/8.
+  // 0 before cc8.0, which has no access-policy window.
+  int persistingL2Bytes = 32768000;
+  // FP32 to FP64 throughput [Guide, Arithmetic Instructions]: 2 on the
+  // parts with full-rate FP64 (cc6.0, 7.0, 8.0, 9.0, 10.x).
+  int singleToDoubleRatio = 2;
+  TextureLimits texture = kTextureLimitsVolta;
 };
 
 /// What the user may change per run (`--bank-mode`, `--l1-cache`).
@@ -120,6 +189,7 @@ struct ArchSpec {
   unsigned sectorBytes = 32;   // = global.segmentBytes (ditto)
   unsigned smCount = 0;        // for device queries (0 = unknown)
   std::string deviceName;      // cudaDeviceProp::name
+  PartKind part = PartKind::Datacenter;
   unsigned maxThreadsPerSM = 0;
   SharedMemorySpec shared;
   GlobalMemorySpec global;

@@ -1,5 +1,7 @@
 #include "host/CudaRuntime.h"
 
+#include "host/RuntimeConformance.h"
+
 #include "simulator/engine/AddressWindows.h"
 
 #include <algorithm>
@@ -80,6 +82,9 @@ void CudaRuntime::unsupported(const char *name) {
   why.kind = Stop::Kind::Unsupported;
   why.message = std::string("the program calls ") + name +
                 ", which kcheck's simulated CUDA runtime does not provide";
+  // A runtime function left out on purpose says why (docs/conformance.md).
+  if (const RuntimeExclusion *x = runtimeExclusion(name))
+    why.message += std::string(": ") + std::string(x->why);
   stop(std::move(why));
 }
 

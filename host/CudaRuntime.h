@@ -22,12 +22,14 @@
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DeviceMemory.h"
 
+#include <array>
 #include <chrono>
 #include <csetjmp>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -136,9 +138,40 @@ public:
   struct Event {
     std::chrono::steady_clock::time_point time;
     bool recorded = false;
+    unsigned flags = 0; // cudaEventDisableTiming (2) has no time to give
   };
   std::deque<Event> events; // handles are pointers to elements
-  std::deque<int> streams;  // ditto (in order: nothing to keep)
+  static constexpr size_t kAttributeBytes = 64; // cudaLaunchAttributeValue
+  struct Stream {
+    unsigned flags = 0; // cudaStreamNonBlocking
+    int priority = 0;
+    unsigned long long id = 0;
+    std::map<int, std::array<char, kAttributeBytes>> attributes; // set ones
+  };
+  std::deque<Stream> streams;          // ditto (in order: no work to keep)
+  unsigned long long nextStreamId = 3; // 0-2: the NULL, legacy, per-thread
+  int captureMode = 0;                 // cudaStreamCaptureModeGlobal
+  uintptr_t notificationHandles = 0;   // async-notification handles given
+  // Device-wide settings a program reads back (CudaRuntimeQueries.cpp).
+  unsigned deviceFlags = 8;       // cudaDeviceMapHost, as the H200 answers
+  int cacheConfig = 0;            // cudaFuncCachePreferNone
+  std::map<int, uint64_t> limits; // cudaLimit -> value, set ones only
+  // Memory pools: the device's default and those the program created;
+  // handles are pointers to elements. An allocation from a pool is a
+  // cudaMalloc of the same size (all work is synchronous).
+  struct MemPool {
+    uint64_t releaseThreshold = 0, reservedBytes = 0, usedBytes = 0;
+    uint64_t reservedHigh = 0, usedHigh = 0;
+    bool reuseFollowEvents = true, reuseAllowOpportunistic = true,
+         reuseAllowInternalDependencies = true;
+  };
+  std::deque<MemPool> pools = std::deque<MemPool>(1);
+  MemPool *currentPool = &pools.front();
+  std::map<uint64_t, std::pair<MemPool *, uint64_t>> poolAllocations;
+  // cudaHostAlloc's flags by base (cudaHostGetFlags); cudaMallocHost's are
+  // cudaHostAllocDefault.
+  std::map<const void *, unsigned> hostAllocFlags;
+  std::set<uint64_t> freed; // allocations cudaFree has released
   /// Pages for page-locked or managed memory, zeroed, at an address no
   /// device allocation or address window uses (null: out of memory). Kept
   /// reserved until the runtime ends, so an address is never handed out

@@ -57,122 +57,29 @@ core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
 // Device facts: core/DeviceFacts.h, the table the static evaluator reads too.
 
 // cudaGetDeviceProperties is HostGlue.cpp's, compiled against the program's
-// own headers; attributes are answered here, from the same table.
-std::optional<int> attributeOf(int attr, const core::ArchSpec &a) {
-  core::DeviceFacts f = core::deviceFacts(a);
-  switch (attr) {
-  case cudaDevAttrMaxThreadsPerBlock:
-    return f.maxThreadsPerBlock;
-  case cudaDevAttrMaxBlockDimX:
-  case cudaDevAttrMaxBlockDimY:
-  case cudaDevAttrMaxBlockDimZ:
-    return attr == cudaDevAttrMaxBlockDimZ ? f.maxBlockDimZ
-                                           : f.maxThreadsPerBlock;
-  case cudaDevAttrMaxGridDimX:
-  case cudaDevAttrMaxGridDimY:
-  case cudaDevAttrMaxGridDimZ:
-    return attr == cudaDevAttrMaxGridDimX ? f.maxGridDimX : f.maxGridDimYZ;
-  case cudaDevAttrMaxSharedMemoryPerBlock:
-    return int(f.sharedPerBlock);
-  case cudaDevAttrTotalConstantMemory:
-    return f.totalConstMem;
-  case cudaDevAttrWarpSize:
-    return f.warpSize;
-  case cudaDevAttrMaxPitch:
-    return f.memPitch;
-  case cudaDevAttrMaxRegistersPerBlock:
-    return f.registersPerBlock;
-  case cudaDevAttrClockRate:
-    return f.clockRateKHz;
-  case cudaDevAttrMultiProcessorCount:
-    return f.smCount;
-  case cudaDevAttrL2CacheSize:
-    return f.l2Bytes;
-  case cudaDevAttrMaxThreadsPerMultiProcessor:
-    return f.maxThreadsPerSM;
-  case cudaDevAttrComputeCapabilityMajor:
-    return f.major;
-  case cudaDevAttrComputeCapabilityMinor:
-    return f.minor;
-  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
-    return int(f.sharedPerSM);
-  case cudaDevAttrMaxRegistersPerMultiprocessor:
-    return f.registersPerSM;
-  case cudaDevAttrManagedMemory:
-    return 1;
-  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
-    return int(f.sharedPerBlockOptin);
-  case cudaDevAttrMaxBlocksPerMultiprocessor:
-    return f.blocksPerSM;
-  default:
-    return std::nullopt;
-  }
-}
+// own headers; attributes are answered here, from the same tables
+// (core/DeviceAttributes.def).
 
 // ---------------------------------------------------------------------------
 // Errors.
 
-// The runtime's names and messages, as cudaGetErrorName/String print them.
+// The runtime's names and messages, as cudaGetErrorName/String print them
+// (host/CudaErrors.def, as the H200 printed them).
 struct ErrorText {
-  cudaError_t code;
+  int code;
   const char *name, *message;
 };
 constexpr ErrorText kErrors[] = {
-    {cudaSuccess, "cudaSuccess", "no error"},
-    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
-    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
-    {cudaErrorInitializationError, "cudaErrorInitializationError",
-     "initialization error"},
-    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading",
-     "driver shutting down"},
-    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
-     "invalid configuration argument"},
-    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue",
-     "invalid pitch argument"},
-    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
-    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer",
-     "invalid device pointer"},
-    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
-     "invalid copy direction for memcpy"},
-    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction",
-     "invalid device function"},
-    {cudaErrorNoDevice, "cudaErrorNoDevice",
-     "no CUDA-capable device is detected"},
-    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice",
-     "invalid device ordinal"},
-    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
-     "no kernel image is available for execution on the device"},
-    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle",
-     "invalid resource handle"},
-    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
-    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
-     "an illegal memory access was encountered"},
-    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
-     "too many resources requested for launch"},
-    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout",
-     "the launch timed out and was terminated"},
-    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
-    {cudaErrorHostMemoryAlreadyRegistered,
-     "cudaErrorHostMemoryAlreadyRegistered",
-     "part or all of the requested memory range is already mapped"},
-    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
-     "pointer does not correspond to a registered memory region"},
-    {cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction",
-     "an illegal instruction was encountered"},
-    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress",
-     "misaligned address"},
-    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure",
-     "unspecified launch failure"},
-    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
-     "too many blocks in cooperative launch"},
-    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE) {CODE, #NAME, MESSAGE},
+#include "host/CudaErrors.def"
+#undef KCHECK_CUDA_ERROR
 };
 
 const ErrorText &errorText(cudaError_t e) {
-  static constexpr ErrorText unknown{cudaErrorUnknown, "cudaErrorUnknown",
-                                     "unknown error"};
+  static constexpr ErrorText unknown{-1, "unrecognized error code",
+                                     "unrecognized error code"};
   for (const ErrorText &t : kErrors)
-    if (t.code == e)
+    if (t.code == int(e))
       return t;
   return unknown;
 }
@@ -209,16 +116,14 @@ cudaError_t apiCheckDevice(int device) {
   return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
 }
 cudaError_t apiDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+  // As the H200 answers (docs/validation/data/h200-runtime-facts.tsv): the
+  // ordinal first, then the pointer and the number.
   if (device != 0)
     return fail(cudaErrorInvalidDevice);
-  std::optional<int> v = attributeOf(attr, rt().arch());
-  if (!v) {
-    char name[64];
-    std::snprintf(name, sizeof name, "cudaDeviceGetAttribute(attribute %d)",
-                  int(attr));
-    rt().unsupported(name);
-  }
-  *value = *v;
+  std::optional<int64_t> v = core::deviceAttributeValue(rt().arch(), int(attr));
+  if (!value || !v)
+    return fail(cudaErrorInvalidValue);
+  *value = int(*v);
   return cudaSuccess;
 }
 // Every launch has completed when it returns; what a synchronization reports
@@ -234,8 +139,6 @@ cudaError_t apiDeviceReset() {
   rt().stickyError = rt().lastError = cudaSuccess;
   return cudaSuccess;
 }
-cudaError_t apiSucceedUnsigned(unsigned) { return cudaSuccess; }
-cudaError_t apiSucceedInt(int) { return cudaSuccess; }
 cudaError_t apiVersion(int *version) {
   *version = kDriverVersion;
   return cudaSuccess;
@@ -322,12 +225,10 @@ cudaError_t apiFuncSetCacheConfig(const void *, cudaFuncCache) {
 // Streams and events: everything has completed when the call returns.
 
 cudaError_t apiStreamCreate(cudaStream_t *stream) {
-  rt().streams.push_back(0);
-  *stream = reinterpret_cast<cudaStream_t>(&rt().streams.back());
-  return cudaSuccess;
+  return createStream(stream, 0, 0);
 }
-cudaError_t apiStreamCreateWithFlags(cudaStream_t *stream, unsigned) {
-  return apiStreamCreate(stream);
+cudaError_t apiStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
+  return createStream(stream, flags, 0);
 }
 cudaError_t apiStreamOp(cudaStream_t) { return sticky(); }
 cudaError_t apiStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
@@ -339,13 +240,17 @@ CudaRuntime::Event *eventOf(cudaEvent_t e) {
       return &ev;
   return nullptr;
 }
-cudaError_t apiEventCreate(cudaEvent_t *event) {
+cudaError_t apiEventCreateWithFlags(cudaEvent_t *event, unsigned flags) {
+  // cudaEventBlockingSync 1, DisableTiming 2, Interprocess 4.
+  if (!event || (flags & ~7u))
+    return fail(cudaErrorInvalidValue);
   rt().events.emplace_back();
+  rt().events.back().flags = flags;
   *event = reinterpret_cast<cudaEvent_t>(&rt().events.back());
   return cudaSuccess;
 }
-cudaError_t apiEventCreateWithFlags(cudaEvent_t *event, unsigned) {
-  return apiEventCreate(event);
+cudaError_t apiEventCreate(cudaEvent_t *event) {
+  return apiEventCreateWithFlags(event, 0);
 }
 cudaError_t apiEventRecord(cudaEvent_t event, cudaStream_t) {
   if (cudaError_t e = sticky())
@@ -356,6 +261,12 @@ cudaError_t apiEventRecord(cudaEvent_t event, cudaStream_t) {
   e->time = std::chrono::steady_clock::now();
   e->recorded = true;
   return cudaSuccess;
+}
+cudaError_t apiEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                    unsigned flags) {
+  if (flags & ~1u) // cudaEventRecordExternal
+    return fail(cudaErrorInvalidValue);
+  return apiEventRecord(event, stream);
 }
 cudaError_t apiEventOp(cudaEvent_t event) {
   if (cudaError_t e = sticky())
@@ -368,7 +279,9 @@ cudaError_t apiEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
   CudaRuntime::Event *a = eventOf(start), *b = eventOf(end);
   if (!a || !b)
     return fail(cudaErrorInvalidResourceHandle);
-  if (!a->recorded || !b->recorded)
+  // Unrecorded or without timing: the H200 answers "invalid resource
+  // handle" for both.
+  if (!a->recorded || !b->recorded || ((a->flags | b->flags) & 2))
     return fail(cudaErrorInvalidResourceHandle);
   // Host time between the records: it includes the simulations, so it is
   // no GPU time, only a plausible non-negative one.
@@ -493,10 +406,91 @@ cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
                             void **args, size_t shared, cudaStream_t) {
   return launchKernel(func, grid, block, args, shared, false);
 }
+// cudaLaunchKernelExC (what the cudaLaunchKernelEx template calls), with
+// cudaLaunchConfig_t and cudaLaunchAttribute as driver_types.h lays them
+// out: an attribute is its id, 4 bytes of padding and a 64-byte value.
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[CudaRuntime::kAttributeBytes];
+    int integer;
+    struct {
+      unsigned x, y, z;
+    } dim;
+    struct {
+      cudaEvent_t event;
+      int flags;
+    } event;
+  } value;
+};
+struct LaunchConfig {
+  dim3 grid, block;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
+                               void **args) {
+  if (!config || (config->numAttrs && !config->attrs))
+    return fail(cudaErrorInvalidValue);
+  bool cooperative = false;
+  std::vector<cudaEvent_t> recordAfter;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const LaunchAttribute &a = config->attrs[i];
+    switch (a.id) {
+    case 2: // cudaLaunchAttributeCooperative
+      cooperative = a.value.integer != 0;
+      break;
+    case 4: // cudaLaunchAttributeClusterDimension
+      if (uint64_t(a.value.dim.x) * a.value.dim.y * a.value.dim.z > 1)
+        rt().unsupported("cudaLaunchKernelEx with a thread block cluster "
+                         "(cudaLaunchAttributeClusterDimension): clusters "
+                         "are not simulated yet");
+      break;
+    case 7:  // cudaLaunchAttributeProgrammaticEvent
+    case 12: // cudaLaunchAttributeLaunchCompletionEvent
+      // Recorded when the launch has completed, which is when it returns.
+      recordAfter.push_back(a.value.event.event);
+      break;
+    case 0:  // Ignore
+    case 1:  // AccessPolicyWindow: an L2 hint
+    case 3:  // SynchronizationPolicy
+    case 5:  // ClusterSchedulingPolicyPreference
+    case 6:  // ProgrammaticStreamSerialization: launches are serial anyway
+    case 8:  // Priority
+    case 9:  // MemSyncDomainMap
+    case 10: // MemSyncDomain
+    case 11: // PreferredClusterDimension: a preference, clusters optional
+    case 14: // PreferredSharedMemoryCarveout: a hint
+    case 16: // NvlinkUtilCentricScheduling: a hint
+      break;
+    default: // 13 DeviceUpdatableKernelNode is for graph nodes only
+      return fail(cudaErrorInvalidValue);
+    }
+  }
+  cudaError_t e = launchKernel(func, config->grid, config->block, args,
+                               config->dynamicSmemBytes, cooperative);
+  for (cudaEvent_t event : recordAfter)
+    if (e == cudaSuccess)
+      e = apiEventRecord(event, config->stream);
+  return e;
+}
 cudaError_t apiLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
                                        void **args, size_t shared,
                                        cudaStream_t) {
   return launchKernel(func, grid, block, args, shared, true);
+}
+
+// cudaChannelFormatDesc by value: only a description of texel bits, which
+// the texture functions would read (they are excluded: RuntimeExclusions).
+struct ChannelFormatDesc {
+  int x, y, z, w;
+  int f; // cudaChannelFormatKind
+};
+ChannelFormatDesc apiCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return {x, y, z, w, f};
 }
 
 // ---------------------------------------------------------------------------
@@ -544,9 +538,6 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaDeviceReset", address(apiDeviceReset)},
       {"cudaProfilerStart", address(apiProfilerControl)},
       {"cudaProfilerStop", address(apiProfilerControl)},
-      {"cudaSetDeviceFlags", address(apiSucceedUnsigned)},
-      {"cudaDeviceSetCacheConfig", address(apiSucceedInt)},
-      {"cudaDeviceSetSharedMemConfig", address(apiSucceedInt)},
       {"cudaDriverGetVersion", address(apiVersion)},
       {"cudaRuntimeGetVersion", address(apiVersion)},
       {"cudaFuncSetAttribute", address(apiFuncSetAttribute)},
@@ -565,6 +556,7 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaEventCreateWithFlags", address(apiEventCreateWithFlags)},
       {"cudaEventDestroy", address(apiEventOp)},
       {"cudaEventRecord", address(apiEventRecord)},
+      {"cudaEventRecordWithFlags", address(apiEventRecordWithFlags)},
       {"cudaEventSynchronize", address(apiEventOp)},
       {"cudaEventQuery", address(apiEventOp)},
       {"cudaEventElapsedTime", address(apiEventElapsedTime)},
@@ -578,6 +570,8 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"__cudaPopCallConfiguration", address(apiPopCallConfiguration)},
       {"cudaLaunchKernel", address(apiLaunchKernel)},
       {"cudaLaunchCooperativeKernel", address(apiLaunchCooperativeKernel)},
+      {"cudaLaunchKernelExC", address(apiLaunchKernelExC)},
+      {"cudaCreateChannelDesc", address(apiCreateChannelDesc)},
       {"exit", address(procExit)},
       {"_exit", address(procQuickExit)},
       {"_Exit", address(procQuickExit)},
@@ -587,6 +581,10 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"__kcheck_unsupported_call", address(procUnsupported)},
   };
   for (const auto &entry : memoryEntryPoints())
+    entries.push_back(entry);
+  for (const auto &entry : queryEntryPoints())
+    entries.push_back(entry);
+  for (const auto &entry : streamEntryPoints())
     entries.push_back(entry);
   return entries;
 }

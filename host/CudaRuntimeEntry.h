@@ -39,5 +39,18 @@ template <class F> void *address(F *f) { return reinterpret_cast<void *>(f); }
 /// Allocation, copies, managed/mapped/registered host memory, symbols
 /// (CudaRuntimeMemory.cpp).
 EntryPoints memoryEntryPoints();
+/// Device settings and limits, peers, PCI identity, memory pools
+/// (CudaRuntimeQueries.cpp).
+EntryPoints queryEntryPoints();
+/// Stream properties and attributes, host functions, capture queries
+/// (CudaRuntimeStreams.cpp).
+EntryPoints streamEntryPoints();
+
+/// A new stream (cudaStreamCreateWithPriority), priority clamped to the
+/// device's range as the runtime clamps it.
+cudaError_t createStream(cudaStream_t *stream, unsigned flags, int priority);
+/// The record of `stream`, or null for the NULL, legacy and per-thread
+/// streams (and for a handle that is not a stream).
+CudaRuntime::Stream *streamOf(cudaStream_t stream);
 
 } // namespace kcheck::host::entry

@@ -2,6 +2,7 @@
 // page-locked, managed and registered host memory (see CudaRuntime.h).
 #include "host/CudaRuntimeEntry.h"
 
+#include "core/DeviceFacts.h"
 #include "simulator/engine/AddressWindows.h"
 
 #include <algorithm>
@@ -14,14 +15,34 @@ namespace {
 cudaError_t apiMalloc(void **devPtr, size_t size) {
   if (cudaError_t e = sticky())
     return e;
+  if (!devPtr)
+    return fail(cudaErrorInvalidValue);
+  if (size == 0) { // as the H200 answers: success, and a null pointer
+    *devPtr = nullptr;
+    return cudaSuccess;
+  }
   uint64_t base = rt().device().memory().allocate(size, "cudaMalloc");
   *devPtr = reinterpret_cast<void *>(base);
   return cudaSuccess;
 }
-cudaError_t apiFree(void *) {
-  // DeviceMemory keeps every allocation (addresses are never reused), so a
-  // use after free reads stale bytes instead of faulting.
-  return sticky();
+cudaError_t apiFree(void *ptr) {
+  if (cudaError_t e = sticky())
+    return e;
+  if (!ptr)
+    return cudaSuccess;
+  // The base of a live device or managed allocation; anything else (host
+  // memory, an address inside an allocation, a second free) is an invalid
+  // value, as the H200 answers. DeviceMemory keeps every allocation
+  // (addresses are never reused), so a use after free reads stale bytes
+  // instead of faulting.
+  const sim::DeviceMemory::Allocation *a =
+      rt().device().memory().find(reinterpret_cast<uint64_t>(ptr), 1);
+  if (!a || a->base != reinterpret_cast<uint64_t>(ptr) ||
+      (a->label != "cudaMalloc" && a->label != "cudaMallocAsync" &&
+       a->label != "cudaMallocManaged") ||
+      !rt().freed.insert(a->base).second)
+    return fail(cudaErrorInvalidValue);
+  return cudaSuccess;
 }
 
 // Page-locked, managed and registered host memory: with unified addressing
@@ -32,6 +53,8 @@ cudaError_t apiFree(void *) {
 cudaError_t hostBacked(void **ptr, size_t size, const char *label) {
   if (cudaError_t e = sticky())
     return e;
+  if (!ptr)
+    return fail(cudaErrorInvalidValue);
   void *p = rt().mapHostMemory(size);
   if (!p)
     return fail(cudaErrorMemoryAllocation);
@@ -42,8 +65,14 @@ cudaError_t hostBacked(void **ptr, size_t size, const char *label) {
 cudaError_t apiMallocHost(void **ptr, size_t size) {
   return hostBacked(ptr, size, "cudaMallocHost");
 }
-cudaError_t apiHostAlloc(void **ptr, size_t size, unsigned) {
-  return hostBacked(ptr, size, "cudaHostAlloc");
+cudaError_t apiHostAlloc(void **ptr, size_t size, unsigned flags) {
+  // cudaHostAllocPortable 1, Mapped 2, WriteCombined 4.
+  if (flags & ~7u)
+    return fail(cudaErrorInvalidValue);
+  cudaError_t e = hostBacked(ptr, size, "cudaHostAlloc");
+  if (e == cudaSuccess)
+    rt().hostAllocFlags[*ptr] = flags;
+  return e;
 }
 cudaError_t apiMallocManaged(void **ptr, size_t size, unsigned) {
   if (size == 0)
@@ -170,8 +199,9 @@ cudaError_t apiMemsetAsync(void *devPtr, int value, size_t n, cudaStream_t) {
 cudaError_t apiMemcpyToSymbol(const void *symbol, const void *src, size_t n,
                               size_t offset, cudaMemcpyKind kind) {
   std::optional<uint64_t> d = rt().variableAddress(symbol, offset, n);
-  if (!d)
-    return fail(cudaErrorInvalidSymbol);
+  if (!d) // past the end of a symbol: invalid value, as the H200 answers
+    return fail(rt().variables.count(symbol) ? cudaErrorInvalidValue
+                                             : cudaErrorInvalidSymbol);
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
       kind != cudaMemcpyDefault)
     return fail(cudaErrorInvalidMemcpyDirection);
@@ -186,11 +216,17 @@ cudaError_t apiMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
                                 size_t offset, cudaMemcpyKind kind) {
   std::optional<uint64_t> s = rt().variableAddress(symbol, offset, n);
   if (!s)
-    return fail(cudaErrorInvalidSymbol);
+    return fail(rt().variables.count(symbol) ? cudaErrorInvalidValue
+                                             : cudaErrorInvalidSymbol);
   if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
       kind != cudaMemcpyDefault)
     return fail(cudaErrorInvalidMemcpyDirection);
   return copy(dst, reinterpret_cast<const void *>(*s), n, cudaMemcpyDefault);
+}
+cudaError_t apiMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n,
+                                     size_t offset, cudaMemcpyKind kind,
+                                     cudaStream_t) {
+  return apiMemcpyFromSymbol(dst, symbol, n, offset, kind);
 }
 cudaError_t apiGetSymbolAddress(void **devPtr, const void *symbol) {
   std::optional<uint64_t> a = rt().variableAddress(symbol, 0, 0);
@@ -200,9 +236,192 @@ cudaError_t apiGetSymbolAddress(void **devPtr, const void *symbol) {
   return cudaSuccess;
 }
 cudaError_t apiMemGetInfo(size_t *free, size_t *total) {
-  *total = size_t(80) << 30;
+  if (!free || !total)
+    return fail(cudaErrorInvalidValue);
+  *total = size_t(core::deviceFacts(rt().arch()).totalGlobalMem);
   *free = *total;
   return cudaSuccess;
+}
+
+// What a pointer is, as cudaPointerGetAttributes answers on the H200 for
+// each kind (docs/validation/data/h200-runtime-facts.tsv): device memory
+// (allocations, pools, symbols) type 2 with no host pointer; page-locked,
+// mapped and registered host memory type 1 and managed memory type 3, both
+// at the same address on both sides; anything else unregistered (type 0,
+// device -2, the host pointer itself). The toolkit's struct has a reserved
+// tail after these four fields, left as the caller had it.
+struct PointerAttributes {
+  int type, device;
+  void *devicePointer, *hostPointer;
+};
+cudaError_t apiPointerGetAttributes(PointerAttributes *a, const void *ptr) {
+  if (!a)
+    return fail(cudaErrorInvalidValue);
+  const sim::DeviceMemory::Allocation *found =
+      ptr ? rt().device().memory().find(reinterpret_cast<uint64_t>(ptr), 1)
+          : nullptr;
+  void *p = const_cast<void *>(ptr);
+  if (!found) {
+    *a = {0, -2, nullptr, p};
+    if (!ptr)
+      a->devicePointer = nullptr;
+    return cudaSuccess;
+  }
+  bool host =
+      rt().device().memory().hostBacked(reinterpret_cast<uint64_t>(ptr));
+  if (!host)
+    *a = {2, 0, p, nullptr};
+  else
+    *a = {found->label == "cudaMallocManaged" ? 3 : 1, 0, p, p};
+  return cudaSuccess;
+}
+cudaError_t apiHostGetFlags(unsigned *flags, void *host) {
+  if (!flags)
+    return fail(cudaErrorInvalidValue);
+  const sim::DeviceMemory::Allocation *a =
+      rt().device().memory().find(reinterpret_cast<uint64_t>(host), 1);
+  if (!a || (a->label != "cudaHostAlloc" && a->label != "cudaMallocHost"))
+    return fail(cudaErrorInvalidValue);
+  auto it = rt().hostAllocFlags.find(reinterpret_cast<void *>(a->base));
+  *flags = it != rt().hostAllocFlags.end() ? it->second : 0;
+  return cudaSuccess;
+}
+cudaError_t apiGetSymbolSize(size_t *size, const void *symbol) {
+  auto it = rt().variables.find(symbol);
+  if (it == rt().variables.end())
+    return fail(cudaErrorInvalidSymbol);
+  if (!size)
+    return fail(cudaErrorInvalidValue);
+  *size = it->second.bytes;
+  return cudaSuccess;
+}
+// One device: a peer copy is a copy within it.
+cudaError_t apiMemcpyPeer(void *dst, int dstDevice, const void *src,
+                          int srcDevice, size_t n) {
+  if (dstDevice != 0 || srcDevice != 0)
+    return fail(cudaErrorInvalidDevice);
+  return copy(dst, src, n, cudaMemcpyDeviceToDevice);
+}
+cudaError_t apiMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
+                               int srcDevice, size_t n, cudaStream_t) {
+  return apiMemcpyPeer(dst, dstDevice, src, srcDevice, n);
+}
+
+// Pitched 2D and 3D memory. cudaPitchedPtr, cudaExtent, cudaPos and
+// cudaMemcpy3DParms as driver_types.h lays them out; a cudaArray in a 3D
+// copy is a texture resource, which kcheck does not simulate yet.
+struct PitchedPtr {
+  void *ptr;
+  size_t pitch, xsize, ysize;
+};
+struct Extent {
+  size_t width, height, depth;
+};
+struct Pos {
+  size_t x, y, z;
+};
+struct Memcpy3DParms {
+  void *srcArray;
+  Pos srcPos;
+  PitchedPtr srcPtr;
+  void *dstArray;
+  Pos dstPos;
+  PitchedPtr dstPtr;
+  Extent extent;
+  cudaMemcpyKind kind;
+};
+
+constexpr size_t kPitchAlignment = 512; // textureAlignment: 100 -> 512 bytes
+
+cudaError_t apiMalloc3D(PitchedPtr *p, Extent e) {
+  if (!p)
+    return fail(cudaErrorInvalidValue);
+  size_t pitch =
+      (e.width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+  void *base = nullptr;
+  if (cudaError_t err = apiMalloc(&base, pitch * e.height * e.depth))
+    return err;
+  *p = {base, pitch, e.width, e.height};
+  return cudaSuccess;
+}
+cudaError_t apiMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                             size_t spitch, size_t width, size_t height,
+                             cudaMemcpyKind kind, cudaStream_t) {
+  return apiMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t apiMemset2D(void *ptr, size_t pitch, int value, size_t width,
+                        size_t height) {
+  if (width > pitch && height > 1)
+    return fail(cudaErrorInvalidValue);
+  for (size_t row = 0; row < height; ++row)
+    if (cudaError_t e =
+            apiMemset(static_cast<char *>(ptr) + row * pitch, value, width))
+      return e;
+  return cudaSuccess;
+}
+cudaError_t apiMemset2DAsync(void *ptr, size_t pitch, int value, size_t width,
+                             size_t height, cudaStream_t) {
+  return apiMemset2D(ptr, pitch, value, width, height);
+}
+cudaError_t apiMemset3D(PitchedPtr p, int value, Extent e) {
+  for (size_t z = 0; z < e.depth; ++z)
+    if (cudaError_t err =
+            apiMemset2D(static_cast<char *>(p.ptr) + z * p.pitch * p.ysize,
+                        p.pitch, value, e.width, e.height))
+      return err;
+  return cudaSuccess;
+}
+cudaError_t apiMemset3DAsync(PitchedPtr p, int value, Extent e, cudaStream_t) {
+  return apiMemset3D(p, value, e);
+}
+cudaError_t apiMemcpy3D(const Memcpy3DParms *m) {
+  if (!m)
+    return fail(cudaErrorInvalidValue);
+  if (m->srcArray || m->dstArray)
+    rt().unsupported("cudaMemcpy3D with a cudaArray (texture and surface "
+                     "resources are not simulated yet)");
+  const Extent &e = m->extent; // in bytes for linear memory
+  if (e.width > m->srcPtr.pitch || e.width > m->dstPtr.pitch)
+    return fail(cudaErrorInvalidPitchValue);
+  auto at = [](const PitchedPtr &p, const Pos &pos, size_t y, size_t z) {
+    return static_cast<char *>(p.ptr) +
+           ((pos.z + z) * p.ysize + pos.y + y) * p.pitch + pos.x;
+  };
+  for (size_t z = 0; z < e.depth; ++z)
+    for (size_t y = 0; y < e.height; ++y)
+      if (cudaError_t err =
+              copy(at(m->dstPtr, m->dstPos, y, z),
+                   at(m->srcPtr, m->srcPos, y, z), e.width, m->kind))
+        return err;
+  return cudaSuccess;
+}
+cudaError_t apiMemcpy3DAsync(const Memcpy3DParms *m, cudaStream_t) {
+  return apiMemcpy3D(m);
+}
+// cudaMemcpy3DPeerParms: cudaMemcpy3DParms with each side's device and no
+// kind (device to device).
+struct Memcpy3DPeerParms {
+  void *srcArray;
+  Pos srcPos;
+  PitchedPtr srcPtr;
+  int srcDevice;
+  void *dstArray;
+  Pos dstPos;
+  PitchedPtr dstPtr;
+  int dstDevice;
+  Extent extent;
+};
+cudaError_t apiMemcpy3DPeer(const Memcpy3DPeerParms *p) {
+  if (!p)
+    return fail(cudaErrorInvalidValue);
+  if (p->srcDevice != 0 || p->dstDevice != 0)
+    return fail(cudaErrorInvalidDevice);
+  Memcpy3DParms m{p->srcArray, p->srcPos, p->srcPtr, p->dstArray,
+                  p->dstPos,   p->dstPtr, p->extent, cudaMemcpyDeviceToDevice};
+  return apiMemcpy3D(&m);
+}
+cudaError_t apiMemcpy3DPeerAsync(const Memcpy3DPeerParms *p, cudaStream_t) {
+  return apiMemcpy3DPeer(p);
 }
 
 } // namespace
@@ -225,6 +444,17 @@ EntryPoints memoryEntryPoints() {
       {"cudaMemcpy", address(apiMemcpy)},
       {"cudaMemcpyAsync", address(apiMemcpyAsync)},
       {"cudaMemcpy2D", address(apiMemcpy2D)},
+      {"cudaMemcpy2DAsync", address(apiMemcpy2DAsync)},
+      {"cudaMalloc3D", address(apiMalloc3D)},
+      {"cudaMemcpy3D", address(apiMemcpy3D)},
+      {"cudaMemcpy3DAsync", address(apiMemcpy3DAsync)},
+      {"cudaMemcpy3DPeer", address(apiMemcpy3DPeer)},
+      {"cudaMemcpy3DPeerAsync", address(apiMemcpy3DPeerAsync)},
+      {"cudaMemcpyFromSymbolAsync", address(apiMemcpyFromSymbolAsync)},
+      {"cudaMemset2D", address(apiMemset2D)},
+      {"cudaMemset2DAsync", address(apiMemset2DAsync)},
+      {"cudaMemset3D", address(apiMemset3D)},
+      {"cudaMemset3DAsync", address(apiMemset3DAsync)},
       {"cudaMemset", address(apiMemset)},
       {"cudaMemsetAsync", address(apiMemsetAsync)},
       {"cudaMemcpyToSymbol", address(apiMemcpyToSymbol)},
@@ -232,6 +462,11 @@ EntryPoints memoryEntryPoints() {
       {"cudaMemcpyFromSymbol", address(apiMemcpyFromSymbol)},
       {"cudaGetSymbolAddress", address(apiGetSymbolAddress)},
       {"cudaMemGetInfo", address(apiMemGetInfo)},
+      {"cudaPointerGetAttributes", address(apiPointerGetAttributes)},
+      {"cudaHostGetFlags", address(apiHostGetFlags)},
+      {"cudaGetSymbolSize", address(apiGetSymbolSize)},
+      {"cudaMemcpyPeer", address(apiMemcpyPeer)},
+      {"cudaMemcpyPeerAsync", address(apiMemcpyPeerAsync)},
   };
 }
 

@@ -75,4 +75,8 @@ std::string hostGlueSource(const core::ArchSpec &arch) {
          "}\n";
 }
 
+std::vector<std::string> hostGlueFunctions() {
+  return {"cudaGetDeviceProperties", "cudaFuncGetAttributes"};
+}
+
 } // namespace kcheck::host

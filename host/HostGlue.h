@@ -7,6 +7,7 @@
 #include "core/ArchSpec.h"
 
 #include <string>
+#include <vector>
 
 namespace kcheck::host {
 
@@ -19,5 +20,9 @@ inline constexpr const char *kHostGluePath =
 // toolkit version lacks, such as CUDA 13's removed clockRate, are skipped at
 // compile time), after the runtime's kcheck_check_device.
 std::string hostGlueSource(const core::ArchSpec &arch);
+
+/// The runtime functions the glue defines (cudaGetDeviceProperties,
+/// cudaFuncGetAttributes), for the conformance tables.
+std::vector<std::string> hostGlueFunctions();
 
 } // namespace kcheck::host

@@ -1,0 +1,232 @@
+#include "conformance/Conformance.h"
+
+#include "core/ArchSpec.h"
+#include "core/DeviceFacts.h"
+#include "host/RuntimeConformance.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace kcheck::conformance {
+
+size_t Family::count(Status s) const {
+  return size_t(std::count_if(entries.begin(), entries.end(),
+                              [s](const Entry &e) { return e.status == s; }));
+}
+
+namespace {
+
+// Enumerators that name no entry: a count or the base of a range, which the
+// runtime never takes or returns as such.
+struct Marker {
+  const char *name, *why;
+};
+constexpr Marker kEnumMarkers[] = {
+    {"cudaDevAttrMax",
+     "the count of attributes, not one: cudaDeviceGetAttribute "
+     "answers cudaErrorInvalidValue, as the H200 does"},
+    {"cudaErrorApiFailureBase",
+     "the base of the range of API failures, not an error the runtime returns"},
+};
+const char *markerWhy(const std::string &name) {
+  for (const Marker &m : kEnumMarkers)
+    if (name == m.name)
+      return m.why;
+  return nullptr;
+}
+
+Family runtimeFunctions(const ToolkitInventory &inv) {
+  Family f;
+  f.name = "CUDA runtime API functions";
+  f.source = "every function `cuda_runtime_api.h` declares";
+  f.provider = "`host/` (the entry points of `CudaRuntime::entryPoints()` "
+               "and the host glue); exclusions in "
+               "`host/RuntimeExclusions.def`";
+  std::vector<std::string> provided = host::providedRuntimeFunctions();
+  std::set<std::string> providedSet(provided.begin(), provided.end());
+  std::set<std::string> declared(inv.runtimeFunctions.begin(),
+                                 inv.runtimeFunctions.end());
+  std::set<std::string> deprecated(inv.deprecatedRuntimeFunctions.begin(),
+                                   inv.deprecatedRuntimeFunctions.end());
+  for (const std::string &name : inv.runtimeFunctions) {
+    Entry e;
+    e.name = name;
+    const host::RuntimeExclusion *x = host::runtimeExclusion(name);
+    if (providedSet.count(name)) {
+      e.status = Status::Provided;
+      if (x)
+        f.stale.push_back(name + ": provided and excluded");
+    } else if (x) {
+      e.status = Status::Excluded;
+      e.note = std::string(x->why);
+    }
+    if (deprecated.count(name))
+      e.note = e.note.empty() ? "deprecated" : "deprecated; " + e.note;
+    f.entries.push_back(std::move(e));
+  }
+  for (const host::RuntimeExclusion &x : host::runtimeExclusions())
+    if (!declared.count(std::string(x.name)))
+      f.stale.push_back(
+          std::string(x.name) +
+          ": excluded, but the toolkit declares no such function");
+  return f;
+}
+
+Family deviceAttributes(const ToolkitInventory &inv) {
+  Family f;
+  f.name = "cudaDeviceAttr values";
+  f.source = "`enum cudaDeviceAttr` in `driver_types.h`";
+  f.provider = "`core/DeviceAttributes.def` (both host paths); sm_90 "
+               "values measured on the H200";
+  std::optional<core::ArchSpec> sm90 = core::findArch("sm_90");
+  for (const Enumerator &e : inv.deviceAttributes) {
+    Entry entry;
+    entry.name = e.name + " (" + std::to_string(e.value) + ")";
+    for (const core::DeviceAttribute &a : core::deviceAttributes())
+      if (a.number == e.value) {
+        if (a.runtimeName != e.name) {
+          f.stale.push_back(e.name + ": row " + std::to_string(a.number) +
+                            " is named " + std::string(a.runtimeName));
+          continue;
+        }
+        entry.status = Status::Provided;
+        entry.note =
+            "sm_90: " +
+            std::to_string(*core::deviceAttributeValue(*sm90, a.number));
+      }
+    if (const char *why = markerWhy(e.name)) {
+      entry.status = Status::Excluded;
+      entry.note = why;
+    }
+    f.entries.push_back(std::move(entry));
+  }
+  return f;
+}
+
+Family deviceProperties(const ToolkitInventory &inv) {
+  Family f;
+  f.name = "cudaDeviceProp fields";
+  f.source = "`struct cudaDeviceProp` in `driver_types.h` (an array's "
+             "elements one by one)";
+  f.provider = "`core/DeviceProperties.def`, filled by the host glue and "
+               "read by the static evaluator";
+  std::optional<core::ArchSpec> sm90 = core::findArch("sm_90");
+  std::set<std::string> declared(inv.devicePropertyFields.begin(),
+                                 inv.devicePropertyFields.end());
+  for (const std::string &field : inv.devicePropertyFields) {
+    Entry e;
+    e.name = field;
+    for (const core::DeviceProperty &p : core::deviceProperties())
+      if (p.field == field) {
+        e.status = Status::Provided;
+        using K = core::DeviceProperty::Kind;
+        if (p.kind == K::Name)
+          e.note = "\"" + sm90->deviceName + "\"";
+        else if (p.kind == K::Zeroed)
+          e.note = "zero (the simulated device has none)";
+        else
+          e.note = "sm_90: " + std::to_string(*devicePropertyValue(*sm90, p));
+        if (p.kind == K::Attribute)
+          e.note += " (attribute " + std::to_string(p.attribute) + ")";
+      }
+    f.entries.push_back(std::move(e));
+  }
+  return f;
+}
+
+Family errors(const ToolkitInventory &inv) {
+  Family f;
+  f.name = "cudaError_t codes";
+  f.source = "`enum cudaError` in `driver_types.h`";
+  f.provider = "`host/CudaErrors.def` (names and messages as the H200 "
+               "prints them)";
+  struct Row {
+    int code;
+    std::string_view name;
+  };
+  static const Row rows[] = {
+#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE) {CODE, #NAME},
+#include "host/CudaErrors.def"
+#undef KCHECK_CUDA_ERROR
+  };
+  for (const Enumerator &e : inv.errors) {
+    Entry entry;
+    entry.name = e.name + " (" + std::to_string(e.value) + ")";
+    for (const Row &r : rows)
+      if (r.code == e.value && r.name == e.name)
+        entry.status = Status::Provided;
+    if (const char *why = markerWhy(e.name)) {
+      entry.status = Status::Excluded;
+      entry.note = why;
+    }
+    f.entries.push_back(std::move(entry));
+  }
+  return f;
+}
+
+const char *statusText(Status s) {
+  switch (s) {
+  case Status::Provided:
+    return "provided";
+  case Status::Excluded:
+    return "excluded";
+  case Status::Missing:
+    return "**missing**";
+  }
+  return "";
+}
+
+} // namespace
+
+std::vector<Family> conformanceFamilies(const ToolkitInventory &inventory) {
+  return {runtimeFunctions(inventory), deviceAttributes(inventory),
+          deviceProperties(inventory), errors(inventory)};
+}
+
+std::string conformanceFailures(const std::vector<Family> &families) {
+  std::ostringstream out;
+  for (const Family &f : families) {
+    for (const Entry &e : f.entries)
+      if (e.status == Status::Missing)
+        out << f.name << ": " << e.name
+            << " is neither provided nor excluded\n";
+    for (const std::string &s : f.stale)
+      out << f.name << ": stale row " << s << "\n";
+  }
+  return out.str();
+}
+
+std::string conformanceMarkdown(const ToolkitInventory &inventory,
+                                const std::vector<Family> &families) {
+  std::ostringstream out;
+  out << "# Conformance: what kcheck provides of the CUDA toolkit\n\n"
+         "Generated by `build/kcheck-conformance > docs/conformance.md` from "
+         "the installed toolkit (CUDA "
+      << inventory.cudaVersion / 1000 << "."
+      << inventory.cudaVersion % 1000 / 10
+      << ") and kcheck's tables; `tests/conformance` fails when an entry of "
+         "the toolkit is neither provided nor excluded, or when this page is "
+         "out of date. An excluded entry is named, with its reason, when a "
+         "program meets it.\n\n"
+         "| family | what exists (from the toolkit) | provided | excluded | "
+         "missing |\n|---|---|---|---|---|\n";
+  for (const Family &f : families)
+    out << "| " << f.name << " | " << f.source << " | "
+        << f.count(Status::Provided) << " | " << f.count(Status::Excluded)
+        << " | " << f.count(Status::Missing) << " |\n";
+  for (const Family &f : families) {
+    out << "\n## " << f.name << "\n\nFrom " << f.source << "; provided by "
+        << f.provider << ". " << f.entries.size()
+        << " entries: " << f.count(Status::Provided) << " provided, "
+        << f.count(Status::Excluded) << " excluded, "
+        << f.count(Status::Missing) << " missing.\n\n"
+        << "| entry | status | note |\n|---|---|---|\n";
+    for (const Entry &e : f.entries)
+      out << "| `" << e.name << "` | " << statusText(e.status) << " | "
+          << e.note << " |\n";
+  }
+  return out.str();
+}
+
+} // namespace kcheck::conformance
