@@ -61,6 +61,9 @@ public:
   /// cudaFuncGetAttributes; nullopt, with `why`, when it cannot be known.
   virtual std::optional<core::KernelResources>
   resources(const std::string &deviceName, std::string &why) = 0;
+  /// The kernel's __launch_bounds__ maximum of threads per block, 0 when it
+  /// has none: read from the device code, without the toolkit's compiler.
+  virtual int launchBound(const std::string &deviceName) = 0;
 };
 
 /// Why a run of host code ended before returning from main.

@@ -358,17 +358,30 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   auto it = r.kernels.find(func);
   if (it == r.kernels.end())
     return fail(cudaErrorInvalidDeviceFunction);
-  // What the GPU refuses before running anything.
+  // What the GPU refuses before running anything: from CUDA 12 on, an
+  // invalid value for each (the H200 with CUDA 13: a block over 1024 threads
+  // or over the launch bounds, an empty grid, a grid's y over 65535, more
+  // dynamic shared memory than the kernel may have).
   core::DeviceFacts f = core::deviceFacts(r.arch());
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  int bound = r.device().launchBound(it->second);
   if (!grid.x || !grid.y || !grid.z || !threads ||
       threads > uint64_t(f.maxThreadsPerBlock) ||
+      (bound && threads > uint64_t(bound)) ||
       block.x > unsigned(f.maxThreadsPerBlock) ||
       block.y > unsigned(f.maxThreadsPerBlock) ||
       block.z > unsigned(f.maxBlockDimZ) || grid.x > unsigned(f.maxGridDimX) ||
       grid.y > unsigned(f.maxGridDimYZ) || grid.z > unsigned(f.maxGridDimYZ))
-    return fail(cudaErrorInvalidConfiguration);
-  if (shared > f.sharedPerBlockOptin)
+    return fail(cudaErrorInvalidValue);
+  // Dynamic shared memory past the default 48 KB needs the kernel's opt-in
+  // (cudaFuncAttributeMaxDynamicSharedMemorySize); the default limit also
+  // counts the kernel's static bytes, which only the toolkit's compiler
+  // knows, so a launch under 48 KB of dynamic memory is not refused here.
+  auto optIn = r.maxDynamicShared.find(it->second);
+  uint64_t sharedLimit = optIn != r.maxDynamicShared.end()
+                             ? optIn->second
+                             : uint64_t(f.sharedPerBlock);
+  if (shared > std::min<uint64_t>(sharedLimit, f.sharedPerBlockOptin))
     return fail(cudaErrorInvalidValue);
   core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
   if (cooperative) {

@@ -238,15 +238,20 @@ HostDevice::resources(const std::string &deviceName, std::string &why) {
   if (!r)
     return std::nullopt;
   // __launch_bounds__, which ptxas does not report, from the device module.
-  if (const llvm::Function *f = module_.getFunction(deviceName)) {
-    unsigned bound = 0;
-    if (!f->getFnAttribute("nvvm.maxntid")
-             .getValueAsString()
-             .split(',')
-             .first.getAsInteger(10, bound))
-      r->maxThreadsPerBlock = int(bound);
-  }
+  if (int bound = launchBound(deviceName))
+    r->maxThreadsPerBlock = bound;
   return r;
+}
+
+int HostDevice::launchBound(const std::string &deviceName) {
+  const llvm::Function *f = module_.getFunction(deviceName);
+  unsigned bound = 0;
+  if (!f || f->getFnAttribute("nvvm.maxntid")
+                .getValueAsString()
+                .split(',')
+                .first.getAsInteger(10, bound))
+    return 0;
+  return int(bound);
 }
 
 } // namespace kcheck::host

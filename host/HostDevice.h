@@ -29,6 +29,7 @@ public:
                        const core::LaunchConfig &config, void **args) override;
   std::optional<core::KernelResources> resources(const std::string &deviceName,
                                                  std::string &why) override;
+  int launchBound(const std::string &deviceName) override;
 
 private:
   const llvm::Module &module_;

@@ -526,6 +526,78 @@ static void launches() {
   OK(cudaFree(d));
 }
 
+__global__ void __launch_bounds__(128) bounded(float *p) {
+  __shared__ float s[64];
+  if (threadIdx.x < 64)
+    s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  if (p)
+    p[threadIdx.x] = s[(threadIdx.x + 1) % 64];
+}
+
+// Kernel queries and the launch calls behind <<<>>>.
+static void kernels() {
+  cudaFuncAttributes f;
+  OK(cudaFuncGetAttributes(&f, bounded));
+  CHECK(f.maxThreadsPerBlock == 128, "launch bounds");
+  CHECK(f.sharedSizeBytes == 64 * sizeof(float), "static shared bytes");
+  OK(cudaFuncSetAttribute(bounded, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                          64 * 1024));
+  OK(cudaFuncGetAttributes(&f, bounded));
+  CHECK(f.maxDynamicSharedSizeBytes == 64 * 1024, "the dynamic limit set");
+  int blocks = 0;
+  OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bounded, 128, 0));
+  CHECK(blocks > 0, "resident blocks");
+  int withFlags = 0;
+  OK(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      &withFlags, bounded, 128, 0, cudaOccupancyDefault));
+  CHECK(withFlags == blocks, "the same with default flags");
+  IS(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bounded, 0, 0),
+     cudaErrorInvalidValue);
+  float *d = nullptr;
+  OK(cudaMalloc(&d, 128 * sizeof(float)));
+  OK(cudaMemsetAsync(d, 0, 128 * sizeof(float), 0));
+  void *args[] = {&d};
+  OK(cudaLaunchKernel((const void *)bounded, dim3(1), dim3(128), args, 0, 0));
+  OK(cudaLaunchCooperativeKernel((const void *)bounded, dim3(1), dim3(128),
+                                 args, 0, 0));
+  // What the launch refuses, each an invalid value from CUDA 12 on: too
+  // many threads, more than the launch bounds, an empty grid, more dynamic
+  // shared memory than the kernel may have without opting in.
+  IS(cudaLaunchKernel((const void *)bounded, dim3(1), dim3(1025), args, 0, 0),
+     cudaErrorInvalidValue);
+  IS(cudaLaunchKernel((const void *)bounded, dim3(1), dim3(256), args, 0, 0),
+     cudaErrorInvalidValue);
+  IS(cudaLaunchKernel((const void *)bounded, dim3(0), dim3(128), args, 0, 0),
+     cudaErrorInvalidValue);
+  IS(cudaLaunchKernel((const void *)fill, dim3(1), dim3(32), args, 60000, 0),
+     cudaErrorInvalidValue);
+  IS(cudaLaunchKernel((const void *)fill, dim3(1, 65536), dim3(32), args, 0, 0),
+     cudaErrorInvalidValue);
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(128);
+  OK(cudaLaunchKernelExC(&config, (const void *)bounded, args));
+  float h[128];
+  OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+  CHECK(h[0] == 1 && h[127] == 0, "the kernel's results");
+  void *address = nullptr;
+  OK(cudaGetSymbolAddress(&address, deviceTable));
+  cudaPointerAttributes a;
+  OK(cudaPointerGetAttributes(&a, address));
+  CHECK(a.type == cudaMemoryTypeDevice, "a symbol is device memory");
+  cudaStream_t s;
+  OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  void *managed = nullptr;
+  OK(cudaMallocManaged(&managed, 256));
+  OK(cudaStreamAttachMemAsync(s, managed, 0, cudaMemAttachSingle));
+  OK(cudaStreamSynchronize(s));
+  OK(cudaFree(managed));
+  OK(cudaFree(d));
+  OK(cudaStreamDestroy(s));
+  cudaGetLastError();
+}
+
 int main() {
   devices();
   attributes();
@@ -535,6 +607,8 @@ int main() {
   pools();
   memory();
   launches();
+  kernels();
+  OK(cudaDeviceReset());
   std::printf("runtime_api: %d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
 }

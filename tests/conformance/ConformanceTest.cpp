@@ -1,0 +1,204 @@
+// The conformance tables against the toolkit and against the GPU: every
+// entry of the installed toolkit is provided or excluded with a reason; the
+// sm_90 answers are the H200's (docs/validation/data/h200-runtime-facts.tsv)
+// except where the H100 kcheck predicts for is a different part; every
+// provided runtime function is called by a test program.
+#include "conformance/Conformance.h"
+#include "analyzer/CudaToolkit.h"
+#include "core/DeviceFacts.h"
+#include "host/RuntimeConformance.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace kcheck {
+namespace {
+
+std::string readFile(const std::filesystem::path &p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// key -> value of the H200's "key<TAB>value" lines.
+std::map<std::string, std::string> h200Facts() {
+  std::map<std::string, std::string> facts;
+  std::istringstream in(
+      readFile(std::string(KCHECK_SOURCE_DIR) +
+               "/docs/validation/data/h200-runtime-facts.tsv"));
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t tab = line.find('\t');
+    if (tab != std::string::npos)
+      facts[line.substr(0, tab)] = line.substr(tab + 1);
+  }
+  return facts;
+}
+
+core::ArchSpec sm90() { return *core::findArch("sm_90"); }
+
+TEST(Conformance, EveryEntryOfTheToolkitIsProvidedOrExcluded) {
+  std::string why;
+  std::optional<analyzer::CudaToolkit> toolkit =
+      analyzer::findCudaToolkit("", why);
+  if (!toolkit)
+    GTEST_SKIP() << "no CUDA toolkit: " << why;
+  std::optional<conformance::ToolkitInventory> inventory =
+      conformance::readToolkitInventory(toolkit->root, why);
+  ASSERT_TRUE(inventory) << why;
+  // A toolkit is read in full: CUDA 13 declares 310 runtime functions.
+  EXPECT_GT(inventory->runtimeFunctions.size(), 250u);
+  EXPECT_GT(inventory->deviceAttributes.size(), 130u);
+  auto families = conformance::conformanceFamilies(*inventory);
+  EXPECT_EQ(conformance::conformanceFailures(families), "");
+}
+
+// The values kcheck gives an sm_90 device are the H200's, except those of
+// the part: kcheck answers as the H100 SXM 80 GB (its memory, L2 and PCI
+// identity), whose counting rules it predicts.
+const std::set<int> kPartAttributes = {
+    33,  34, // PCI bus and device: the simulated device has no PCI location
+    36,  37, // memory clock and bus width: HBM3 on the H100, HBM3e on the H200
+    38,      // L2: 50 MB on the H100, 60 MB on the H200
+    108,     // the persisting-L2 maximum, 5/8 of the L2 on both
+    139, 140}; // PCI device and subsystem identifiers
+
+TEST(Conformance, Sm90AttributesAreTheH200sButThePart) {
+  std::map<std::string, std::string> facts = h200Facts();
+  ASSERT_FALSE(facts.empty());
+  int compared = 0;
+  for (int number = 0; number < 200; ++number) {
+    auto it = facts.find("attr." + std::to_string(number));
+    ASSERT_NE(it, facts.end()) << number;
+    std::optional<int64_t> ours = core::deviceAttributeValue(sm90(), number);
+    if (it->second.rfind("cuda", 0) == 0) { // an error: not an attribute
+      EXPECT_FALSE(ours) << "attribute " << number << ": the H200 answers "
+                         << it->second;
+      continue;
+    }
+    ASSERT_TRUE(ours) << "attribute " << number << " is " << it->second
+                      << " on the H200";
+    if (kPartAttributes.count(number))
+      continue;
+    EXPECT_EQ(*ours, std::stoll(it->second)) << "attribute " << number;
+    ++compared;
+  }
+  EXPECT_GT(compared, 130);
+}
+
+TEST(Conformance, Sm90PropertiesAreTheH200sButThePart) {
+  const std::set<std::string> part = {
+      "totalGlobalMem",           "pciDeviceID",
+      "memoryBusWidth",           "l2CacheSize",
+      "persistingL2CacheMaxSize", "gpuPciDeviceID",
+      "gpuPciSubsystemID"};
+  std::map<std::string, std::string> facts = h200Facts();
+  int compared = 0;
+  for (const core::DeviceProperty &p : core::deviceProperties()) {
+    auto it = facts.find("prop." + std::string(p.field));
+    if (it == facts.end()) // a field CUDA 13 removed: not on the H200
+      continue;
+    std::optional<int64_t> ours = core::devicePropertyValue(sm90(), p);
+    if (!ours || part.count(std::string(p.field)))
+      continue;
+    EXPECT_EQ(*ours, std::stoll(it->second)) << p.field;
+    ++compared;
+  }
+  EXPECT_GT(compared, 100);
+  // Every field takes the value of its attribute, as the runtime fills it.
+  for (const core::DeviceProperty &p : core::deviceProperties()) {
+    if (p.kind == core::DeviceProperty::Kind::Attribute) {
+      EXPECT_TRUE(core::deviceAttributeValue(sm90(), p.attribute)) << p.field;
+    }
+  }
+}
+
+TEST(Conformance, EveryGenerationAnswersEveryAttribute) {
+  for (const std::string &name : core::knownArchNames()) {
+    core::ArchSpec arch = *core::findArch(name);
+    for (const core::DeviceAttribute &a : core::deviceAttributes())
+      EXPECT_TRUE(core::deviceAttributeValue(arch, a.number)) << name;
+    // The facts the occupancy calculator reads agree with the attributes.
+    EXPECT_EQ(
+        *core::deviceFact(arch, "cudaDevAttrMaxSharedMemoryPerBlockOptin"),
+        int64_t(arch.limits.sharedPerBlockOptin))
+        << name;
+    EXPECT_EQ(*core::deviceFact(arch, "maxThreadsDim[2]"),
+              arch.limits.maxBlockDimZ)
+        << name;
+  }
+}
+
+TEST(Conformance, ErrorNamesAndMessagesAreTheH200s) {
+  std::map<std::string, std::string> facts = h200Facts();
+  std::string def =
+      readFile(std::string(KCHECK_SOURCE_DIR) + "/host/CudaErrors.def");
+  int compared = 0;
+  for (const auto &[key, value] : facts) {
+    if (key.rfind("error.", 0) != 0 || !std::isdigit(key[6]))
+      continue;
+    size_t tab = value.find('\t');
+    std::string row = "KCHECK_CUDA_ERROR(" + key.substr(6) + ", " +
+                      value.substr(0, tab) + ", \"";
+    EXPECT_NE(def.find(row), std::string::npos) << row;
+    ++compared;
+  }
+  EXPECT_GT(compared, 120);
+}
+
+TEST(Conformance, ExclusionsGiveAReason) {
+  for (const host::RuntimeExclusion &x : host::runtimeExclusions()) {
+    EXPECT_FALSE(x.why.empty()) << x.name << " (family " << x.family << ")";
+    std::vector<std::string> provided = host::providedRuntimeFunctions();
+    EXPECT_EQ(std::count(provided.begin(), provided.end(), std::string(x.name)),
+              0)
+        << x.name << " is provided and excluded";
+  }
+}
+
+// Each provided function is called somewhere a test runs it under kcheck:
+// the conformance programs or the --run-host test programs.
+TEST(Conformance, EveryProvidedRuntimeFunctionIsCalledByATestProgram) {
+  std::string text;
+  for (const char *dir :
+       {"/tests/conformance/programs", "/tests/host/programs"})
+    for (const auto &entry : std::filesystem::directory_iterator(
+             std::string(KCHECK_SOURCE_DIR) + dir))
+      if (entry.path().extension() == ".cu")
+        text += readFile(entry.path());
+  // The functions of the installed toolkit's API (a provided function an
+  // older toolkit had, such as cudaThreadSynchronize, cannot be called by a
+  // program compiled against this one).
+  std::string why;
+  std::optional<analyzer::CudaToolkit> toolkit =
+      analyzer::findCudaToolkit("", why);
+  if (!toolkit)
+    GTEST_SKIP() << "no CUDA toolkit: " << why;
+  std::optional<conformance::ToolkitInventory> inventory =
+      conformance::readToolkitInventory(toolkit->root, why);
+  ASSERT_TRUE(inventory) << why;
+  std::set<std::string> declared(inventory->runtimeFunctions.begin(),
+                                 inventory->runtimeFunctions.end());
+  std::vector<std::string> uncalled;
+  for (const std::string &name : host::providedRuntimeFunctions()) {
+    if (!declared.count(name))
+      continue;
+    std::regex call("\\b" + name + "\\s*[(<]");
+    if (!std::regex_search(text, call))
+      uncalled.push_back(name);
+  }
+  std::string list;
+  for (const std::string &n : uncalled)
+    list += n + " ";
+  EXPECT_TRUE(uncalled.empty()) << list;
+}
+
+} // namespace
+} // namespace kcheck
