@@ -178,6 +178,10 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
       "-O3",
       "-Xclang",
       "-disable-llvm-passes",
+      // NVVM keeps a loop with no side effects (the GPU spins in it), where
+      // C++'s forward-progress rule lets Clang mark the function mustprogress
+      // and LLVM delete the loop: no mustprogress, as nvcc.
+      "-fno-finite-loops",
       "-gline-tables-only",
       // Kernel parameters keep their source names (`--arg n=1024`).
       "-fno-discard-value-names",

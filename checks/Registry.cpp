@@ -35,6 +35,7 @@ extern const Check kMemcheckCheck;
 extern const Check kInitcheckCheck;
 extern const Check kRacecheckCheck;
 extern const Check kSynccheckCheck;
+extern const Check kKernelFaultCheck;
 // (new-check.sh: declarations above)
 
 const std::vector<Check> &registry() {
@@ -47,6 +48,7 @@ const std::vector<Check> &registry() {
       kInitcheckCheck,
       kRacecheckCheck,
       kSynccheckCheck,
+      kKernelFaultCheck,
       // (new-check.sh: rows above)
   };
   return checks;

@@ -52,7 +52,7 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
   }
 
   Session s = driver::sessionOfHostRun(o, run, arch, headers);
-  std::vector<std::string> errors = run.errors;
+  std::vector<std::string> errors = driver::hostRunErrors(run, s);
   for (const std::string &n : s.report.notes)
     err << "kcheck: note: " << n << '\n';
   for (const core::LaunchReport &l : s.report.launches)

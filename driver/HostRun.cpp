@@ -74,7 +74,12 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
     if (l.seconds >= 1)
       lr.notes.push_back(fmt::format("{} blocks simulated in {:.1f} s",
                                      sl.result.blocksSimulated, l.seconds));
-    if (!lr.simulated) {
+    if (gpuFault(sl.result)) {
+      // The GPU faults too ([kernel-fault]): the launch up to the fault.
+      lr.simulated = true;
+      reportSimulatedLaunch(sl, o.file, lr);
+      lr.notes.push_back(gpuFaultNote(sl.result));
+    } else if (!lr.simulated) {
       lr.notes.push_back(sl.result.error);
     } else {
       reportSimulatedLaunch(sl, o.file, lr);
@@ -83,6 +88,22 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
     s.launches.push_back(std::move(sl));
   }
   return s;
+}
+
+std::vector<std::string> hostRunErrors(const host::RunResult &run,
+                                       const Session &s) {
+  // A launch that faulted (under memcheck or synccheck, or on the GPU
+  // itself: [kernel-fault]) is a finding (the program's run stopped there,
+  // or went on as its CUDA calls failed, as on a GPU), not an error.
+  std::vector<std::string> errors;
+  for (const std::string &e : run.errors)
+    if (std::none_of(s.launches.begin(), s.launches.end(),
+                     [&](const SimulatedLaunch &l) {
+                       return l.result.fault &&
+                              e.find(l.result.error) != std::string::npos;
+                     }))
+      errors.push_back(e);
+  return errors;
 }
 
 Session sessionFromHostRun(const Options &o, std::ostream &err) {
@@ -110,16 +131,8 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
     return failed;
   }
   Session s = sessionOfHostRun(o, *run, arch, headers);
-  // A launch that faulted under memcheck or synccheck is its finding (the
-  // program's run stopped there, as its CUDA calls would fail on a GPU), not an
-  // error.
-  for (const std::string &e : run->errors)
-    if (std::none_of(s.launches.begin(), s.launches.end(),
-                     [&](const SimulatedLaunch &l) {
-                       return faultReportedBy(l.result) &&
-                              e.find(l.result.error) != std::string::npos;
-                     }))
-      s.errors.push_back(e);
+  for (const std::string &e : hostRunErrors(*run, s))
+    s.errors.push_back(e);
   for (size_t i = 0; i < s.launches.size(); ++i)
     if (faultReportedBy(s.launches[i].result))
       s.report.launches[i].notes = {faultedLaunchNote(s.launches[i].result)};

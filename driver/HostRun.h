@@ -21,4 +21,9 @@ Session sessionOfHostRun(const Options &options, host::RunResult &run,
                          const core::ArchSpec &arch,
                          const core::CudaHeaders &headers);
 
+/// The run's errors that are kcheck's (exit 3): not a launch's fault, which
+/// is a finding (memcheck's, synccheck's or [kernel-fault]), as on a GPU.
+std::vector<std::string> hostRunErrors(const host::RunResult &run,
+                                       const Session &session);
+
 } // namespace kcheck::driver

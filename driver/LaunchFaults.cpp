@@ -1,5 +1,7 @@
 #include "driver/LaunchFaults.h"
 
+#include "host/CudaRuntime.h"
+
 #include <fmt/format.h>
 
 namespace kcheck::driver {
@@ -31,6 +33,18 @@ std::string faultedLaunchNote(const sim::LaunchResult &r) {
   return fmt::format("the kernel faulted (see the {} error): its counters are "
                      "not reported",
                      faultReportedBy(r));
+}
+
+const sim::Fault *gpuFault(const sim::LaunchResult &r) {
+  return r.fault && !faultReportedBy(r) ? &*r.fault : nullptr;
+}
+
+std::string gpuFaultNote(const sim::LaunchResult &r) {
+  return fmt::format(
+      "the kernel faults (see the kernel-fault error): its counters are those "
+      "of the {} block(s) run up to the fault; the GPU ends the launch there "
+      "and the program's later CUDA calls return {}",
+      r.blocksSimulated, host::faultErrorName(*r.fault));
 }
 
 } // namespace kcheck::driver

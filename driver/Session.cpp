@@ -10,7 +10,9 @@
 #include "driver/LibraryLaunches.h"
 #include "driver/Progress.h"
 #include "driver/StaticLaunches.h"
+
 #include "simulator/engine/DecodedKernel.h"
+#include <fmt/format.h>
 
 #include "simulator/engine/Decode.h"
 #include "clang/AST/ASTConsumer.h"
@@ -86,7 +88,8 @@ private:
   Progress progress_;
   std::vector<const HostLaunch *> chosen_;
   HostLaunch commandLineLaunch_;
-  std::vector<bool> unevaluated_; // per launch: HostLaunch::unevaluated
+  std::vector<bool> unevaluated_;   // per launch: HostLaunch::unevaluated
+  std::optional<int> contextFault_; // the launch the GPU faulted in
   std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded_;
   // Per kernel, for the divergence check and the SASS branch prediction.
   std::map<std::string,
@@ -230,6 +233,13 @@ bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
                               SimulatedLaunch &sl) {
   bool configKnown =
       resolveConfig(options_, hl, &hl == &commandLineLaunch_, lr);
+  if (contextFault_) {
+    // After a fault the GPU's context is unusable: no later launch runs.
+    lr.notes.push_back(fmt::format(
+        "not run: the GPU runs nothing after the fault of launch #{}",
+        *contextFault_));
+    return true;
+  }
   const llvm::Function *fn = cm_.module->getFunction(hl.mangledName);
   if (!fn || fn->isDeclaration()) {
     lr.notes.push_back("kernel '" + hl.mangledName +
@@ -265,6 +275,12 @@ bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
   if (faultReportedBy(sl.result)) {
     // A finding of `kcheck memcheck`/`synccheck`, not an analysis error.
     lr.notes.push_back(faultedLaunchNote(sl.result));
+  } else if (gpuFault(sl.result)) {
+    // The GPU faults too ([kernel-fault]): the launch up to the fault.
+    lr.simulated = true;
+    reportSimulatedLaunch(sl, options_.file, lr);
+    lr.notes.push_back(gpuFaultNote(sl.result));
+    contextFault_ = lr.index;
   } else if (!sl.result.error.empty()) {
     lr.notes.push_back(sl.result.error);
     s_.errors.push_back(sl.result.error);

@@ -77,6 +77,34 @@ void CudaRuntime::stop(Stop why) {
   std::longjmp(*stopTarget_, 1);
 }
 
+int faultErrorCode(const sim::Fault &f) {
+  switch (f.cause) {
+  case sim::FaultCause::Memory:
+    return f.kind.find("misaligned") != std::string::npos
+               ? 716                 // cudaErrorMisalignedAddress
+               : 700;                // cudaErrorIllegalAddress
+  case sim::FaultCause::Trap:        // an assert, or __trap(): "unspecified"
+    return f.gpuOutput.empty() ? 719 /* cudaErrorLaunchFailure */
+                               : 710 /* cudaErrorAssert */;
+  case sim::FaultCause::Unreachable: // NVPTX lowers it to a trap
+    return 719;
+  case sim::FaultCause::WarpMemberMask: // measured: kernels/sanitize
+    return 715;                         // cudaErrorIllegalInstruction
+  }
+  return 999; // cudaErrorUnknown
+}
+
+const char *faultErrorName(const sim::Fault &f) {
+  switch (faultErrorCode(f)) {
+#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE)                                 \
+  case CODE:                                                                   \
+    return #NAME;
+#include "host/CudaErrors.def"
+#undef KCHECK_CUDA_ERROR
+  }
+  return "cudaErrorUnknown";
+}
+
 void CudaRuntime::unsupported(const char *name) {
   Stop why;
   why.kind = Stop::Kind::Unsupported;

@@ -79,6 +79,12 @@ struct Stop {
   std::string message;
 };
 
+/// The cudaError_t a kernel's fault leaves, as the GPU reports it to the
+/// program's next calls (cudaErrorAssert for a failed assert, ...), and its
+/// name: one answer for both host paths (CudaErrors.def).
+int faultErrorCode(const sim::Fault &fault);
+const char *faultErrorName(const sim::Fault &fault);
+
 class CudaRuntime {
 public:
   CudaRuntime(const core::ArchSpec &arch, SimulatedDevice &device);

@@ -332,23 +332,6 @@ cudaError_t apiPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
   *stream = c.stream;
   return cudaSuccess;
 }
-// The error a kernel's fault leaves, as the GPU reports it.
-cudaError_t faultError(const sim::Fault &f) {
-  switch (f.cause) {
-  case sim::FaultCause::Memory:
-    return f.kind.find("misaligned") != std::string::npos
-               ? cudaErrorMisalignedAddress
-               : cudaErrorIllegalAddress;
-  case sim::FaultCause::Trap: // an assert, or __trap(): "unspecified"
-    return f.gpuOutput.empty() ? cudaErrorLaunchFailure : cudaErrorAssert;
-  case sim::FaultCause::Unreachable: // NVPTX lowers it to a trap
-    return cudaErrorLaunchFailure;
-  case sim::FaultCause::WarpMemberMask: // measured: kernels/sanitize
-    return cudaErrorIllegalInstruction;
-  }
-  return cudaErrorUnknown;
-}
-
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t shared, bool cooperative) {
   CudaRuntime &r = rt();
@@ -403,7 +386,7 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
     // (kernels run asynchronously), the fault surfaces at the next call that
     // reaches the device (cudaGetLastError before it: still success, as
     // while the kernel is still running).
-    r.stickyError = faultError(*outcome.fault);
+    r.stickyError = faultErrorCode(*outcome.fault);
     r.launchFaults.push_back(std::move(outcome.error));
   } else if (!outcome.error.empty()) {
     // A limit of kcheck's or something it cannot run: the run cannot be
