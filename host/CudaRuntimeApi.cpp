@@ -461,8 +461,10 @@ cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
     case 11: // PreferredClusterDimension: a preference, clusters optional
     case 14: // PreferredSharedMemoryCarveout: a hint
     case 16: // NvlinkUtilCentricScheduling: a hint
+    case 13: // DeviceUpdatableKernelNode: for graph nodes, ignored here (the
+             // H200 launches with it)
       break;
-    default: // 13 DeviceUpdatableKernelNode is for graph nodes only
+    default: // an id CUDA 13 does not define
       return fail(cudaErrorInvalidValue);
     }
   }
