@@ -52,6 +52,21 @@ constexpr GenerationRules kVoltaAndLater = {kMaxwellPascal.shared,
                                              GlobalRequests::OnePerInstruction,
                                              32, 0, true, true}};
 
+/// `l` with the carveouts `kb` [Occ cudaOccAlignUpShmemSizeVoltaPlus].
+template <size_t N>
+constexpr DeviceLimits withCarveouts(DeviceLimits l, const uint16_t (&kb)[N]) {
+  l.carveoutKB = {};
+  for (size_t i = 0; i < N; ++i)
+    l.carveoutKB[i] = kb[i];
+  l.carveouts = N;
+  return l;
+}
+constexpr DeviceLimits withoutCarveouts(DeviceLimits l) {
+  l.carveoutKB = {};
+  l.carveouts = 0; // before cc7.0: the cache configuration's split instead
+  return l;
+}
+
 /// Device limits per group of compute capabilities [Guide, Technical
 /// Specifications; Occ]; fields not set are DeviceLimits' defaults.
 constexpr DeviceLimits limitsTesla(int registersPerSM) {
@@ -67,8 +82,8 @@ constexpr DeviceLimits limitsTesla(int registersPerSM) {
   l.persistingL2Bytes = 0;
   return l;
 }
-constexpr DeviceLimits kTesla10Limits = limitsTesla(8192);
-constexpr DeviceLimits kTesla12Limits = limitsTesla(16384);
+constexpr DeviceLimits kTesla10Limits = withoutCarveouts(limitsTesla(8192));
+constexpr DeviceLimits kTesla12Limits = withoutCarveouts(limitsTesla(16384));
 constexpr DeviceLimits kFermiLimits = [] {
   DeviceLimits l;
   l.registersPerSM = 32768;
@@ -78,6 +93,7 @@ constexpr DeviceLimits kFermiLimits = [] {
   l.maxRegistersPerThread = 255;
   l.texture = kTextureLimitsKepler;
   l.persistingL2Bytes = 0;
+  l = withoutCarveouts(l);
   return l;
 }();
 constexpr DeviceLimits kKeplerMaxwellPascalLimits = [] {
@@ -87,6 +103,7 @@ constexpr DeviceLimits kKeplerMaxwellPascalLimits = [] {
   l.maxRegistersPerThread = 255;
   l.texture = kTextureLimitsKepler;
   l.persistingL2Bytes = 0;
+  l = withoutCarveouts(l);
   return l;
 }();
 constexpr DeviceLimits kMaxwellPascalLimits = [] {
@@ -104,6 +121,8 @@ constexpr DeviceLimits kVoltaLimits = [] {
   l.sharedPerBlockOptin = l.sharedPerSM = 96 * 1024;
   l.sharedAllocationGranularity = 256;
   l.persistingL2Bytes = 0;
+  constexpr uint16_t kb[] = {0, 8, 16, 32, 64, 96};
+  l = withCarveouts(l, kb);
   return l;
 }();
 constexpr DeviceLimits kTuringLimits = [] {
@@ -112,6 +131,8 @@ constexpr DeviceLimits kTuringLimits = [] {
   l.blocksPerSM = 16;
   l.sharedAllocationGranularity = 256;
   l.persistingL2Bytes = 0;
+  constexpr uint16_t kb[] = {32, 64};
+  l = withCarveouts(l, kb);
   return l;
 }();
 // cc8.0 and later reserve 1 KB of shared memory per block.
@@ -124,11 +145,17 @@ constexpr DeviceLimits ampereLimits(uint64_t optinKB, uint64_t perSMKB,
   l.reservedSharedPerBlock = 1024;
   return l;
 }
-constexpr DeviceLimits kA100Limits = ampereLimits(163, 164, 32);
-constexpr DeviceLimits kOrinLimits = ampereLimits(163, 164, 16);
-constexpr DeviceLimits kGA10xLimits = ampereLimits(99, 100, 16);
+constexpr uint16_t kCarveouts164[] = {0, 8, 16, 32, 64, 100, 132, 164};
+constexpr uint16_t kCarveouts100[] = {0, 8, 16, 32, 64, 100};
+constexpr DeviceLimits kA100Limits =
+    withCarveouts(ampereLimits(163, 164, 32), kCarveouts164);
+constexpr DeviceLimits kOrinLimits =
+    withCarveouts(ampereLimits(163, 164, 16), kCarveouts164);
+constexpr DeviceLimits kGA10xLimits =
+    withCarveouts(ampereLimits(99, 100, 16), kCarveouts100);
 // cc8.9 and 12.x: 24 resident blocks [Occ cudaOccMaxBlocksPerMultiprocessor].
-constexpr DeviceLimits kAdaLimits = ampereLimits(99, 100, 24);
+constexpr DeviceLimits kAdaLimits =
+    withCarveouts(ampereLimits(99, 100, 24), kCarveouts100);
 constexpr DeviceLimits withBarrierSets(DeviceLimits l, int sets) {
   l.barrierSetsPerBlockSlot = sets;
   return l;

@@ -14,6 +14,8 @@
 //   /t/165293): on Volta and newer, one request per warp instruction.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -172,6 +174,12 @@ struct DeviceLimits {
   // parts with full-rate FP64 (cc6.0, 7.0, 8.0, 9.0, 10.x).
   int singleToDoubleRatio = 2;
   TextureLimits texture = kTextureLimitsVolta;
+  // The shared-memory carveouts an SM can be configured with, in KB,
+  // ascending (cc7.0 and later; empty before) [Occ]
+  // cudaOccAlignUpShmemSizeVoltaPlus: a preference is rounded up to one.
+  std::array<uint16_t, 10> carveoutKB = {0,   8,   16,  32,  64,
+                                         100, 132, 164, 196, 228};
+  size_t carveouts = 10;
 };
 
 /// What the user may change per run (`--bank-mode`, `--l1-cache`).

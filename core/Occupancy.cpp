@@ -48,6 +48,24 @@ uint64_t maxDynamicShared(const DeviceFacts &f, const KernelResources &k) {
              : 0;
 }
 
+// Defined below, with availableDynamicSharedBytes.
+std::optional<uint64_t> preferredSharedPerSM(const DeviceFacts &f,
+                                             SharedPreference p);
+std::optional<uint64_t> alignUpToCarveout(const DeviceFacts &f, uint64_t bytes);
+
+// [Occ] cudaOccMaxBlocksPerSMSmemLimit: the SM's shared memory the blocks
+// share, the preferred carveout when one block fits in it, else the
+// smallest carveout that holds one (all of it by default and before cc7.0).
+uint64_t sharedForBlocks(const DeviceFacts &f, SharedPreference p,
+                         uint64_t perBlock) {
+  if (f.carveouts == 0 || (p.cacheConfig == 0 && p.carveoutPercent == -1))
+    return f.sharedPerSM;
+  std::optional<uint64_t> preferred = preferredSharedPerSM(f, p);
+  if (preferred && *preferred >= perBlock)
+    return *preferred;
+  return alignUpToCarveout(f, perBlock).value_or(0);
+}
+
 } // namespace
 
 std::string Occupancy::limitedBy() const {
@@ -66,6 +84,12 @@ std::string Occupancy::limitedBy() const {
 
 Occupancy occupancy(const ArchSpec &arch, const KernelResources &k,
                     int blockThreads, uint64_t dynamicShared) {
+  return occupancy(arch, k, blockThreads, dynamicShared, SharedPreference{});
+}
+
+Occupancy occupancy(const ArchSpec &arch, const KernelResources &k,
+                    int blockThreads, uint64_t dynamicShared,
+                    SharedPreference preference) {
   DeviceFacts f = deviceFacts(arch);
   Occupancy o;
   if (blockThreads <= 0)
@@ -105,7 +129,8 @@ Occupancy occupancy(const ArchSpec &arch, const KernelResources &k,
   else if (allocated == 0)
     o.bySharedMemory = INT_MAX;
   else
-    o.bySharedMemory = int(f.sharedPerSM / allocated);
+    o.bySharedMemory =
+        int(sharedForBlocks(f, preference, allocated) / allocated);
 
   o.blocksPerSM =
       std::min({o.byRegisters, o.bySharedMemory, o.byWarps, o.byBlockLimit});
@@ -133,6 +158,73 @@ int maxThreadsPerBlock(const ArchSpec &arch, const KernelResources &k) {
   return 0;
 }
 
+namespace {
+
+// [Occ] cudaOccAlignUpShmemSizeVoltaPlus: the smallest carveout holding
+// `bytes`; nullopt past the largest.
+std::optional<uint64_t> alignUpToCarveout(const DeviceFacts &f,
+                                          uint64_t bytes) {
+  for (size_t i = 0; i < f.carveouts; ++i)
+    if (bytes <= uint64_t(f.carveoutKB[i]) * 1024)
+      return uint64_t(f.carveoutKB[i]) * 1024;
+  return std::nullopt;
+}
+
+// [Occ] cudaOccSMemPreferenceVoltaPlus: the SM's shared memory the
+// preference asks for (a carveout percentage, else the cache config's:
+// PreferL1 0 %, PreferShared 100 %, PreferEqual 50 %, none: all of it).
+std::optional<uint64_t> preferredSharedPerSM(const DeviceFacts &f,
+                                             SharedPreference p) {
+  int percent = p.carveoutPercent;
+  if (percent < -1 || percent > 100)
+    return std::nullopt;
+  if (percent == -1)
+    percent = p.cacheConfig == 2   ? 0
+              : p.cacheConfig == 1 ? 100
+              : p.cacheConfig == 3 ? 50
+                                   : -1;
+  uint64_t bytes =
+      percent == -1 ? f.sharedPerSM : uint64_t(percent) * f.sharedPerSM / 100;
+  return alignUpToCarveout(f, bytes);
+}
+
+} // namespace
+
+std::optional<uint64_t> availableDynamicSharedBytes(const ArchSpec &arch,
+                                                    const KernelResources &k,
+                                                    int numBlocks,
+                                                    int blockThreads,
+                                                    SharedPreference pref) {
+  DeviceFacts f = deviceFacts(arch);
+  if (numBlocks <= 0 || f.carveouts == 0)
+    return std::nullopt;
+  if (occupancy(arch, k, blockThreads, 0, pref).blocksPerSM < numBlocks)
+    return std::nullopt;
+  // The runtime's attributes opt in (FUNC_SHMEM_LIMIT_OPTIN), and the
+  // reserved 1 KB counts as the block's (cudaOccSMemPerBlock).
+  uint64_t limitPerBlock = f.sharedPerBlockOptin + f.reservedSharedPerBlock;
+  std::optional<uint64_t> preferred = preferredSharedPerSM(f, pref);
+  if (!preferred)
+    return std::nullopt;
+  uint64_t perSM = limitPerBlock;
+  if (numBlocks > 1) {
+    perSM = *preferred;
+    if (perSM == 0) { // the smallest configuration above none
+      std::optional<uint64_t> smallest = alignUpToCarveout(f, 1);
+      if (!smallest)
+        return std::nullopt;
+      perSM = *smallest;
+    }
+  }
+  uint64_t available =
+      perSM / uint64_t(numBlocks) / sharedGranularity(f) * sharedGranularity(f);
+  available = std::min(available, limitPerBlock);
+  if (available < k.staticSharedBytes)
+    return std::nullopt;
+  available -= k.staticSharedBytes;
+  return std::min(available, maxDynamicShared(f, k));
+}
+
 uint64_t maxDynamicSharedBytes(const ArchSpec &arch, const KernelResources &k) {
   return maxDynamicShared(deviceFacts(arch), k);
 }
@@ -150,7 +242,7 @@ std::vector<FuncAttribute> funcAttributes(const ArchSpec &arch,
       {"binaryVersion", version},
       {"cacheModeCA", 0},
       {"maxDynamicSharedSizeBytes", int64_t(maxDynamicSharedBytes(arch, k))},
-      {"preferredShmemCarveout", -1},
+      {"preferredShmemCarveout", k.preferredCarveout},
       {"clusterDimMustBeSet", 0},
       {"requiredClusterWidth", 0},
       {"requiredClusterHeight", 0},

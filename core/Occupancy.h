@@ -10,15 +10,17 @@
 // = static + dynamic + the reserved 1 KB (sm_80+) rounded up to 128 bytes
 // (sm_80+; 256 before), the default carveout (all of the SM's shared
 // memory), the per-generation block limit (DeviceFacts), and, from sm_90,
-// the named barriers a block uses. Assumptions: the default cache and
-// carveout configuration (cudaFuncSetAttribute's carveout preference is not
-// modelled), partitioned global caching off (the default), the kernel's
-// opt-in dynamic shared limit as cudaFuncSetAttribute left it.
+// the named barriers a block uses. Assumptions: blocks per SM with the
+// default cache and carveout configuration (a preference changes only
+// availableDynamicSharedBytes here), partitioned global caching off (the
+// default), the kernel's opt-in dynamic shared limit as cudaFuncSetAttribute
+// left it.
 #pragma once
 
 #include "core/ArchSpec.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +39,8 @@ struct KernelResources {
   // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize);
   // 0: the default, the 48 KB of sharedMemPerBlock less the static part.
   uint64_t maxDynamicSharedBytes = 0;
+  // cudaFuncAttributePreferredSharedMemoryCarveout; -1: none set.
+  int preferredCarveout = -1;
 };
 
 /// Blocks per SM and which resource limits them.
@@ -49,8 +53,21 @@ struct Occupancy {
   std::string limitedBy() const;
 };
 
+/// What the program prefers for a kernel's split of L1 and shared memory:
+/// the cache configuration (cudaFuncCache: 0 none, 1 shared, 2 L1, 3
+/// equal; the kernel's cudaFuncSetCacheConfig, else the device's) and the
+/// carveout in percent of the SM's shared memory
+/// (cudaFuncAttributePreferredSharedMemoryCarveout; -1: none).
+struct SharedPreference {
+  int cacheConfig = 0;
+  int carveoutPercent = -1;
+};
+
 /// cudaOccupancyMaxActiveBlocksPerMultiprocessor(kernel, blockThreads,
 /// dynamicSharedBytes) on `arch`.
+Occupancy occupancy(const ArchSpec &arch, const KernelResources &kernel,
+                    int blockThreads, uint64_t dynamicSharedBytes,
+                    SharedPreference preference);
 Occupancy occupancy(const ArchSpec &arch, const KernelResources &kernel,
                     int blockThreads, uint64_t dynamicSharedBytes);
 
@@ -71,6 +88,20 @@ int maxThreadsPerBlock(const ArchSpec &arch, const KernelResources &kernel);
 /// (cudaFuncGetAttributes's maxDynamicSharedSizeBytes).
 uint64_t maxDynamicSharedBytes(const ArchSpec &arch,
                                const KernelResources &kernel);
+
+/// cudaOccupancyAvailableDynamicSMemPerBlock: the dynamic shared memory a
+/// block may have with `numBlocks` blocks of `blockThreads` resident per SM
+/// ([Occ] cudaOccAvailableDynamicSMemPerBlock: the preferred carveout,
+/// rounded up to a configuration of the SM, shared by the blocks in
+/// 128-byte units, less the static part, within the kernel's limits);
+/// nullopt where the runtime answers cudaErrorInvalidValue (fewer blocks
+/// fit, or a preference out of range) or, before cc7.0, where kcheck does
+/// not model the cache configuration's split.
+std::optional<uint64_t> availableDynamicSharedBytes(const ArchSpec &arch,
+                                                    const KernelResources &k,
+                                                    int numBlocks,
+                                                    int blockThreads,
+                                                    SharedPreference pref);
 
 /// cudaFuncGetAttributes's answer, under cudaFuncAttributes' field names,
 /// always in this order (the run-host glue fills the struct by name).

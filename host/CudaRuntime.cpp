@@ -116,6 +116,17 @@ void CudaRuntime::unsupported(const char *name) {
   stop(std::move(why));
 }
 
+core::SharedPreference
+CudaRuntime::sharedPreference(const std::string &deviceName) const {
+  core::SharedPreference p;
+  auto cache = cacheConfigs.find(deviceName);
+  p.cacheConfig = cache != cacheConfigs.end() ? cache->second : cacheConfig;
+  auto carveout = carveouts.find(deviceName);
+  if (carveout != carveouts.end())
+    p.carveoutPercent = carveout->second;
+  return p;
+}
+
 std::optional<uint64_t> CudaRuntime::variableAddress(const void *hostShadow,
                                                      uint64_t offset,
                                                      uint64_t count) {

@@ -143,7 +143,13 @@ public:
   std::map<const void *, std::string> kernels; // host stub -> device name
   // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
   std::map<std::string, uint64_t> maxDynamicShared; // by device name
-  std::map<const void *, Variable> variables;       // host shadow -> variable
+  // cudaFuncSetCacheConfig and cudaFuncAttributePreferredSharedMemory-
+  // Carveout, by device name: the occupancy calculator's preference.
+  std::map<std::string, int> cacheConfigs, carveouts;
+  /// The preference of kernel `deviceName` (its own cache configuration,
+  /// else the device's).
+  core::SharedPreference sharedPreference(const std::string &deviceName) const;
+  std::map<const void *, Variable> variables; // host shadow -> variable
   struct Event {
     std::chrono::steady_clock::time_point time;
     bool recorded = false;

@@ -156,6 +156,11 @@ cudaError_t apiFuncSetAttribute(const void *func, cudaFuncAttribute attr,
         uint64_t(value) > core::deviceFacts(rt().arch()).sharedPerBlockOptin)
       return fail(cudaErrorInvalidValue);
     rt().maxDynamicShared[it->second] = uint64_t(value);
+  } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+    // A percentage of the SM's shared memory, or -1 (no preference).
+    if (value < -1 || value > 100)
+      return fail(cudaErrorInvalidValue);
+    rt().carveouts[it->second] = value;
   }
   return cudaSuccess;
 }
@@ -186,6 +191,8 @@ std::optional<core::KernelResources> resourcesOf(const void *func,
   if (auto d = r.maxDynamicShared.find(it->second);
       d != r.maxDynamicShared.end())
     k->maxDynamicSharedBytes = d->second;
+  if (auto c = r.carveouts.find(it->second); c != r.carveouts.end())
+    k->preferredCarveout = c->second;
   return k;
 }
 cudaError_t apiOccupancyWithFlags(int *numBlocks, const void *func,
@@ -197,8 +204,29 @@ cudaError_t apiOccupancyWithFlags(int *numBlocks, const void *func,
     return fail(cudaErrorInvalidDeviceFunction);
   if (!numBlocks || blockSize <= 0)
     return fail(cudaErrorInvalidValue);
-  *numBlocks =
-      core::occupancy(rt().arch(), *k, blockSize, dynamicShared).blocksPerSM;
+  *numBlocks = core::occupancy(rt().arch(), *k, blockSize, dynamicShared,
+                               rt().sharedPreference(rt().kernels[func]))
+                   .blocksPerSM;
+  return cudaSuccess;
+}
+cudaError_t apiOccupancyAvailableDynamicShared(size_t *bytes, const void *func,
+                                               int numBlocks, int blockSize) {
+  std::optional<core::KernelResources> k =
+      resourcesOf(func, "cudaOccupancyAvailableDynamicSMemPerBlock");
+  if (!k)
+    return fail(cudaErrorInvalidDeviceFunction);
+  if (!bytes)
+    return fail(cudaErrorInvalidValue);
+  if (rt().arch().major < 7)
+    rt().unsupported("cudaOccupancyAvailableDynamicSMemPerBlock before "
+                     "cc7.0 (the cache configuration's split is not "
+                     "modelled)");
+  std::optional<uint64_t> v = core::availableDynamicSharedBytes(
+      rt().arch(), *k, numBlocks, blockSize,
+      rt().sharedPreference(rt().kernels[func]));
+  if (!v)
+    return fail(cudaErrorInvalidValue);
+  *bytes = size_t(*v);
   return cudaSuccess;
 }
 cudaError_t apiOccupancy(int *numBlocks, const void *func, int blockSize,
@@ -217,7 +245,13 @@ cudaError_t apiFuncAttributes(const void *func, long long *values) {
     values[i++] = a.value;
   return cudaSuccess;
 }
-cudaError_t apiFuncSetCacheConfig(const void *, cudaFuncCache) {
+cudaError_t apiFuncSetCacheConfig(const void *func, cudaFuncCache config) {
+  auto it = rt().kernels.find(func);
+  if (it == rt().kernels.end())
+    return fail(cudaErrorInvalidDeviceFunction);
+  if (int(config) < 0 || int(config) > 3)
+    return fail(cudaErrorInvalidValue);
+  rt().cacheConfigs[it->second] = int(config);
   return cudaSuccess;
 }
 
@@ -544,6 +578,8 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", address(apiOccupancy)},
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
        address(apiOccupancyWithFlags)},
+      {"cudaOccupancyAvailableDynamicSMemPerBlock",
+       address(apiOccupancyAvailableDynamicShared)},
       {"cudaStreamCreate", address(apiStreamCreate)},
       {"cudaStreamCreateWithFlags", address(apiStreamCreateWithFlags)},
       {"cudaStreamDestroy", address(apiStreamOp)},

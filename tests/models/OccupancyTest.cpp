@@ -43,6 +43,37 @@ TEST(Occupancy, H100Examples) {
   EXPECT_EQ(p.minGridSize, 2 * 132);
 }
 
+// As the H200 answers cudaOccupancyAvailableDynamicSMemPerBlock
+// (docs/validation/data/h200-runtime-facts-2.tsv and, after
+// cudaDeviceSetCacheConfig(cudaFuncCachePreferL1), h200-runtime-facts.tsv).
+TEST(Occupancy, AvailableDynamicSharedAsTheH200Answers) {
+  ArchSpec h100 = *findArch("sm_90");
+  KernelResources none, small, large;
+  small.staticSharedBytes = 256;
+  large.staticSharedBytes = 16384;
+  auto available = [&](const KernelResources &k, int blocks, int threads,
+                       SharedPreference p = {}) {
+    return availableDynamicSharedBytes(h100, k, blocks, threads, p);
+  };
+  EXPECT_EQ(available(none, 1, 32), 49152u);
+  EXPECT_EQ(available(none, 8, 256), 29184u);
+  EXPECT_EQ(available(none, 32, 32), 7296u);
+  EXPECT_FALSE(available(none, 3, 1024)); // 3072 threads do not fit
+  EXPECT_EQ(available(small, 8, 32), 28928u);
+  EXPECT_EQ(available(small, 32, 32), 7040u);
+  EXPECT_EQ(available(large, 8, 128), 12800u);
+  EXPECT_FALSE(available(large, 16, 32));
+  KernelResources optIn = small;
+  optIn.maxDynamicSharedBytes = 200 * 1024;
+  SharedPreference full{0, 100};
+  EXPECT_EQ(available(optIn, 1, 32, full), 204800u);
+  EXPECT_EQ(available(optIn, 2, 32, full), 116480u);
+  EXPECT_EQ(available(optIn, 3, 32, full), 77568u);
+  EXPECT_EQ(available(optIn, 4, 32, full), 58112u);
+  SharedPreference preferL1{2, -1};
+  EXPECT_EQ(available(small, 2, 128, preferL1), 3840u);
+}
+
 TEST(Occupancy, CoResidentBlocksOfACooperativeLaunch) {
   ArchSpec h100 = *findArch("sm_90");
   // Without the kernel's resources: only the 2048 threads per SM bound it.
@@ -113,6 +144,79 @@ TEST(Occupancy, AgreesWithTheToolkitsCalculator) {
         EXPECT_EQ(p.minGridSize, minGrid) << name;
       }
       ++compared;
+    }
+  }
+  EXPECT_GT(compared, 3000);
+}
+
+// Blocks per SM under a cache or carveout preference, and the dynamic
+// shared memory left (cudaOccAvailableDynamicSMemPerBlock), both against
+// the toolkit's calculator.
+TEST(Occupancy, PreferencesAndAvailableSharedAgreeWithTheToolkit) {
+  std::mt19937 rng(23);
+  int compared = 0;
+  for (const std::string &name : knownArchNames()) {
+    ArchSpec arch = *findArch(name);
+    if (arch.major < 7)
+      continue;
+    DeviceFacts f = deviceFacts(arch);
+    cudaOccDeviceProp prop;
+    prop.computeMajor = f.major;
+    prop.computeMinor = f.minor;
+    prop.maxThreadsPerBlock = f.maxThreadsPerBlock;
+    prop.maxThreadsPerMultiprocessor = f.maxThreadsPerSM;
+    prop.regsPerBlock = f.registersPerBlock;
+    prop.regsPerMultiprocessor = f.registersPerSM;
+    prop.warpSize = f.warpSize;
+    prop.sharedMemPerBlock = f.sharedPerBlock;
+    prop.sharedMemPerMultiprocessor = f.sharedPerSM;
+    prop.numSms = f.smCount;
+    prop.sharedMemPerBlockOptin = f.sharedPerBlockOptin;
+    prop.reservedSharedMemPerBlock = f.reservedSharedPerBlock;
+    for (int i = 0; i < 2000; ++i) {
+      KernelResources k;
+      k.registers = int(rng() % 128);
+      k.staticSharedBytes = rng() % 3 ? rng() % (16 * 1024) : 0;
+      if (rng() % 4 == 0)
+        k.maxDynamicSharedBytes = rng() % f.sharedPerBlockOptin + 1;
+      SharedPreference pref;
+      pref.cacheConfig = int(rng() % 4);
+      pref.carveoutPercent = rng() % 2 ? -1 : int(rng() % 101);
+      cudaOccDeviceState state;
+      state.cacheConfig = cudaOccCacheConfig(pref.cacheConfig);
+      state.carveoutConfig = pref.carveoutPercent;
+      int threads = 32 * int(rng() % 32 + 1);
+      int blocks = int(rng() % 16) + 1;
+      cudaOccFuncAttributes attr;
+      attr.maxThreadsPerBlock = maxThreadsPerBlock(arch, k);
+      attr.numRegs = k.registers;
+      attr.sharedSizeBytes = k.staticSharedBytes;
+      attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+      attr.maxDynamicSharedSizeBytes = maxDynamicSharedBytes(arch, k);
+      attr.numBlockBarriers = 1;
+      cudaOccResult result;
+      if (cudaOccMaxActiveBlocksPerMultiprocessor(
+              &result, &prop, &attr, &state, threads, 0) == CUDA_OCC_SUCCESS) {
+        ASSERT_EQ(occupancy(arch, k, threads, 0, pref).blocksPerSM,
+                  result.activeBlocksPerMultiprocessor)
+            << name << " cache " << pref.cacheConfig << " carveout "
+            << pref.carveoutPercent << " static " << k.staticSharedBytes;
+      }
+      size_t bytes = 0;
+      cudaOccError e = cudaOccAvailableDynamicSMemPerBlock(
+          &bytes, &prop, &attr, &state, blocks, threads);
+      std::optional<uint64_t> ours =
+          availableDynamicSharedBytes(arch, k, blocks, threads, pref);
+      // The calculator's unsigned subtraction wraps where the static part
+      // exceeds the share; the runtime then refuses the blocks anyway.
+      if (e == CUDA_OCC_SUCCESS && ours) {
+        ASSERT_EQ(*ours, bytes) << name << " blocks " << blocks << " threads "
+                                << threads << " cache " << pref.cacheConfig
+                                << " carveout " << pref.carveoutPercent;
+        ++compared;
+      } else if (e != CUDA_OCC_SUCCESS) {
+        ASSERT_FALSE(ours) << name << " blocks " << blocks;
+      }
     }
   }
   EXPECT_GT(compared, 3000);

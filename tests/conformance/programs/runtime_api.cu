@@ -539,6 +539,8 @@ __global__ void __launch_bounds__(128) bounded(float *p) {
 
 // Kernel queries and the launch calls behind <<<>>>.
 static void kernels() {
+  cudaDeviceProp p;
+  OK(cudaGetDeviceProperties(&p, 0));
   cudaFuncAttributes f;
   OK(cudaFuncGetAttributes(&f, bounded));
   CHECK(f.maxThreadsPerBlock == 128, "launch bounds");
@@ -556,6 +558,25 @@ static void kernels() {
   CHECK(withFlags == blocks, "the same with default flags");
   IS(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bounded, 0, 0),
      cudaErrorInvalidValue);
+  // The dynamic shared memory left to each of 2 resident blocks: the SM's
+  // shared memory split in two, less the static part, within the limit.
+  size_t available = 0;
+  OK(cudaOccupancyAvailableDynamicSMemPerBlock(&available, bounded, 2, 128));
+  CHECK(available == f.maxDynamicSharedSizeBytes ||
+            available == p.sharedMemPerMultiprocessor / 2 / 128 * 128 -
+                             f.sharedSizeBytes,
+        "available dynamic shared memory");
+  OK(cudaFuncSetAttribute(bounded, cudaFuncAttributePreferredSharedMemoryCarveout,
+                          100));
+  OK(cudaFuncGetAttributes(&f, bounded));
+  CHECK(f.preferredShmemCarveout == 100, "the carveout preference set");
+  IS(cudaFuncSetAttribute(bounded, cudaFuncAttributePreferredSharedMemoryCarveout,
+                          101),
+     cudaErrorInvalidValue);
+  // A kernel that wants most of the L1: 8 KB of shared memory for 2 blocks.
+  OK(cudaFuncSetCacheConfig(fill, cudaFuncCachePreferL1));
+  OK(cudaOccupancyAvailableDynamicSMemPerBlock(&available, fill, 2, 128));
+  CHECK(available == 4096, "the L1 preference's 8 KB carveout");
   float *d = nullptr;
   OK(cudaMalloc(&d, 128 * sizeof(float)));
   OK(cudaMemsetAsync(d, 0, 128 * sizeof(float), 0));
