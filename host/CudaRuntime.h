@@ -64,6 +64,10 @@ public:
   /// The kernel's __launch_bounds__ maximum of threads per block, 0 when it
   /// has none: read from the device code, without the toolkit's compiler.
   virtual int launchBound(const std::string &deviceName) = 0;
+  /// Parameter `index` of the kernel: its offset and size in the
+  /// parameter buffer (cudaFuncGetParamInfo), nullopt past the last.
+  virtual std::optional<std::pair<uint64_t, uint64_t>>
+  parameter(const std::string &deviceName, size_t index) = 0;
 };
 
 /// Why a run of host code ended before returning from main.

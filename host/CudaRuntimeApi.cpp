@@ -245,6 +245,19 @@ cudaError_t apiFuncAttributes(const void *func, long long *values) {
     values[i++] = a.value;
   return cudaSuccess;
 }
+cudaError_t apiFuncGetParamInfo(const void *func, size_t index, size_t *offset,
+                                size_t *size) {
+  auto it = rt().kernels.find(func);
+  if (it == rt().kernels.end())
+    return fail(cudaErrorInvalidDeviceFunction);
+  std::optional<std::pair<uint64_t, uint64_t>> p =
+      rt().device().parameter(it->second, index);
+  if (!p || !offset || !size) // past the last parameter: as the H200
+    return fail(cudaErrorInvalidValue);
+  *offset = size_t(p->first);
+  *size = size_t(p->second);
+  return cudaSuccess;
+}
 cudaError_t apiFuncSetCacheConfig(const void *func, cudaFuncCache config) {
   auto it = rt().kernels.find(func);
   if (it == rt().kernels.end())
@@ -574,6 +587,7 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaRuntimeGetVersion", address(apiVersion)},
       {"cudaFuncSetAttribute", address(apiFuncSetAttribute)},
       {"cudaFuncSetCacheConfig", address(apiFuncSetCacheConfig)},
+      {"cudaFuncGetParamInfo", address(apiFuncGetParamInfo)},
       {"kcheck_func_attributes", address(apiFuncAttributes)},
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", address(apiOccupancy)},
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",

@@ -208,6 +208,31 @@ cudaError_t apiDeviceGetP2PAttribute(int *, int, int, int) {
 cudaError_t apiDeviceFlushGPUDirectRDMAWrites(int, int) { return sticky(); }
 cudaError_t apiCtxResetPersistingL2Cache() { return sticky(); }
 
+// Atomic capabilities per cudaAtomicOperation (0 integer add ... 12 float
+// max): none to the host for a part without host-native atomics (a PCIe
+// device: the H200 answers 0 for each); no peer on one device.
+cudaError_t apiDeviceGetHostAtomicCapabilities(unsigned *capabilities,
+                                               const int *operations,
+                                               unsigned count, int device) {
+  if (cudaError_t e = checkDevice(device))
+    return e;
+  if (count && (!capabilities || !operations))
+    return fail(cudaErrorInvalidValue);
+  if (*core::deviceAttributeValue(rt().arch(), 86)) // HostNativeAtomic
+    rt().unsupported("cudaDeviceGetHostAtomicCapabilities on a part with "
+                     "host-native atomics (not measured)");
+  for (unsigned i = 0; i < count; ++i) {
+    if (operations[i] < 0 || operations[i] > 12)
+      return fail(cudaErrorInvalidValue);
+    capabilities[i] = 0;
+  }
+  return cudaSuccess;
+}
+cudaError_t apiDeviceGetP2PAtomicCapabilities(unsigned *, const int *, unsigned,
+                                              int, int) {
+  return fail(cudaErrorInvalidDevice); // a peer must be another device
+}
+
 cudaError_t apiFuncGetName(const char **name, const void *func) {
   if (!name)
     return fail(cudaErrorInvalidValue);
@@ -442,6 +467,10 @@ EntryPoints queryEntryPoints() {
        address(apiDeviceFlushGPUDirectRDMAWrites)},
       {"cudaCtxResetPersistingL2Cache", address(apiCtxResetPersistingL2Cache)},
       {"cudaFuncGetName", address(apiFuncGetName)},
+      {"cudaDeviceGetHostAtomicCapabilities",
+       address(apiDeviceGetHostAtomicCapabilities)},
+      {"cudaDeviceGetP2PAtomicCapabilities",
+       address(apiDeviceGetP2PAtomicCapabilities)},
       {"cudaDeviceGetDefaultMemPool", address(apiDeviceGetDefaultMemPool)},
       {"cudaDeviceGetMemPool", address(apiDeviceGetMemPool)},
       {"cudaDeviceSetMemPool", address(apiDeviceSetMemPool)},

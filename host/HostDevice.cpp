@@ -243,6 +243,30 @@ HostDevice::resources(const std::string &deviceName, std::string &why) {
   return r;
 }
 
+std::optional<std::pair<uint64_t, uint64_t>>
+HostDevice::parameter(const std::string &deviceName, size_t index) {
+  // The kernel's parameters laid out in order, each at its alignment (a
+  // struct passed by value at its byval alignment), as in the parameter
+  // buffer (measured on the H200: char, double, int*, a 32-byte struct,
+  // short, float4 at 0, 8, 16, 24, 56, 64).
+  const llvm::Function *f = module_.getFunction(deviceName);
+  if (!f || index >= f->arg_size())
+    return std::nullopt;
+  const llvm::DataLayout &layout = module_.getDataLayout();
+  uint64_t offset = 0;
+  for (const llvm::Argument &a : f->args()) {
+    llvm::Type *type = a.hasByValAttr() ? a.getParamByValType() : a.getType();
+    uint64_t size = layout.getTypeAllocSize(type);
+    uint64_t align = a.getParamAlign().valueOrOne().value();
+    align = std::max<uint64_t>(align, layout.getABITypeAlign(type).value());
+    offset = (offset + align - 1) / align * align;
+    if (a.getArgNo() == index)
+      return std::pair{offset, size};
+    offset += size;
+  }
+  return std::nullopt;
+}
+
 int HostDevice::launchBound(const std::string &deviceName) {
   const llvm::Function *f = module_.getFunction(deviceName);
   unsigned bound = 0;

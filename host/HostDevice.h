@@ -30,6 +30,8 @@ public:
   std::optional<core::KernelResources> resources(const std::string &deviceName,
                                                  std::string &why) override;
   int launchBound(const std::string &deviceName) override;
+  std::optional<std::pair<uint64_t, uint64_t>>
+  parameter(const std::string &deviceName, size_t index) override;
 
 private:
   const llvm::Module &module_;

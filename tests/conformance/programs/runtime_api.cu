@@ -528,6 +528,16 @@ static void launches() {
   OK(cudaFree(d));
 }
 
+struct Big {
+  double d;
+  char c;
+  int v[5];
+};
+__global__ void params(char a, double b, int *c, Big d, short e, float4 f) {
+  if (c)
+    *c = a + int(b) + d.v[0] + e + int(f.x);
+}
+
 __global__ void __launch_bounds__(128) bounded(float *p) {
   __shared__ float s[64];
   if (threadIdx.x < 64)
@@ -573,6 +583,32 @@ static void kernels() {
   IS(cudaFuncSetAttribute(bounded, cudaFuncAttributePreferredSharedMemoryCarveout,
                           101),
      cudaErrorInvalidValue);
+  // Parameters in the parameter buffer, each at its alignment.
+  const size_t offsets[] = {0, 8, 16, 24, 56, 64}, sizes[] = {1, 8, 8, 32, 2, 16};
+  int laidOut = 0;
+  for (size_t i = 0; i < 6; ++i) {
+    size_t offset = 0, size = 0;
+    if (cudaFuncGetParamInfo((const void *)params, i, &offset, &size) ==
+            cudaSuccess &&
+        offset == offsets[i] && size == sizes[i])
+      ++laidOut;
+  }
+  CHECK(laidOut == 6, "parameter offsets and sizes");
+  size_t offset, size;
+  IS(cudaFuncGetParamInfo((const void *)params, 6, &offset, &size),
+     cudaErrorInvalidValue);
+  // Atomics: none to the host over PCIe; no peer.
+  cudaAtomicOperation ops[] = {cudaAtomicOperationIntegerAdd,
+                               cudaAtomicOperationCAS,
+                               cudaAtomicOperationFloatAdd};
+  unsigned caps[3] = {7, 7, 7};
+  OK(cudaDeviceGetHostAtomicCapabilities(caps, ops, 3, 0));
+  int hostNative = 0;
+  OK(cudaDeviceGetAttribute(&hostNative, cudaDevAttrHostNativeAtomicSupported, 0));
+  CHECK(hostNative || (caps[0] == 0 && caps[1] == 0 && caps[2] == 0),
+        "no host atomics without host-native atomics");
+  IS(cudaDeviceGetP2PAtomicCapabilities(caps, ops, 3, 0, 0),
+     cudaErrorInvalidDevice);
   // A kernel that wants most of the L1: 8 KB of shared memory for 2 blocks.
   OK(cudaFuncSetCacheConfig(fill, cudaFuncCachePreferL1));
   OK(cudaOccupancyAvailableDynamicSMemPerBlock(&available, fill, 2, 128));
