@@ -1,269 +1,409 @@
-// llvm.nvvm.wmma.m16n16k16.* (the mma.h API): loads and stores of fragments
-// as the SASS does them, and the product as two m16n8k16 tensor-core
-// products (mmaM16N8).
+// llvm.nvvm.wmma.* (the mma.h API): every shape and type of the CUDA C++
+// Programming Guide's warp matrix functions (f16 and bf16 m16n16k16,
+// m32n8k16, m8n32k16; tf32 m16n16k8; f64 m8n8k4; s8 and u8 m16n16k16,
+// m32n8k16, m8n32k16), every layout: fragment loads and stores as the SASS
+// makes them, and the product as mma.sync tiles computed with shuffles.
 //
-// Measured on the H100 (kernels/toolkit/tensor_core.cu, h100/sass): ptxas
-// gives sm_90 wmma fragments the layout of mma.m16n8k16. With g = lane/4 and
-// t = lane%4, a lane's
-//  - A registers r = 0..3 hold A[g + 8(r%2)][2t + 8(r/2) + {0,1}];
-//  - B registers r = 0..3 hold B[2t + 8(r%2) + {0,1}][g + 8(r/2)];
-//  - C/D elements i = 0..7 are [g + 8((i%4)/2)][8(i/4) + 2t + i%2].
-// A pair of 16-bit elements adjacent in memory is one 32-bit access (a
-// row-major A, a column-major B: four LDG.E per wmma.load), a pair of f32
-// accumulators one 64-bit access (row-major store.d: four STG.E.64); pairs
-// that are not adjacent are two accesses (not measured). From shared memory
-// the A and B loads are LDSM, counted by no ld/st metric (wmma_shared). The
-// PTX fragments' registers 4..7 (8 per lane for A and B) repeat 0..3 here.
+// Fragments (WmmaFragments.h) are those of the mma.sync tile each form is
+// made of (PTX ISA, "Matrix Fragments for mma.m16n8k16 / m16n8k8 /
+// m8n8k4"): ptxas gives sm_90 wmma fragments the layout of mma.m16n8k16,
+// measured on the H100 for f16 (kernels/toolkit/tensor_core.cu, h100/sass);
+// the other types are assumed to follow their tile's layout likewise. The
+// elements a register holds side by side along its contiguous dimension are
+// one access when they are adjacent in memory (a row-major A: four LDG.E per
+// f16 wmma.load, measured), else one access each; from shared memory the
+// 16-bit A and B loads are LDSM, counted by no ld/st metric (measured:
+// wmma_shared). The forms mma.h marks experimental (s4, u4, b1) are not
+// lowered: the engine names the intrinsic and its line.
 #include "analyzer/ptx/PtxLowerer.h"
 #include "analyzer/ptx/PtxLowering.h"
+#include "analyzer/ptx/WmmaFragments.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Module.h"
+
+#include <map>
 
 namespace kcheck::analyzer {
 
 using namespace llvm;
+using wmma::Element;
+using wmma::Form;
+using wmma::Matrix;
 
 namespace {
 
-struct Fragment {
-  char matrix = 0; // 'a', 'b', 'c', 'd'
-  bool rowMajor = true;
-  unsigned elementBytes = 2;
-  unsigned addressSpace = 0;
-};
-
-// Element (row, col) of a 16x16 fragment's address in memory.
-Value *elementAddress(IRBuilder<> &b, Value *base, Value *ldm,
-                      const Fragment &f, Value *row, Value *col) {
-  Value *index = f.rowMajor ? b.CreateAdd(b.CreateMul(row, ldm), col)
-                            : b.CreateAdd(b.CreateMul(col, ldm), row);
-  return b.CreateGEP(b.getIntNTy(8 * f.elementBytes), base,
-                     b.CreateZExt(index, b.getInt64Ty()));
-}
-
-// (row, col) of the first element of the pair that register (A, B) or
-// element pair (accumulators) `r` holds: rows g, g+8 and columns 2t, 2t+8,
-// transposed for B, whose pairs run along k.
-std::pair<Value *, Value *> pairOrigin(IRBuilder<> &b, char matrix, unsigned r,
-                                       Value *g, Value *t) {
-  bool isB = matrix == 'b';
-  Value *byGroup = b.CreateAdd(g, b.getInt32(8 * (isB ? r / 2 : r % 2)));
-  Value *byQuad =
-      b.CreateAdd(b.CreateShl(t, 1), b.getInt32(8 * (isB ? r % 2 : r / 2)));
-  if (isB) // (k, n)
-    return {byQuad, byGroup};
-  return {byGroup, byQuad};
-}
-
-// Pairs run along the column for A and accumulators, along k (the row) for B.
-bool pairAlongColumns(char matrix) { return matrix != 'b'; }
-
-const unsigned kPairs = 4; // A/B registers, accumulator element pairs
-
-// One wmma.load or wmma.store: its fragment, the lane's g and t, and the
-// types of an element and of a pair.
-struct FragmentAccess {
-  CallInst &call;
+/// A lane's g = lane/4 and t = lane%4, and the shuffle of a 32-bit word.
+struct Lane {
   IRBuilder<> &b;
-  Fragment f;
-  Value *base, *ldm, *g, *t;
-  Type *elem, *pairType;
-  bool adjacent; // a pair's two elements are adjacent in memory
-  bool accumulator;
+  Module &m;
+  Value *g, *t;
 
-  std::pair<Value *, Value *> pairAddresses(unsigned r) {
-    auto [row, col] = pairOrigin(b, f.matrix, r, g, t);
-    Value *row2 =
-        pairAlongColumns(f.matrix) ? row : b.CreateAdd(row, b.getInt32(1));
-    Value *col2 =
-        pairAlongColumns(f.matrix) ? b.CreateAdd(col, b.getInt32(1)) : col;
-    return std::pair{elementAddress(b, base, ldm, f, row, col),
-                     elementAddress(b, base, ldm, f, row2, col2)};
+  Lane(IRBuilder<> &builder, Module &module) : b(builder), m(module) {
+    FunctionCallee laneid =
+        m.getOrInsertFunction("llvm.nvvm.read.ptx.sreg.laneid", b.getInt32Ty());
+    Value *lane = b.CreateCall(laneid);
+    g = b.CreateLShr(lane, 2);
+    t = b.CreateAnd(lane, 3);
+  }
+  Value *shfl(Value *word, Value *src) {
+    FunctionCallee f = m.getOrInsertFunction(
+        "llvm.nvvm.shfl.sync.idx.i32", b.getInt32Ty(), b.getInt32Ty(),
+        b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty());
+    return b.CreateCall(f, {b.getInt32(~0u), word, src, b.getInt32(31)});
+  }
+  Value *at(const wmma::Affine &a) {
+    return b.CreateAdd(b.getInt32(a.c),
+                       b.CreateAdd(b.CreateMul(g, b.getInt32(a.g)),
+                                   b.CreateMul(t, b.getInt32(a.t))));
   }
 };
 
-// The fragment's pairs loaded, and the call's struct of registers built.
-void lowerFragmentLoad(FragmentAccess &a) {
-  std::vector<Value *> words; // per pair: 2 elements as one integer
-  for (unsigned r = 0; r < kPairs; ++r) {
-    auto [p0, p1] = a.pairAddresses(r);
-    Value *word;
-    // From shared memory, A and B fragments are LDSM (ldmatrix) in the
-    // SASS, counted by no ld/st metric (measured: wmma_shared).
-    auto tagged = [&](LoadInst *l) {
-      if (a.f.addressSpace == 3 && !a.accumulator)
-        l->setMetadata(core::kPtxInstructionMetadata,
-                       MDNode::get(a.call.getContext(),
-                                   MDString::get(a.call.getContext(),
-                                                 "ldmatrix (wmma.load)")));
-      return l;
-    };
-    if (a.adjacent) {
-      word = tagged(
-          a.b.CreateAlignedLoad(a.pairType, p0, Align(2 * a.f.elementBytes)));
-    } else {
-      Value *lo =
-          tagged(a.b.CreateAlignedLoad(a.elem, p0, Align(a.f.elementBytes)));
-      Value *hi =
-          tagged(a.b.CreateAlignedLoad(a.elem, p1, Align(a.f.elementBytes)));
-      word = a.b.CreateOr(
-          a.b.CreateZExt(lo, a.pairType),
-          a.b.CreateShl(a.b.CreateZExt(hi, a.pairType), 8 * a.f.elementBytes));
-    }
-    words.push_back(word);
-  }
-  auto *st = cast<StructType>(a.call.getType());
-  Value *result = PoisonValue::get(st);
-  for (unsigned i = 0; i < st->getNumElements(); ++i) {
-    Type *et = st->getElementType(i);
-    Value *v;
-    if (a.f.elementBytes == 4) { // f32 accumulators: one float per element
-      Value *word = words[(i / 2) % kPairs];
-      v = a.b.CreateBitCast(
-          a.b.CreateTrunc(a.b.CreateLShr(word, 32 * (i % 2)), a.b.getInt32Ty()),
-          et);
-    } else { // <2 x half> per register
-      v = a.b.CreateBitCast(words[i % kPairs], et);
-    }
-    result = a.b.CreateInsertValue(result, v, i);
-  }
-  a.call.replaceAllUsesWith(result);
+// ---------------------------------------------------------------------------
+// Loads and stores.
+
+struct Access {
+  CallInst &call;
+  Form form;
+  Matrix matrix;
+  bool rowMajor;
+  Value *base, *ldm;
+  unsigned addressSpace;
+};
+
+Value *elementAddress(Lane &l, const Access &a, Value *row, Value *col,
+                      unsigned elementBytes) {
+  Value *index = a.rowMajor ? l.b.CreateAdd(l.b.CreateMul(row, a.ldm), col)
+                            : l.b.CreateAdd(l.b.CreateMul(col, a.ldm), row);
+  return l.b.CreateGEP(l.b.getIntNTy(8 * elementBytes), a.base,
+                       l.b.CreateZExt(index, l.b.getInt64Ty()));
 }
 
-// store.d: (ptr, elements..., ldm). False for an argument list too short.
-bool lowerFragmentStore(FragmentAccess &a, bool stride) {
-  unsigned n = a.call.arg_size() - (stride ? 2 : 1);
-  for (unsigned r = 0; r < kPairs; ++r) {
-    Value *word;
-    if (a.f.elementBytes == 4) {
-      if (2 * r + 1 >= n)
-        return false;
-      Value *lo =
-          a.b.CreateBitCast(a.call.getArgOperand(1 + 2 * r), a.b.getInt32Ty());
-      Value *hi =
-          a.b.CreateBitCast(a.call.getArgOperand(2 + 2 * r), a.b.getInt32Ty());
-      word = a.b.CreateOr(a.b.CreateZExt(lo, a.pairType),
-                          a.b.CreateShl(a.b.CreateZExt(hi, a.pairType), 32));
-    } else {
-      if (r >= n)
-        return false;
-      word = a.b.CreateBitCast(a.call.getArgOperand(1 + r), a.pairType);
-    }
-    auto [p0, p1] = a.pairAddresses(r);
-    if (a.adjacent) {
-      a.b.CreateAlignedStore(word, p0, Align(2 * a.f.elementBytes));
-    } else {
-      a.b.CreateAlignedStore(a.b.CreateTrunc(word, a.elem), p0,
-                             Align(a.f.elementBytes));
-      a.b.CreateAlignedStore(
-          a.b.CreateTrunc(a.b.CreateLShr(word, 8 * a.f.elementBytes), a.elem),
-          p1, Align(a.f.elementBytes));
-    }
+// The groups of a fragment's elements accessed together: one register's
+// elements (A, B) or an element pair (accumulators), each element as bits.
+std::vector<Value *> loadGroup(Lane &l, const Access &a,
+                               const wmma::Group &group, unsigned bytes,
+                               bool ldmatrix) {
+  std::vector<Value *> out;
+  auto tagged = [&](LoadInst *load) {
+    if (ldmatrix)
+      load->setMetadata(core::kPtxInstructionMetadata,
+                        MDNode::get(a.call.getContext(),
+                                    MDString::get(a.call.getContext(),
+                                                  "ldmatrix (wmma.load)")));
+    return load;
+  };
+  Type *elem = l.b.getIntNTy(8 * bytes);
+  unsigned n = unsigned(group.elements.size());
+  // Adjacent elements are one access of at most 8 bytes (f64 pairs: two).
+  if (wmma::contiguous(a.matrix, a.rowMajor) && bytes * n <= 8) {
+    const wmma::Position &p = group.elements[0];
+    Value *ptr = elementAddress(l, a, l.at(p.row), l.at(p.col), bytes);
+    Type *whole = l.b.getIntNTy(8 * bytes * n);
+    Value *v = tagged(l.b.CreateAlignedLoad(whole, ptr, Align(bytes * n)));
+    for (unsigned i = 0; i < n; ++i)
+      out.push_back(l.b.CreateTrunc(l.b.CreateLShr(v, 8 * bytes * i), elem));
+    return out;
   }
-  return true;
+  for (const wmma::Position &p : group.elements) {
+    Value *ptr = elementAddress(l, a, l.at(p.row), l.at(p.col), bytes);
+    out.push_back(tagged(l.b.CreateAlignedLoad(elem, ptr, Align(bytes))));
+  }
+  return out;
 }
 
-bool lowerLoadStore(CallInst &call, StringRef name) {
-  // load.{a,b,c}.{row,col}[.stride].TYPE.pN / store.d.{row,col}[.stride]...
-  SmallVector<StringRef, 8> parts;
-  name.split(parts, '.');
-  if (parts.size() < 5)
-    return false;
-  Fragment f;
-  f.matrix = parts[1][0];
-  f.rowMajor = parts[2] == "row";
-  bool stride = parts[3] == "stride";
-  StringRef type = parts[stride ? 4 : 3];
-  if (type == "f32")
-    f.elementBytes = 4;
-  else if (type != "f16")
-    return false;
-  bool store = parts[0] == "store";
+void storeGroup(Lane &l, const Access &a, const wmma::Group &group,
+                unsigned bytes, const std::vector<Value *> &bits) {
+  unsigned n = unsigned(group.elements.size());
+  if (wmma::contiguous(a.matrix, a.rowMajor) && bytes * n <= 8) {
+    Type *whole = l.b.getIntNTy(8 * bytes * n);
+    Value *v = ConstantInt::get(whole, 0);
+    for (unsigned i = 0; i < n; ++i)
+      v = l.b.CreateOr(
+          v, l.b.CreateShl(l.b.CreateZExt(bits[i], whole), 8 * bytes * i));
+    const wmma::Position &p = group.elements[0];
+    l.b.CreateAlignedStore(
+        v, elementAddress(l, a, l.at(p.row), l.at(p.col), bytes),
+        Align(bytes * n));
+    return;
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    const wmma::Position &p = group.elements[i];
+    l.b.CreateAlignedStore(
+        bits[i], elementAddress(l, a, l.at(p.row), l.at(p.col), bytes),
+        Align(bytes));
+  }
+}
+
+// Fragment registers as the intrinsics type them (<2 x half>, i32, float,
+// double), from and to the elements' bits, register by register.
+std::vector<Value *> registerElements(IRBuilder<> &b, Value *reg,
+                                      unsigned bytes) {
+  unsigned bits = unsigned(reg->getType()->getPrimitiveSizeInBits());
+  Value *word = b.CreateBitCast(reg, b.getIntNTy(bits));
+  std::vector<Value *> out;
+  for (unsigned i = 0; i < bits / (8 * bytes); ++i)
+    out.push_back(b.CreateTrunc(b.CreateLShr(word, 8 * bytes * i),
+                                b.getIntNTy(8 * bytes)));
+  return out;
+}
+Value *registerOf(IRBuilder<> &b, Type *type,
+                  const std::vector<Value *> &elements, unsigned bytes) {
+  unsigned bits = unsigned(type->getPrimitiveSizeInBits());
+  Type *word = b.getIntNTy(bits);
+  Value *v = ConstantInt::get(word, 0);
+  for (unsigned i = 0; i < elements.size(); ++i)
+    v = b.CreateOr(v,
+                   b.CreateShl(b.CreateZExt(elements[i], word), 8 * bytes * i));
+  return b.CreateBitCast(v, type);
+}
+
+bool lowerLoadStore(CallInst &call, const wmma::Intrinsic &in) {
   Module &m = *call.getModule();
   IRBuilder<> b(&call);
-  Value *base = call.getArgOperand(0);
-  f.addressSpace = base->getType()->getPointerAddressSpace();
+  Lane l(b, m);
+  Access a{call,    in.form, in.matrix, in.rowMajor, call.getArgOperand(0),
+           nullptr, 0};
+  a.addressSpace = a.base->getType()->getPointerAddressSpace();
   // A generic pointer into a __shared__ array is shared memory to ptxas too.
-  if (auto *object = dyn_cast<GlobalVariable>(getUnderlyingObject(base, 32)))
-    f.addressSpace = object->getAddressSpace();
-  Value *ldm =
-      stride ? call.getArgOperand(call.arg_size() - 1) : b.getInt32(16);
-  FunctionCallee laneid =
-      m.getOrInsertFunction("llvm.nvvm.read.ptx.sreg.laneid", b.getInt32Ty());
-  Value *lane = b.CreateCall(laneid);
-  Value *g = b.CreateLShr(lane, 2), *t = b.CreateAnd(lane, 3);
-  bool accumulator = f.matrix == 'c' || f.matrix == 'd';
-  // Adjacent in memory when the pair runs along the contiguous dimension.
-  bool adjacent = pairAlongColumns(f.matrix) == f.rowMajor;
-  FragmentAccess a{call,
-                   b,
-                   f,
-                   base,
-                   ldm,
-                   g,
-                   t,
-                   b.getIntNTy(8 * f.elementBytes),
-                   b.getIntNTy(16 * f.elementBytes),
-                   adjacent,
-                   accumulator};
-  if (!store)
-    lowerFragmentLoad(a);
-  else if (!lowerFragmentStore(a, stride))
+  if (auto *object = dyn_cast<GlobalVariable>(getUnderlyingObject(a.base, 32)))
+    a.addressSpace = object->getAddressSpace();
+  a.ldm = in.stride
+              ? call.getArgOperand(call.arg_size() - 1)
+              : b.getInt32(in.form.contiguousExtent(in.matrix, in.rowMajor));
+  const unsigned bytes = wmma::bytesOf(in.element);
+  std::vector<wmma::Group> groups = wmma::groups(in.form, in.matrix);
+  bool ldmatrix = a.addressSpace == 3 && in.matrix != Matrix::C && bytes == 2;
+  if (!in.store) {
+    auto *st = cast<StructType>(call.getType()->isStructTy()
+                                    ? call.getType()
+                                    : StructType::get(call.getType()));
+    std::vector<Value *> elements;
+    for (const wmma::Group &g : groups)
+      for (Value *e : loadGroup(l, a, g, bytes, ldmatrix))
+        elements.push_back(e);
+    unsigned perRegister =
+        unsigned(st->getElementType(0)->getPrimitiveSizeInBits()) / (8 * bytes);
+    unsigned distinct = unsigned(elements.size()) / perRegister;
+    Value *result = PoisonValue::get(st);
+    std::vector<Value *> regs;
+    for (unsigned r = 0; r < st->getNumElements(); ++r) {
+      unsigned d = r % distinct; // f16's 8 registers repeat the distinct ones
+      std::vector<Value *> part(elements.begin() + d * perRegister,
+                                elements.begin() + (d + 1) * perRegister);
+      regs.push_back(registerOf(b, st->getElementType(r), part, bytes));
+      result = b.CreateInsertValue(result, regs.back(), r);
+    }
+    call.replaceAllUsesWith(call.getType()->isStructTy() ? result : regs[0]);
+    call.eraseFromParent();
+    return true;
+  }
+  // store.d: (ptr, registers..., [ldm]).
+  unsigned regCount = call.arg_size() - (in.stride ? 2 : 1);
+  std::vector<Value *> elements;
+  for (unsigned r = 0; r < regCount; ++r)
+    for (Value *e : registerElements(b, call.getArgOperand(1 + r), bytes))
+      elements.push_back(e);
+  size_t needed = 0;
+  for (const wmma::Group &g : groups)
+    needed += g.elements.size();
+  if (elements.size() < needed)
     return false;
+  size_t next = 0;
+  for (const wmma::Group &g : groups) {
+    std::vector<Value *> bits(elements.begin() + next,
+                              elements.begin() + next + g.elements.size());
+    next += g.elements.size();
+    storeGroup(l, a, g, bytes, bits);
+  }
   call.eraseFromParent();
   return true;
 }
 
-bool lowerMma(CallInst &call, StringRef name) {
-  // mma.{row,col}.{row,col}.DTYPE.CTYPE (A and B f16): D = A*B + C, as two
-  // m16n8k16 products over the columns 0..7 and 8..15.
-  SmallVector<StringRef, 8> parts;
-  name.split(parts, '.');
-  if (parts.size() != 5 || parts[1] != "row" || parts[2] != "col")
-    return false; // other layouts: fragments are the same, not measured yet
-  StringRef dType = parts[3], cType = parts[4];
-  if ((dType != "f32" && dType != "f16") || (cType != "f32" && cType != "f16"))
-    return false;
+// ---------------------------------------------------------------------------
+// The product.
+
+// An element's bits as the arithmetic type of the product: float for the
+// 16-bit and tf32 inputs (tf32 keeps 10 mantissa bits: the tensor core
+// ignores the low 13), double for f64, i32 for the integers.
+Value *decode(IRBuilder<> &b, Value *bits, Element e) {
+  switch (e) {
+  case Element::F16:
+    return b.CreateFPExt(b.CreateBitCast(bits, b.getHalfTy()), b.getFloatTy());
+  case Element::BF16:
+    return b.CreateFPExt(b.CreateBitCast(bits, b.getBFloatTy()),
+                         b.getFloatTy());
+  case Element::TF32:
+    return b.CreateBitCast(b.CreateAnd(bits, b.getInt32(~0x1fffu)),
+                           b.getFloatTy());
+  case Element::F32:
+    return b.CreateBitCast(bits, b.getFloatTy());
+  case Element::F64:
+    return b.CreateBitCast(bits, b.getDoubleTy());
+  case Element::S8:
+    return b.CreateSExt(bits, b.getInt32Ty());
+  case Element::U8:
+    return b.CreateZExt(bits, b.getInt32Ty());
+  case Element::S32:
+    return bits;
+  }
+  return nullptr;
+}
+
+Value *multiplyAdd(IRBuilder<> &b, Value *x, Value *y, Value *acc) {
+  if (acc->getType()->isIntegerTy())
+    return b.CreateAdd(acc, b.CreateMul(b.CreateSExt(x, acc->getType()),
+                                        b.CreateSExt(y, acc->getType())));
+  return b.CreateIntrinsic(Intrinsic::fma, {acc->getType()}, {x, y, acc});
+}
+
+// The registers' elements' bits, as 32-bit words to shuffle (a double is
+// two words).
+struct Words {
+  std::vector<Value *> words; // per register: 1 word, or 2 for 64 bits
+  unsigned wordsPerRegister = 1;
+};
+Words wordsOf(IRBuilder<> &b, ArrayRef<Value *> regs) {
+  Words w;
+  for (Value *r : regs) {
+    unsigned bits = unsigned(r->getType()->getPrimitiveSizeInBits());
+    Value *v = b.CreateBitCast(r, b.getIntNTy(bits));
+    w.wordsPerRegister = bits / 32;
+    for (unsigned i = 0; i < bits / 32; ++i)
+      w.words.push_back(b.CreateTrunc(b.CreateLShr(v, 32 * i), b.getInt32Ty()));
+  }
+  return w;
+}
+
+// Register `reg` of another lane, as its elements' bits.
+std::vector<Value *> remoteElements(Lane &l, const Words &w, unsigned reg,
+                                    Value *src, unsigned bytes) {
+  Value *bits = nullptr;
+  for (unsigned i = 0; i < w.wordsPerRegister; ++i) {
+    Value *word =
+        l.b.CreateZExt(l.shfl(w.words[reg * w.wordsPerRegister + i], src),
+                       l.b.getIntNTy(32 * w.wordsPerRegister));
+    word = l.b.CreateShl(word, 32 * i);
+    bits = bits ? l.b.CreateOr(bits, word) : word;
+  }
+  std::vector<Value *> out;
+  for (unsigned i = 0; i < 4 * w.wordsPerRegister / bytes; ++i)
+    out.push_back(l.b.CreateTrunc(l.b.CreateLShr(bits, 8 * bytes * i),
+                                  l.b.getIntNTy(8 * bytes)));
+  return out;
+}
+
+bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
+  const Form &f = in.form;
+  Module &m = *call.getModule();
   IRBuilder<> b(&call);
-  auto word = [&](unsigned i) {
-    return b.CreateBitCast(call.getArgOperand(i), b.getInt32Ty());
+  Lane l(b, m);
+  unsigned aCount = f.registers(Matrix::A), bCount = f.registers(Matrix::B);
+  if (call.arg_size() < aCount + bCount + 1)
+    return false;
+  std::vector<Value *> aRegs, bRegs, cRegs;
+  for (unsigned i = 0; i < aCount; ++i)
+    aRegs.push_back(call.getArgOperand(i));
+  for (unsigned i = 0; i < bCount; ++i)
+    bRegs.push_back(call.getArgOperand(aCount + i));
+  for (unsigned i = aCount + bCount; i < call.arg_size(); ++i)
+    cRegs.push_back(call.getArgOperand(i));
+  const unsigned abBytes = wmma::bytesOf(f.ab);
+  const unsigned cBytes = wmma::bytesOf(in.cType);
+  Words aw = wordsOf(b, aRegs), bw = wordsOf(b, bRegs);
+  std::vector<Value *> c;
+  for (Value *r : cRegs)
+    for (Value *e : registerElements(b, r, cBytes))
+      c.push_back(decode(b, e, in.cType));
+  // The accumulation type: float, double or i32 (i64 with .satfinite,
+  // clamped at the end).
+  Type *accType = f.ab == Element::F64 ? b.getDoubleTy()
+                  : wmma::isInteger(f.ab)
+                      ? (in.satfinite ? b.getInt64Ty() : b.getInt32Ty())
+                      : b.getFloatTy();
+  for (Value *&v : c)
+    if (v->getType() != accType)
+      v = accType->isIntegerTy() ? b.CreateSExt(v, accType)
+                                 : b.CreateFPExt(v, accType);
+  // A's rows and B's columns this lane's D elements need, gathered once
+  // each from the lanes holding them: (tile, row bit) and (tile, column).
+  std::map<std::pair<unsigned, unsigned>, std::vector<Value *>> rows, cols;
+  auto aRow = [&](unsigned tm, unsigned rowBit) -> std::vector<Value *> & {
+    auto &row = rows[{tm, rowBit}];
+    if (!row.empty())
+      return row;
+    row.assign(f.k, nullptr);
+    for (unsigned q = 0; q < 4; ++q) {
+      Value *src = b.CreateAdd(b.CreateShl(l.g, 2), b.getInt32(q));
+      for (const wmma::RegisterSpan &s : f.aRowRegisters(tm, rowBit, q)) {
+        std::vector<Value *> e = remoteElements(l, aw, s.reg, src, abBytes);
+        for (unsigned i = 0; i < s.count; ++i)
+          row[s.firstK + i] = decode(b, e[i], f.ab);
+      }
+    }
+    return row;
   };
-  std::vector<Value *> a = {word(0), word(1), word(2), word(3)};
-  unsigned cBase = 16;
-  std::vector<Value *> c(8);
-  for (unsigned i = 0; i < 8; ++i) {
-    if (cType == "f32") {
-      c[i] = call.getArgOperand(cBase + i);
-    } else {
-      Value *pair = call.getArgOperand(cBase + i / 2); // <2 x half>
-      c[i] = b.CreateFPExt(b.CreateExtractElement(pair, i % 2), b.getFloatTy());
+  auto bCol = [&](unsigned tn, unsigned colBit) -> std::vector<Value *> & {
+    auto &col = cols[{tn, colBit}];
+    if (!col.empty())
+      return col;
+    col.assign(f.k, nullptr);
+    // The column 2t + colBit of the tile is held by lanes 4 * column + q.
+    Value *column = b.CreateAdd(b.CreateShl(l.t, 1), b.getInt32(colBit));
+    for (unsigned q = 0; q < 4; ++q) {
+      Value *src = b.CreateAdd(b.CreateShl(column, 2), b.getInt32(q));
+      for (const wmma::RegisterSpan &s : f.bColumnRegisters(tn, q)) {
+        std::vector<Value *> e = remoteElements(l, bw, s.reg, src, abBytes);
+        for (unsigned i = 0; i < s.count; ++i)
+          col[s.firstK + i] = decode(b, e[i], f.ab);
+      }
     }
-  }
+    return col;
+  };
+  std::vector<wmma::AccumulatorElement> dElements = f.accumulatorElements();
+  if (c.size() < dElements.size())
+    return false;
   std::vector<Value *> d;
-  for (unsigned tile = 0; tile < 2; ++tile) {
-    std::vector<Value *> bt = {word(8 + 2 * tile), word(9 + 2 * tile)};
-    std::vector<Value *> ct(c.begin() + 4 * tile, c.begin() + 4 * tile + 4);
-    std::vector<Value *> out =
-        ptx::mmaM16N8(b, *call.getModule(), a, bt, ct, "f16", 16);
-    d.insert(d.end(), out.begin(), out.end());
+  for (size_t i = 0; i < dElements.size(); ++i) {
+    const wmma::AccumulatorElement &e = dElements[i];
+    std::vector<Value *> &row = aRow(e.tileM, e.rowBit);
+    std::vector<Value *> &col = bCol(e.tileN, e.colBit);
+    Value *acc = c[i];
+    for (unsigned k = 0; k < f.k; ++k)
+      acc = multiplyAdd(b, row[k], col[k], acc);
+    d.push_back(acc);
   }
+  // D's registers, in its type (f16 accumulators rounded, integer sums
+  // saturated with .satfinite).
   auto *st = cast<StructType>(call.getType());
+  const unsigned dBytes = wmma::bytesOf(in.dType);
+  std::vector<Value *> dBits;
+  for (Value *v : d) {
+    if (in.dType == Element::F16)
+      dBits.push_back(
+          b.CreateBitCast(b.CreateFPTrunc(v, b.getHalfTy()), b.getInt16Ty()));
+    else if (in.dType == Element::S32 && in.satfinite)
+      dBits.push_back(b.CreateTrunc(
+          b.CreateSelect(
+              b.CreateICmpSGT(v, b.getInt64(INT32_MAX)), b.getInt64(INT32_MAX),
+              b.CreateSelect(b.CreateICmpSLT(v, b.getInt64(INT32_MIN)),
+                             b.getInt64(INT32_MIN), v)),
+          b.getInt32Ty()));
+    else if (in.dType == Element::S32)
+      dBits.push_back(v);
+    else
+      dBits.push_back(b.CreateBitCast(v, b.getIntNTy(8 * dBytes)));
+  }
+  unsigned perRegister =
+      unsigned(st->getElementType(0)->getPrimitiveSizeInBits()) / (8 * dBytes);
   Value *result = PoisonValue::get(st);
-  for (unsigned i = 0; i < st->getNumElements(); ++i) {
-    Value *v;
-    if (dType == "f32") {
-      v = d[i];
-    } else {
-      Value *pair = PoisonValue::get(FixedVectorType::get(b.getHalfTy(), 2));
-      pair = b.CreateInsertElement(
-          pair, b.CreateFPTrunc(d[2 * i], b.getHalfTy()), uint64_t(0));
-      pair = b.CreateInsertElement(
-          pair, b.CreateFPTrunc(d[2 * i + 1], b.getHalfTy()), 1);
-      v = pair;
-    }
-    result = b.CreateInsertValue(result, v, i);
+  for (unsigned r = 0; r < st->getNumElements(); ++r) {
+    std::vector<Value *> part(dBits.begin() + r * perRegister,
+                              dBits.begin() + (r + 1) * perRegister);
+    result = b.CreateInsertValue(
+        result, registerOf(b, st->getElementType(r), part, dBytes), r);
   }
   call.replaceAllUsesWith(result);
   call.eraseFromParent();
@@ -274,16 +414,18 @@ bool lowerMma(CallInst &call, StringRef name) {
 
 void lowerWmmaIntrinsics(Module &module) {
   std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
-    return name.starts_with("llvm.nvvm.wmma.m16n16k16.");
+    return name.starts_with("llvm.nvvm.wmma.");
   });
   // One it cannot lower is left for the engine to name.
   for (CallInst *call : calls) {
-    StringRef name = call->getCalledFunction()->getName().drop_front(
-        strlen("llvm.nvvm.wmma.m16n16k16."));
-    if (name.starts_with("load.") || name.starts_with("store."))
-      lowerLoadStore(*call, name);
-    else if (name.starts_with("mma."))
-      lowerMma(*call, name);
+    std::optional<wmma::Intrinsic> in =
+        wmma::parseIntrinsic(call->getCalledFunction()->getName());
+    if (!in)
+      continue;
+    if (in->mma)
+      lowerMma(*call, *in);
+    else
+      lowerLoadStore(*call, *in);
   }
 }
 

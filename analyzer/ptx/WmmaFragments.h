@@ -1,0 +1,101 @@
+// The fragments of the wmma forms (mma.h): which elements of A, B and the
+// accumulator each lane holds, in which register, as the mma.sync tile a
+// form is made of lays them out (PTX ISA, "Matrix Fragments for
+// mma.m16n8k16 / m16n8k8 / m8n8k4"). Pure: no LLVM; tested against a brute
+// force over every lane (tests/ptx/WmmaFragmentsTest.cpp): every element of
+// each matrix is held, the products gather what the accumulators need.
+//
+// A tile is 16 x 8 (8 x 8 for f64) of the accumulator, with K the form's.
+// With g = lane/4 and t = lane%4 and c the elements a 32-bit register holds
+// along k (2 for 16-bit types, 4 for 8-bit, 1 for tf32 and f64):
+//  - A: row g + 8*rowBit, k = 4c*kBlock + c*t + s (s < c);
+//  - B: k = 4c*kBlock + c*t + s, column g;
+//  - accumulators: row g + 8*rowBit, column 2t + colBit.
+// A form is tiles of these over M and N (m8n32k16 uses the upper 8 rows of
+// its 16-row tiles only); ptxas's layout for sm_90's f16 m16n16k16 is this
+// one, measured on the H100 (WmmaLowering.cpp).
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace kcheck::analyzer::wmma {
+
+enum class Element { F16, BF16, TF32, F32, F64, S8, U8, S32 };
+enum class Matrix { A, B, C };
+
+unsigned bytesOf(Element e);
+bool isInteger(Element e);
+
+/// c + g * (lane / 4) + t * (lane % 4).
+struct Affine {
+  int c = 0, g = 0, t = 0;
+  int at(int lane) const { return c + g * (lane / 4) + t * (lane % 4); }
+};
+/// Where an element of a matrix is: (row, column) of A (m, k), B (k, n) or
+/// the accumulator (m, n).
+struct Position {
+  Affine row, col;
+};
+/// Elements held side by side in one register (A, B) or as a pair
+/// (accumulators), in register order: accessed together when adjacent.
+struct Group {
+  std::vector<Position> elements;
+};
+/// Of a lane's register `reg`: the elements k = firstK .. firstK+count-1.
+struct RegisterSpan {
+  unsigned reg, firstK, count;
+};
+/// One accumulator element of a lane, in fragment order.
+struct AccumulatorElement {
+  unsigned tileM, tileN, rowBit, colBit;
+};
+
+struct Form {
+  unsigned m = 16, n = 16, k = 16;
+  Element ab = Element::F16;
+
+  unsigned baseM() const { return ab == Element::F64 ? 8 : 16; }
+  unsigned chunk() const { return 4 / std::min(4u, bytesOf(ab)); }
+  bool halfM() const { return m < baseM(); }
+  unsigned tilesM() const { return halfM() ? 1 : m / baseM(); }
+  unsigned tilesN() const { return n / 8; }
+  unsigned rowBits() const { return halfM() ? 1 : baseM() / 8; }
+  unsigned kBlocks() const { return k / (4 * chunk()); }
+  /// A lane's distinct registers of `m` (elements for the accumulator).
+  unsigned distinct(Matrix x) const;
+  /// The registers the intrinsics pass: f16's A and B have 8, repeating the
+  /// distinct ones; otherwise the distinct ones.
+  unsigned registers(Matrix x) const;
+  /// The leading dimension of a load or store without `.stride`.
+  unsigned contiguousExtent(Matrix x, bool rowMajor) const;
+  /// The registers of lane 4g + q that hold A's row (tile tm, rowBit).
+  std::vector<RegisterSpan> aRowRegisters(unsigned tm, unsigned rowBit,
+                                          unsigned q) const;
+  /// The registers of lane 4 * column + q that hold B's column (tile tn).
+  std::vector<RegisterSpan> bColumnRegisters(unsigned tn, unsigned q) const;
+  std::vector<AccumulatorElement> accumulatorElements() const;
+};
+
+/// A lane's elements of matrix `x`, grouped as accessed.
+std::vector<Group> groups(const Form &form, Matrix x);
+/// Whether a group's elements are adjacent in memory: A's run along k (a
+/// row), B's along k (a column), the accumulators' along n (a row).
+bool contiguous(Matrix x, bool rowMajor);
+
+/// One llvm.nvvm.wmma.* intrinsic, by name.
+struct Intrinsic {
+  Form form;
+  bool mma = false, store = false;
+  Matrix matrix = Matrix::A; // loads and stores
+  bool rowMajor = true, stride = false;
+  Element element = Element::F16;                     // of a load or store
+  Element cType = Element::F32, dType = Element::F32; // of an mma
+  bool satfinite = false;
+};
+/// nullopt for what is not a form of mma.h kcheck lowers (the experimental
+/// s4, u4 and b1 forms).
+std::optional<Intrinsic> parseIntrinsic(std::string_view name);
+
+} // namespace kcheck::analyzer::wmma

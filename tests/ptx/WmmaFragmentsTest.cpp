@@ -1,0 +1,178 @@
+// The wmma fragments (analyzer/ptx/WmmaFragments.h) against brute force over
+// the 32 lanes, for every form mma.h defines: each element of A, B and the
+// accumulator is held by exactly one lane's distinct registers; the
+// registers a product gathers for a lane's accumulator element hold exactly
+// its row of A and its column of B; f16 m16n16k16 is the layout measured on
+// the H100; names parse to their forms, the experimental ones to none.
+#include "analyzer/ptx/WmmaFragments.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace kcheck::analyzer::wmma {
+namespace {
+
+std::vector<Form> allForms() {
+  std::vector<Form> forms;
+  for (Element e : {Element::F16, Element::BF16, Element::S8, Element::U8})
+    for (auto [m, n] : {std::pair{16u, 16u}, {32u, 8u}, {8u, 32u}})
+      forms.push_back({m, n, 16, e});
+  forms.push_back({16, 16, 8, Element::TF32});
+  forms.push_back({8, 8, 4, Element::F64});
+  return forms;
+}
+
+std::string nameOf(const Form &f) {
+  return "m" + std::to_string(f.m) + "n" + std::to_string(f.n) + "k" +
+         std::to_string(f.k) + " type " + std::to_string(int(f.ab));
+}
+
+// (lane, register, element) of each (row, col) of matrix x.
+std::map<std::pair<int, int>, std::tuple<int, unsigned, unsigned>>
+owners(const Form &f, Matrix x, bool &duplicate) {
+  std::map<std::pair<int, int>, std::tuple<int, unsigned, unsigned>> at;
+  duplicate = false;
+  std::vector<Group> gs = groups(f, x);
+  for (int lane = 0; lane < 32; ++lane) {
+    unsigned index = 0;
+    for (unsigned gi = 0; gi < gs.size(); ++gi)
+      for (const Position &p : gs[gi].elements) {
+        auto key = std::pair{p.row.at(lane), p.col.at(lane)};
+        duplicate |= at.count(key) != 0;
+        at[key] = {lane, gi, index++};
+      }
+  }
+  return at;
+}
+
+TEST(WmmaFragments, EveryElementIsHeldOnce) {
+  for (const Form &f : allForms()) {
+    unsigned rows[3] = {f.m, f.k, f.m}, cols[3] = {f.k, f.n, f.n};
+    for (Matrix x : {Matrix::A, Matrix::B, Matrix::C}) {
+      bool duplicate;
+      auto at = owners(f, x, duplicate);
+      EXPECT_FALSE(duplicate) << nameOf(f) << " matrix " << int(x);
+      unsigned r = rows[int(x)], c = cols[int(x)];
+      EXPECT_EQ(at.size(), size_t(r) * c) << nameOf(f) << " matrix " << int(x);
+      for (const auto &[pos, owner] : at) {
+        EXPECT_GE(pos.first, 0);
+        EXPECT_LT(unsigned(pos.first), r) << nameOf(f);
+        EXPECT_GE(pos.second, 0);
+        EXPECT_LT(unsigned(pos.second), c) << nameOf(f);
+      }
+      // The registers are the distinct ones the intrinsics count.
+      unsigned elements = 0;
+      for (const Group &g : groups(f, x))
+        elements += unsigned(g.elements.size());
+      unsigned perRegister =
+          x == Matrix::C ? 1 : 4 / std::min(4u, bytesOf(f.ab));
+      EXPECT_EQ(elements / perRegister, f.distinct(x)) << nameOf(f);
+      EXPECT_GE(f.registers(x), f.distinct(x));
+    }
+  }
+}
+
+TEST(WmmaFragments, ProductsGatherTheRowAndColumnTheyNeed) {
+  for (const Form &f : allForms()) {
+    std::vector<Group> a = groups(f, Matrix::A), b = groups(f, Matrix::B);
+    std::vector<Group> c = groups(f, Matrix::C);
+    std::vector<AccumulatorElement> acc = f.accumulatorElements();
+    for (int lane = 0; lane < 32; ++lane) {
+      int g = lane / 4, t = lane % 4;
+      std::vector<Position> mine;
+      for (const Group &gr : c)
+        for (const Position &p : gr.elements)
+          mine.push_back(p);
+      ASSERT_EQ(mine.size(), acc.size()) << nameOf(f);
+      for (size_t i = 0; i < acc.size(); ++i) {
+        int row = mine[i].row.at(lane), col = mine[i].col.at(lane);
+        for (unsigned q = 0; q < 4; ++q) {
+          int src = 4 * g + int(q); // A's row: lanes of group g
+          for (const RegisterSpan &s :
+               f.aRowRegisters(acc[i].tileM, acc[i].rowBit, q))
+            for (unsigned e = 0; e < s.count; ++e) {
+              const Position &p = a[s.reg].elements[e];
+              EXPECT_EQ(p.row.at(src), row) << nameOf(f) << " lane " << lane;
+              EXPECT_EQ(p.col.at(src), int(s.firstK + e)) << nameOf(f);
+            }
+          int column = 2 * t + int(acc[i].colBit);
+          int bsrc = 4 * column + int(q); // B's column: lanes 4 * column + q
+          for (const RegisterSpan &s : f.bColumnRegisters(acc[i].tileN, q))
+            for (unsigned e = 0; e < s.count; ++e) {
+              const Position &p = b[s.reg].elements[e];
+              EXPECT_EQ(p.col.at(bsrc), col) << nameOf(f) << " lane " << lane;
+              EXPECT_EQ(p.row.at(bsrc), int(s.firstK + e)) << nameOf(f);
+            }
+        }
+        // Every k of the row and the column, once.
+        std::set<unsigned> ks;
+        for (unsigned q = 0; q < 4; ++q)
+          for (const RegisterSpan &s :
+               f.aRowRegisters(acc[i].tileM, acc[i].rowBit, q))
+            for (unsigned e = 0; e < s.count; ++e)
+              ks.insert(s.firstK + e);
+        EXPECT_EQ(ks.size(), f.k) << nameOf(f);
+      }
+    }
+  }
+}
+
+// The layout measured on the H100 for f16 m16n16k16 (WmmaLowering.cpp):
+// A registers r hold A[g + 8(r%2)][2t + 8(r/2) + {0,1}], B registers
+// B[2t + 8(r%2) + {0,1}][g + 8(r/2)], accumulator i
+// [g + 8((i%4)/2)][8(i/4) + 2t + i%2].
+TEST(WmmaFragments, F16IsTheMeasuredLayout) {
+  Form f{16, 16, 16, Element::F16};
+  std::vector<Group> a = groups(f, Matrix::A), b = groups(f, Matrix::B);
+  std::vector<Group> c = groups(f, Matrix::C);
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane / 4, t = lane % 4;
+    for (int r = 0; r < 4; ++r)
+      for (int h = 0; h < 2; ++h) {
+        EXPECT_EQ(a[r].elements[h].row.at(lane), g + 8 * (r % 2));
+        EXPECT_EQ(a[r].elements[h].col.at(lane), 2 * t + 8 * (r / 2) + h);
+        EXPECT_EQ(b[r].elements[h].row.at(lane), 2 * t + 8 * (r % 2) + h);
+        EXPECT_EQ(b[r].elements[h].col.at(lane), g + 8 * (r / 2));
+      }
+    for (int i = 0; i < 8; ++i) {
+      const Position &p = c[i / 2].elements[i % 2];
+      EXPECT_EQ(p.row.at(lane), g + 8 * ((i % 4) / 2));
+      EXPECT_EQ(p.col.at(lane), 8 * (i / 4) + 2 * t + i % 2);
+    }
+  }
+}
+
+TEST(WmmaFragments, IntrinsicNames) {
+  auto load =
+      parseIntrinsic("llvm.nvvm.wmma.m32n8k16.load.a.col.stride.bf16.p3");
+  ASSERT_TRUE(load);
+  EXPECT_EQ(load->form.m, 32u);
+  EXPECT_EQ(load->form.ab, Element::BF16);
+  EXPECT_FALSE(load->rowMajor);
+  EXPECT_TRUE(load->stride);
+  EXPECT_EQ(load->matrix, Matrix::A);
+  auto mma = parseIntrinsic("llvm.nvvm.wmma.m16n16k16.mma.row.col.f16.f32");
+  ASSERT_TRUE(mma);
+  EXPECT_TRUE(mma->mma);
+  EXPECT_EQ(mma->dType, Element::F16);
+  EXPECT_EQ(mma->cType, Element::F32);
+  auto sat = parseIntrinsic("llvm.nvvm.wmma.m8n32k16.mma.col.row.u8.satfinite");
+  ASSERT_TRUE(sat);
+  EXPECT_TRUE(sat->satfinite);
+  EXPECT_EQ(sat->form.ab, Element::U8);
+  auto c = parseIntrinsic("llvm.nvvm.wmma.m16n16k8.store.d.row.stride.f32.p0");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->form.ab, Element::TF32);
+  EXPECT_TRUE(parseIntrinsic("llvm.nvvm.wmma.m8n8k4.mma.row.row.f64"));
+  // mma.h's experimental sub-byte forms are not lowered (named by the engine).
+  EXPECT_FALSE(parseIntrinsic("llvm.nvvm.wmma.m8n8k32.mma.row.col.s4"));
+  EXPECT_FALSE(parseIntrinsic("llvm.nvvm.wmma.m8n8k128.load.a.row.stride.b1"));
+  EXPECT_FALSE(
+      parseIntrinsic("llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f64"));
+}
+
+} // namespace
+} // namespace kcheck::analyzer::wmma
