@@ -27,7 +27,15 @@ bool isInteger(Element e) {
   return e == Element::S8 || e == Element::U8 || e == Element::S32;
 }
 
+namespace {
+Matrix other(Matrix x) {
+  return x == Matrix::A ? Matrix::B : x == Matrix::B ? Matrix::A : Matrix::C;
+}
+} // namespace
+
 unsigned Form::distinct(Matrix x) const {
+  if (transposed())
+    return transposedForm().distinct(other(x));
   switch (x) {
   case Matrix::A:
     return tilesM() * rowBits() * kBlocks();
@@ -86,9 +94,15 @@ std::vector<AccumulatorElement> Form::accumulatorElements() const {
 }
 
 std::vector<Group> groups(const Form &f, Matrix x) {
+  if (f.transposed()) {
+    std::vector<Group> out = groups(f.transposedForm(), other(x));
+    for (Group &g : out)
+      for (Position &p : g.elements)
+        std::swap(p.row, p.col);
+    return out;
+  }
   std::vector<Group> out;
   int c = int(f.chunk());
-  // The accumulators' rows of a half tile (m8n32k16) are the tile's first 8.
   auto rowOf = [&](unsigned tm, unsigned rowBit) {
     return Affine{int(f.baseM() * tm + 8 * rowBit), 1, 0};
   };
@@ -129,8 +143,27 @@ std::vector<Group> groups(const Form &f, Matrix x) {
   return out;
 }
 
-bool contiguous(Matrix x, bool rowMajor) {
-  return x == Matrix::B ? !rowMajor : rowMajor;
+bool adjacent(const Group &group, bool rowMajor) {
+  const Position &first = group.elements[0];
+  for (size_t i = 1; i < group.elements.size(); ++i) {
+    const Position &p = group.elements[i];
+    const Affine &same = rowMajor ? p.row : p.col;
+    const Affine &next = rowMajor ? p.col : p.row;
+    const Affine &same0 = rowMajor ? first.row : first.col;
+    const Affine &next0 = rowMajor ? first.col : first.row;
+    if (same.c != same0.c || same.g != same0.g || same.t != same0.t ||
+        next.g != next0.g || next.t != next0.t || next.c != next0.c + int(i))
+      return false;
+  }
+  return true;
+}
+
+Position transposedAccess(const Position &p) {
+  auto base = [](const Affine &a) { return a.c / 8 * 8; };
+  auto offset = [](const Affine &a) { return Affine{a.c % 8, a.g, a.t}; };
+  Affine rowOff = offset(p.row), colOff = offset(p.col);
+  return {Affine{base(p.row) + colOff.c, colOff.g, colOff.t},
+          Affine{base(p.col) + rowOff.c, rowOff.g, rowOff.t}};
 }
 
 namespace {

@@ -11,9 +11,9 @@
 //  - A: row g + 8*rowBit, k = 4c*kBlock + c*t + s (s < c);
 //  - B: k = 4c*kBlock + c*t + s, column g;
 //  - accumulators: row g + 8*rowBit, column 2t + colBit.
-// A form is tiles of these over M and N (m8n32k16 uses the upper 8 rows of
-// its 16-row tiles only); ptxas's layout for sm_90's f16 m16n16k16 is this
-// one, measured on the H100 (WmmaLowering.cpp).
+// A form is tiles of these over M and N (m8n32k16 is m32n8k16 transposed);
+// ptxas's layout for sm_90's f16 m16n16k16 is this one, measured on the
+// H100 (WmmaLowering.cpp).
 #pragma once
 
 #include <optional>
@@ -58,10 +58,15 @@ struct Form {
 
   unsigned baseM() const { return ab == Element::F64 ? 8 : 16; }
   unsigned chunk() const { return 4 / std::min(4u, bytesOf(ab)); }
-  bool halfM() const { return m < baseM(); }
-  unsigned tilesM() const { return halfM() ? 1 : m / baseM(); }
+  /// m8n32k16 is computed transposed, D^T = B^T A^T + C^T, as m32n8k16
+  /// (measured on the H200: its accumulators pair along m, so a
+  /// column-major C is the one accessed in pairs); its A is that form's B
+  /// and its B that form's A.
+  bool transposed() const { return m == 8 && n == 32; }
+  Form transposedForm() const { return {n, m, k, ab}; }
+  unsigned tilesM() const { return m / baseM(); }
   unsigned tilesN() const { return n / 8; }
-  unsigned rowBits() const { return halfM() ? 1 : baseM() / 8; }
+  unsigned rowBits() const { return baseM() / 8; }
   unsigned kBlocks() const { return k / (4 * chunk()); }
   /// A lane's distinct registers of `m` (elements for the accumulator).
   unsigned distinct(Matrix x) const;
@@ -70,19 +75,28 @@ struct Form {
   unsigned registers(Matrix x) const;
   /// The leading dimension of a load or store without `.stride`.
   unsigned contiguousExtent(Matrix x, bool rowMajor) const;
-  /// The registers of lane 4g + q that hold A's row (tile tm, rowBit).
+  /// Of a form that is not transposed: the registers of lane 4g + q that
+  /// hold A's row (tile tm, rowBit) ...
   std::vector<RegisterSpan> aRowRegisters(unsigned tm, unsigned rowBit,
                                           unsigned q) const;
-  /// The registers of lane 4 * column + q that hold B's column (tile tn).
+  /// ... the registers of lane 4 * column + q that hold B's column (tile
+  /// tn), and the accumulator elements in fragment order.
   std::vector<RegisterSpan> bColumnRegisters(unsigned tn, unsigned q) const;
   std::vector<AccumulatorElement> accumulatorElements() const;
 };
 
 /// A lane's elements of matrix `x`, grouped as accessed.
 std::vector<Group> groups(const Form &form, Matrix x);
-/// Whether a group's elements are adjacent in memory: A's run along k (a
-/// row), B's along k (a column), the accumulators' along n (a row).
-bool contiguous(Matrix x, bool rowMajor);
+/// Whether a group's elements are adjacent in memory, in order, for a
+/// row-major (or column-major) matrix.
+bool adjacent(const Group &group, bool rowMajor);
+/// Where a lane accesses a 16-bit register's element whose pair is not
+/// adjacent in memory: the 8 x 8 block transposed (lane (g, t)'s element s
+/// at the block's (2t + s, g) for (g, 2t + s)), so that the pair is
+/// adjacent; ptxas loads and stores it so (one 32-bit access per register,
+/// measured on the H200) and transposes in registers (movmatrix). The
+/// element a lane needs is then lane 4(2t + s) + g/2's element g%2.
+Position transposedAccess(const Position &p);
 
 /// One llvm.nvvm.wmma.* intrinsic, by name.
 struct Intrinsic {

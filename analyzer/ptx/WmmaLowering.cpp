@@ -81,6 +81,47 @@ Value *elementAddress(Lane &l, const Access &a, Value *row, Value *col,
                        l.b.CreateZExt(index, l.b.getInt64Ty()));
 }
 
+// A 16-byte access (an f64 pair) as four words, which the engine loads.
+Type *sixteenBytes(IRBuilder<> &b) {
+  return FixedVectorType::get(b.getInt32Ty(), 4);
+}
+
+// A 16-bit element pair's value exchanged across the 8 x 8 block's
+// transpose (wmma::transposedAccess): what lane (g, t) needs for element s
+// is lane 4(2t + s) + g/2's element g%2. An involution, so loads and stores
+// use it alike.
+std::vector<Value *> transposePair(Lane &l, const std::vector<Value *> &pair) {
+  Value *word = l.b.CreateOr(
+      l.b.CreateZExt(pair[0], l.b.getInt32Ty()),
+      l.b.CreateShl(l.b.CreateZExt(pair[1], l.b.getInt32Ty()), 16));
+  Value *half = l.b.CreateShl(l.b.CreateAnd(l.g, 1), 4);
+  std::vector<Value *> out;
+  for (unsigned s = 0; s < 2; ++s) {
+    Value *src = l.b.CreateAdd(
+        l.b.CreateShl(l.b.CreateAdd(l.b.CreateShl(l.t, 1), l.b.getInt32(s)), 2),
+        l.b.CreateLShr(l.g, 1));
+    out.push_back(l.b.CreateTrunc(l.b.CreateLShr(l.shfl(word, src), half),
+                                  l.b.getInt16Ty()));
+  }
+  return out;
+}
+
+// How a group is accessed: whole (adjacent in memory), as a transposed
+// 16-bit pair, or element by element.
+enum class Way { Whole, TransposedPair, Elements };
+Way wayOf(const Access &a, const wmma::Group &group, unsigned bytes,
+          wmma::Group &transposed) {
+  if (wmma::adjacent(group, a.rowMajor))
+    return Way::Whole;
+  if (bytes == 2 && group.elements.size() == 2) {
+    transposed.elements = {wmma::transposedAccess(group.elements[0]),
+                           wmma::transposedAccess(group.elements[1])};
+    if (wmma::adjacent(transposed, a.rowMajor))
+      return Way::TransposedPair;
+  }
+  return Way::Elements;
+}
+
 // The groups of a fragment's elements accessed together: one register's
 // elements (A, B) or an element pair (accumulators), each element as bits.
 std::vector<Value *> loadGroup(Lane &l, const Access &a,
@@ -97,44 +138,64 @@ std::vector<Value *> loadGroup(Lane &l, const Access &a,
   };
   Type *elem = l.b.getIntNTy(8 * bytes);
   unsigned n = unsigned(group.elements.size());
-  // Adjacent elements are one access of at most 8 bytes (f64 pairs: two).
-  if (wmma::contiguous(a.matrix, a.rowMajor) && bytes * n <= 8) {
-    const wmma::Position &p = group.elements[0];
-    Value *ptr = elementAddress(l, a, l.at(p.row), l.at(p.col), bytes);
-    Type *whole = l.b.getIntNTy(8 * bytes * n);
-    Value *v = tagged(l.b.CreateAlignedLoad(whole, ptr, Align(bytes * n)));
-    for (unsigned i = 0; i < n; ++i)
-      out.push_back(l.b.CreateTrunc(l.b.CreateLShr(v, 8 * bytes * i), elem));
+  wmma::Group transposed;
+  Way way = wayOf(a, group, bytes, transposed);
+  const wmma::Group &at = way == Way::TransposedPair ? transposed : group;
+  auto address = [&](const wmma::Position &p) {
+    return elementAddress(l, a, l.at(p.row), l.at(p.col), bytes);
+  };
+  if (way == Way::Elements) {
+    for (const wmma::Position &p : group.elements)
+      out.push_back(
+          tagged(l.b.CreateAlignedLoad(elem, address(p), Align(bytes))));
     return out;
   }
-  for (const wmma::Position &p : group.elements) {
-    Value *ptr = elementAddress(l, a, l.at(p.row), l.at(p.col), bytes);
-    out.push_back(tagged(l.b.CreateAlignedLoad(elem, ptr, Align(bytes))));
+  if (bytes * n > 8) { // an f64 pair: one 16-byte access
+    Value *v = l.b.CreateBitCast(
+        tagged(l.b.CreateAlignedLoad(sixteenBytes(l.b), address(at.elements[0]),
+                                     Align(16))),
+        FixedVectorType::get(elem, n));
+    for (unsigned i = 0; i < n; ++i)
+      out.push_back(l.b.CreateExtractElement(v, i));
+    return out;
   }
-  return out;
+  Value *v = tagged(l.b.CreateAlignedLoad(
+      l.b.getIntNTy(8 * bytes * n), address(at.elements[0]), Align(bytes * n)));
+  for (unsigned i = 0; i < n; ++i)
+    out.push_back(l.b.CreateTrunc(l.b.CreateLShr(v, 8 * bytes * i), elem));
+  return way == Way::TransposedPair ? transposePair(l, out) : out;
 }
 
 void storeGroup(Lane &l, const Access &a, const wmma::Group &group,
-                unsigned bytes, const std::vector<Value *> &bits) {
+                unsigned bytes, std::vector<Value *> bits) {
   unsigned n = unsigned(group.elements.size());
-  if (wmma::contiguous(a.matrix, a.rowMajor) && bytes * n <= 8) {
-    Type *whole = l.b.getIntNTy(8 * bytes * n);
-    Value *v = ConstantInt::get(whole, 0);
+  wmma::Group transposed;
+  Way way = wayOf(a, group, bytes, transposed);
+  auto address = [&](const wmma::Position &p) {
+    return elementAddress(l, a, l.at(p.row), l.at(p.col), bytes);
+  };
+  if (way == Way::Elements) {
     for (unsigned i = 0; i < n; ++i)
-      v = l.b.CreateOr(
-          v, l.b.CreateShl(l.b.CreateZExt(bits[i], whole), 8 * bytes * i));
-    const wmma::Position &p = group.elements[0];
-    l.b.CreateAlignedStore(
-        v, elementAddress(l, a, l.at(p.row), l.at(p.col), bytes),
-        Align(bytes * n));
+      l.b.CreateAlignedStore(bits[i], address(group.elements[i]), Align(bytes));
     return;
   }
-  for (unsigned i = 0; i < n; ++i) {
-    const wmma::Position &p = group.elements[i];
-    l.b.CreateAlignedStore(
-        bits[i], elementAddress(l, a, l.at(p.row), l.at(p.col), bytes),
-        Align(bytes));
+  const wmma::Group &at = way == Way::TransposedPair ? transposed : group;
+  if (way == Way::TransposedPair)
+    bits = transposePair(l, bits);
+  if (bytes * n > 8) { // an f64 pair: one 16-byte access
+    Value *v = PoisonValue::get(FixedVectorType::get(bits[0]->getType(), n));
+    for (unsigned i = 0; i < n; ++i)
+      v = l.b.CreateInsertElement(v, bits[i], i);
+    l.b.CreateAlignedStore(l.b.CreateBitCast(v, sixteenBytes(l.b)),
+                           address(at.elements[0]), Align(16));
+    return;
   }
+  Type *whole = l.b.getIntNTy(8 * bytes * n);
+  Value *v = ConstantInt::get(whole, 0);
+  for (unsigned i = 0; i < n; ++i)
+    v = l.b.CreateOr(
+        v, l.b.CreateShl(l.b.CreateZExt(bits[i], whole), 8 * bytes * i));
+  l.b.CreateAlignedStore(v, address(at.elements[0]), Align(bytes * n));
 }
 
 // Fragment registers as the intrinsics type them (<2 x half>, i32, float,
@@ -296,11 +357,11 @@ std::vector<Value *> remoteElements(Lane &l, const Words &w, unsigned reg,
 }
 
 bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
-  const Form &f = in.form;
   Module &m = *call.getModule();
   IRBuilder<> b(&call);
   Lane l(b, m);
-  unsigned aCount = f.registers(Matrix::A), bCount = f.registers(Matrix::B);
+  unsigned aCount = in.form.registers(Matrix::A),
+           bCount = in.form.registers(Matrix::B);
   if (call.arg_size() < aCount + bCount + 1)
     return false;
   std::vector<Value *> aRegs, bRegs, cRegs;
@@ -308,6 +369,10 @@ bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
     aRegs.push_back(call.getArgOperand(i));
   for (unsigned i = 0; i < bCount; ++i)
     bRegs.push_back(call.getArgOperand(aCount + i));
+  // A transposed form is its transpose's product with A and B exchanged.
+  const Form f = in.form.transposed() ? in.form.transposedForm() : in.form;
+  if (in.form.transposed())
+    std::swap(aRegs, bRegs);
   for (unsigned i = aCount + bCount; i < call.arg_size(); ++i)
     cRegs.push_back(call.getArgOperand(i));
   const unsigned abBytes = wmma::bytesOf(f.ab);

@@ -76,7 +76,9 @@ TEST(WmmaFragments, EveryElementIsHeldOnce) {
 }
 
 TEST(WmmaFragments, ProductsGatherTheRowAndColumnTheyNeed) {
-  for (const Form &f : allForms()) {
+  for (const Form &form : allForms()) {
+    // A transposed form (m8n32k16) is computed as its transpose.
+    const Form f = form.transposed() ? form.transposedForm() : form;
     std::vector<Group> a = groups(f, Matrix::A), b = groups(f, Matrix::B);
     std::vector<Group> c = groups(f, Matrix::C);
     std::vector<AccumulatorElement> acc = f.accumulatorElements();
@@ -143,6 +145,45 @@ TEST(WmmaFragments, F16IsTheMeasuredLayout) {
       EXPECT_EQ(p.col.at(lane), 8 * (i / 4) + 2 * t + i % 2);
     }
   }
+}
+
+// m8n32k16 is m32n8k16 transposed: its accumulators pair along m (a
+// column-major C is accessed in pairs, as measured on the H200).
+TEST(WmmaFragments, M8n32IsTheTransposeOfM32n8) {
+  Form f{8, 32, 16, Element::F16};
+  ASSERT_TRUE(f.transposed());
+  for (const Group &g : groups(f, Matrix::C)) {
+    EXPECT_TRUE(adjacent(g, /*rowMajor=*/false));
+    EXPECT_FALSE(adjacent(g, /*rowMajor=*/true));
+  }
+  EXPECT_EQ(f.distinct(Matrix::A), 2u); // the m32n8k16 B's two registers
+  EXPECT_EQ(f.distinct(Matrix::B), 8u);
+}
+
+// A 16-bit pair that is not adjacent in memory is accessed in the
+// transposed 8 x 8 block, where it is; the transpose is an involution.
+TEST(WmmaFragments, TransposedAccessOfAPair) {
+  Form f{16, 16, 16, Element::F16};
+  for (Matrix x : {Matrix::A, Matrix::B})
+    for (const Group &g : groups(f, x)) {
+      bool rowMajor = !adjacent(g, true); // the layout where it is not
+      Group t{
+          {transposedAccess(g.elements[0]), transposedAccess(g.elements[1])}};
+      EXPECT_TRUE(adjacent(t, rowMajor));
+      for (int lane = 0; lane < 32; ++lane)
+        for (int s = 0; s < 2; ++s) {
+          // Lane 4(2t + s) + g/2's element g%2 is this lane's element s.
+          int g8 = lane / 4, t4 = lane % 4;
+          int src = 4 * (2 * t4 + s) + g8 / 2;
+          const Position &mine = g.elements[s];
+          const Position &theirs = t.elements[g8 % 2];
+          EXPECT_EQ(theirs.row.at(src), mine.row.at(lane));
+          EXPECT_EQ(theirs.col.at(src), mine.col.at(lane));
+          Position back = transposedAccess(t.elements[s]);
+          EXPECT_EQ(back.row.at(lane), mine.row.at(lane));
+          EXPECT_EQ(back.col.at(lane), mine.col.at(lane));
+        }
+    }
 }
 
 TEST(WmmaFragments, IntrinsicNames) {

@@ -521,10 +521,6 @@ static void launches() {
   int h[256];
   OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
   CHECK(h[0] == 5 && h[255] == 260, "cudaLaunchKernelEx ran the kernel");
-  // A graph node's attribute, which a launch ignores.
-  config.attrs[0].id = cudaLaunchAttributeDeviceUpdatableKernelNode;
-  config.attrs[0].val.deviceUpdatableKernelNode.deviceUpdatable = 0;
-  OK(cudaLaunchKernelEx(&config, fill, d, 256, 6));
   OK(cudaFree(d));
 }
 
