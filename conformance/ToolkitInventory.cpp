@@ -143,8 +143,19 @@ std::optional<ToolkitInventory> readToolkitInventory(const std::string &root,
                                    "-isystem",
                                    root + "/include",
                                    "-w"};
-  std::string diagnostics;
-  llvm::raw_string_ostream out(diagnostics);
+  // mma.h's builtins, as its implementation calls them.
+  {
+    std::ifstream in(root + "/include/crt/mma.hpp");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string s = text.str();
+    std::set<std::string> names;
+    std::regex builtin(R"(__(hmma|imma|bmma|dmma|mma)_[a-z0-9_]*)");
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), builtin);
+         it != std::sregex_iterator(); ++it)
+      names.insert(it->str());
+    inventory.wmmaBuiltins.assign(names.begin(), names.end());
+  }
   bool ok = clang::tooling::runToolOnCodeWithArgs(
       std::make_unique<Action>(inventory), "#include <cuda_runtime_api.h>\n",
       args, "kcheck-inventory.cpp");

@@ -30,6 +30,8 @@ struct ToolkitInventory {
   std::vector<std::string> devicePropertyFields;
   /// enum cudaError.
   std::vector<Enumerator> errors;
+  /// The warp-matrix builtins crt/mma.hpp (the wmma API) calls, sorted.
+  std::vector<std::string> wmmaBuiltins;
 };
 
 /// Parses `<toolkit>/include/cuda_runtime_api.h` with Clang (host C++);

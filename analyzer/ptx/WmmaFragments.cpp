@@ -249,6 +249,13 @@ Element accumulatorForm(const Form &f, Element c) {
 
 } // namespace
 
+bool isLoweredShape(unsigned m, unsigned n, unsigned k) {
+  for (Element e : {Element::F16, Element::TF32, Element::F64})
+    if (knownForm(Form{m, n, k, e}))
+      return true;
+  return false;
+}
+
 std::optional<Intrinsic> parseIntrinsic(std::string_view name) {
   constexpr std::string_view prefix = "llvm.nvvm.wmma.";
   if (name.substr(0, prefix.size()) != prefix)

@@ -98,6 +98,10 @@ bool adjacent(const Group &group, bool rowMajor);
 /// element a lane needs is then lane 4(2t + s) + g/2's element g%2.
 Position transposedAccess(const Position &p);
 
+/// Whether kcheck lowers the forms of this shape (every one of mma.h's
+/// but the experimental sub-byte m8n8k32 and m8n8k128).
+bool isLoweredShape(unsigned m, unsigned n, unsigned k);
+
 /// One llvm.nvvm.wmma.* intrinsic, by name.
 struct Intrinsic {
   Form form;

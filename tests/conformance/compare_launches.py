@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Every launch metric of a prediction equals the GPU's measurement.
 
-usage: compare_launches.py KCHECK PROGRAM.cu MEASUREMENT.json[.gz]
+usage: compare_launches.py KCHECK PROGRAM.cu MEASUREMENT.json[.gz] [REGEX]
 
-Runs `KCHECK predict --run-host PROGRAM --format json` and compares, launch by
+Runs `KCHECK predict --run-host PROGRAM --format json` (the program's own
+output, on stderr, must match REGEX when given) and compares, launch by
 launch, every metric both documents have (instructions, wavefronts, sectors,
 divergent branches). Lines are not compared here: the Source page credits
 wmma's accesses to mma.hpp, which kcheck's line credits do not follow yet
 (issue 41)."""
 import gzip
 import json
+import re
 import subprocess
 import sys
 
@@ -20,6 +22,9 @@ def main():
                           "json", "-q"], capture_output=True, text=True)
     if out.returncode not in (0, 1):
         print(out.stderr)
+        return 1
+    if len(sys.argv) > 4 and not re.search(sys.argv[4], out.stderr):
+        print("the program's output lacks /%s/:\n%s" % (sys.argv[4], out.stderr))
         return 1
     predicted = json.loads(out.stdout)
     opener = gzip.open if measured_path.endswith(".gz") else open
