@@ -41,11 +41,20 @@ std::vector<core::Diagnostic> kernelFaultDiagnostics(const driver::Session &s,
     std::string what = f->cause == sim::FaultCause::Memory
                            ? fmt::format("invalid {}", f->access)
                            : firstLine(f->message);
+    // A message in two clauses keeps its first as the error, the second as
+    // a note ("...; the GPU stops the kernel (...)").
+    std::string rest;
+    if (size_t semicolon = what.find("; "); semicolon != std::string::npos) {
+      rest = what.substr(semicolon + 2);
+      what.resize(semicolon);
+    }
     d.message = fmt::format("{} by thread ({}) in block ({}) of {}", what,
                             core::toString(f->thread), core::toString(f->block),
                             sl.kernel->name());
     if (f->cause == sim::FaultCause::Memory && !f->problem.empty())
       d.message += ": " + f->problem;
+    if (!rest.empty())
+      d.addNote(rest);
     if (!f->gpuOutput.empty())
       d.addNote("the GPU prints: " + firstLine(f->gpuOutput));
     d.addNote(fmt::format(

@@ -37,18 +37,19 @@ std::string normalized(const std::string &path, const std::string &base) {
 
 // What a compiler flag means to kcheck.
 enum class FlagKind {
-  Include,     // -I
-  System,      // -isystem
-  Quote,       // -iquote
-  DirAfter,    // -idirafter
-  Define,      // -D
-  Undefine,    // -U
-  PreInclude,  // -include
-  Macros,      // -imacros
-  Std,         // -std
-  Arch,        // -arch, -code, -gencode, --cuda-gpu-arch ...: sm_XX in it
-  OptionsFile, // --options-file: not read
-  Drop,        // takes a value, both dropped (its value may look like a flag)
+  Include,      // -I
+  System,       // -isystem
+  Quote,        // -iquote
+  DirAfter,     // -idirafter
+  Define,       // -D
+  Undefine,     // -U
+  PreInclude,   // -include
+  Macros,       // -imacros
+  Std,          // -std
+  Arch,         // -arch, -code, -gencode, --cuda-gpu-arch ...: sm_XX in it
+  OptionsFile,  // --options-file: not read
+  HostCompiler, // -Xcompiler: the host compiler's flags, -fopenmp kept
+  Drop,         // takes a value, both dropped (its value may look like a flag)
 };
 
 struct FlagSpelling {
@@ -87,8 +88,8 @@ constexpr FlagSpelling kSpellings[] = {
     {"--options-file", FlagKind::OptionsFile},
     {"-optf", FlagKind::OptionsFile},
     // Values handed to other tools, or paths: never read as flags.
-    {"-Xcompiler", FlagKind::Drop},
-    {"--compiler-options", FlagKind::Drop},
+    {"-Xcompiler", FlagKind::HostCompiler, false, true},
+    {"--compiler-options", FlagKind::HostCompiler, false, true},
     {"-Xptxas", FlagKind::Drop},
     {"--ptxas-options", FlagKind::Drop},
     {"-Xlinker", FlagKind::Drop},
@@ -211,6 +212,13 @@ void addFlagValue(FlagKind kind, const std::string &v,
   case FlagKind::OptionsFile:
     f.notes.push_back("options file '" + v + "' not read");
     f.unread.push_back("--options-file=" + v);
+    return;
+  case FlagKind::HostCompiler:
+    // The host compiler's OpenMP, as nvcc passes it (-Xcompiler -fopenmp):
+    // Clang compiles the host code with it (libomp, setup.sh); the host
+    // compiler's other flags (warnings, -O) change nothing kcheck counts.
+    if (v == "-fopenmp" || v.rfind("-fopenmp=", 0) == 0)
+      return add({"-fopenmp"});
     return;
   case FlagKind::Drop:
     return;

@@ -15,6 +15,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
 
 #include <chrono>
 #include <csetjmp>
@@ -97,6 +98,16 @@ Error defineEntryPoints(LLJIT &jit, JITDylib &dylib) {
 }
 
 Expected<std::unique_ptr<LLJIT>> makeJit() {
+  // OpenMP's runtime, for host code compiled with -fopenmp or calling
+  // omp_* functions: libomp (Clang's, setup.sh installs it) loaded into the
+  // process, whose symbols LLJIT's process dylib resolves. Its worker
+  // threads run host code only: a CUDA call from one ends the run with a
+  // message (CudaRuntimeApi.cpp, entry::rt).
+#ifdef KCHECK_LIBOMP
+  static const bool libompLoaded =
+      !llvm::sys::DynamicLibrary::LoadLibraryPermanently(KCHECK_LIBOMP);
+  (void)libompLoaded;
+#endif
   auto jit = LLJITBuilder().create();
   if (!jit)
     return jit.takeError();

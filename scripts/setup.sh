@@ -9,8 +9,8 @@ mode=${1:-demo}
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-packages=(clang-22 libclang-22-dev llvm-22-dev libfmt-dev nlohmann-json3-dev libgtest-dev cmake ninja-build
-          python3 python3-jsonschema)
+packages=(clang-22 libclang-22-dev llvm-22-dev libomp-22-dev libfmt-dev nlohmann-json3-dev libgtest-dev
+          cmake ninja-build python3 python3-jsonschema)
 # Only `test` needs these: the HTML report's test renders it in a browser
 # (large), and the sanitizer build links Clang's ASan/UBSan/libFuzzer runtimes.
 if [ "$mode" = test ]; then packages+=(chromium libclang-rt-22-dev); fi

@@ -106,6 +106,15 @@ TEST(CompileDatabaseTest, TranslatesNvccSpellingsAndDropsCodegen) {
   EXPECT_EQ(f.arch, "sm_80");
 }
 
+// The host compiler's OpenMP is the one host flag kept: Clang compiles the
+// host code with it, as the host compiler does under nvcc.
+TEST(CompileDatabaseTest, KeepsTheHostCompilersOpenMP) {
+  FrontEndFlags f = frontEndFlags(
+      commandOf({"/usr/local/cuda/bin/nvcc", "-Xcompiler", "-fopenmp,-Wall",
+                 "--compiler-options=-O2", "-c", "k.cu"}));
+  EXPECT_EQ(f.clangArgs, (std::vector<std::string>{"-fopenmp"}));
+}
+
 TEST(CompileDatabaseTest, OneArchitectureOrNone) {
   EXPECT_EQ(frontEndFlags(commandOf({"nvcc", "-arch=sm_86"})).arch, "sm_86");
   EXPECT_EQ(frontEndFlags(commandOf({"nvcc", "-arch", "compute_70"})).arch,
