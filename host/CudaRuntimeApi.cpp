@@ -379,169 +379,6 @@ cudaError_t apiPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
   *stream = c.stream;
   return cudaSuccess;
 }
-cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                         size_t shared, bool cooperative) {
-  CudaRuntime &r = rt();
-  // After a fault nothing more runs on the device.
-  if (cudaError_t e = sticky())
-    return e;
-  auto it = r.kernels.find(func);
-  if (it == r.kernels.end())
-    return fail(cudaErrorInvalidDeviceFunction);
-  // What the GPU refuses before running anything: from CUDA 12 on, an
-  // invalid value for each (the H200 with CUDA 13: a block over 1024 threads
-  // or over the launch bounds, an empty grid, a grid's y over 65535, more
-  // dynamic shared memory than the kernel may have).
-  core::DeviceFacts f = core::deviceFacts(r.arch());
-  uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  int bound = r.device().launchBound(it->second);
-  if (!grid.x || !grid.y || !grid.z || !threads ||
-      threads > uint64_t(f.maxThreadsPerBlock) ||
-      (bound && threads > uint64_t(bound)) ||
-      block.x > unsigned(f.maxThreadsPerBlock) ||
-      block.y > unsigned(f.maxThreadsPerBlock) ||
-      block.z > unsigned(f.maxBlockDimZ) || grid.x > unsigned(f.maxGridDimX) ||
-      grid.y > unsigned(f.maxGridDimYZ) || grid.z > unsigned(f.maxGridDimYZ))
-    return fail(cudaErrorInvalidValue);
-  // Dynamic shared memory past the default 48 KB needs the kernel's opt-in
-  // (cudaFuncAttributeMaxDynamicSharedMemorySize); the default limit also
-  // counts the kernel's static bytes, which only the toolkit's compiler
-  // knows, so a launch under 48 KB of dynamic memory is not refused here.
-  auto optIn = r.maxDynamicShared.find(it->second);
-  uint64_t sharedLimit = optIn != r.maxDynamicShared.end()
-                             ? optIn->second
-                             : uint64_t(f.sharedPerBlock);
-  if (shared > std::min<uint64_t>(sharedLimit, f.sharedPerBlockOptin))
-    return fail(cudaErrorInvalidValue);
-  core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
-  if (cooperative) {
-    // Every block must be resident at once: at most the occupancy
-    // calculator's blocks per SM on every SM. Without the compiler's
-    // registers (no toolkit) only the SMs' thread limit is known.
-    std::string why;
-    std::optional<core::KernelResources> k =
-        r.device().resources(it->second, why);
-    if (uint64_t resident = core::maxCoResidentBlocks(
-            r.arch(), k ? &*k : nullptr, int(threads), shared);
-        resident && uint64_t(grid.x) * grid.y * grid.z > resident)
-      return fail(cudaErrorCooperativeLaunchTooLarge);
-    config.cooperative = true;
-  }
-  LaunchOutcome outcome = r.device().launch(it->second, config, args);
-  if (outcome.fault) {
-    // As on the GPU, the program goes on: the launch itself succeeded
-    // (kernels run asynchronously), the fault surfaces at the next call that
-    // reaches the device (cudaGetLastError before it: still success, as
-    // while the kernel is still running).
-    r.stickyError = faultErrorCode(*outcome.fault);
-    r.launchFaults.push_back(std::move(outcome.error));
-  } else if (!outcome.error.empty()) {
-    // A limit of kcheck's or something it cannot run: the run cannot be
-    // the program's any more.
-    Stop why;
-    why.kind = Stop::Kind::Failed;
-    why.message = std::move(outcome.error);
-    r.stop(std::move(why));
-  }
-  return cudaSuccess;
-}
-cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
-                            void **args, size_t shared, cudaStream_t) {
-  return launchKernel(func, grid, block, args, shared, false);
-}
-// cudaLaunchKernelExC (what the cudaLaunchKernelEx template calls), with
-// cudaLaunchConfig_t and cudaLaunchAttribute as driver_types.h lays them
-// out: an attribute is its id, 4 bytes of padding and a 64-byte value.
-struct LaunchAttribute {
-  int id;
-  char pad[4];
-  union {
-    char bytes[CudaRuntime::kAttributeBytes];
-    int integer;
-    struct {
-      unsigned x, y, z;
-    } dim;
-    struct {
-      cudaEvent_t event;
-      int flags;
-    } event;
-  } value;
-};
-struct LaunchConfig {
-  dim3 grid, block;
-  size_t dynamicSmemBytes;
-  cudaStream_t stream;
-  LaunchAttribute *attrs;
-  unsigned numAttrs;
-};
-cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
-                               void **args) {
-  if (!config || (config->numAttrs && !config->attrs))
-    return fail(cudaErrorInvalidValue);
-  bool cooperative = false;
-  std::vector<cudaEvent_t> recordAfter;
-  for (unsigned i = 0; i < config->numAttrs; ++i) {
-    const LaunchAttribute &a = config->attrs[i];
-    switch (a.id) {
-    case 2: // cudaLaunchAttributeCooperative
-      cooperative = a.value.integer != 0;
-      break;
-    case 4: // cudaLaunchAttributeClusterDimension
-      if (uint64_t(a.value.dim.x) * a.value.dim.y * a.value.dim.z > 1)
-        rt().unsupported("cudaLaunchKernelEx with a thread block cluster "
-                         "(cudaLaunchAttributeClusterDimension): clusters "
-                         "are not simulated yet");
-      break;
-    case 7:  // cudaLaunchAttributeProgrammaticEvent
-    case 12: // cudaLaunchAttributeLaunchCompletionEvent
-      // Recorded when the launch has completed, which is when it returns.
-      recordAfter.push_back(a.value.event.event);
-      break;
-    case 0:  // Ignore
-    case 1:  // AccessPolicyWindow: an L2 hint
-    case 3:  // SynchronizationPolicy
-    case 5:  // ClusterSchedulingPolicyPreference
-    case 6:  // ProgrammaticStreamSerialization: launches are serial anyway
-    case 8:  // Priority
-    case 9:  // MemSyncDomainMap
-    case 10: // MemSyncDomain
-    case 11: // PreferredClusterDimension: a preference, clusters optional
-    case 14: // PreferredSharedMemoryCarveout: a hint
-    case 16: // NvlinkUtilCentricScheduling: a hint
-      break;
-    case 13: // DeviceUpdatableKernelNode: for graph nodes; a launch with it
-             // fails on the H200 with an error not yet recorded
-      rt().unsupported("cudaLaunchKernelEx with "
-                       "cudaLaunchAttributeDeviceUpdatableKernelNode (a graph "
-                       "node's attribute; the runtime's answer for a launch "
-                       "is not measured yet)");
-    default: // an id CUDA 13 does not define
-      return fail(cudaErrorInvalidValue);
-    }
-  }
-  cudaError_t e = launchKernel(func, config->grid, config->block, args,
-                               config->dynamicSmemBytes, cooperative);
-  for (cudaEvent_t event : recordAfter)
-    if (e == cudaSuccess)
-      e = apiEventRecord(event, config->stream);
-  return e;
-}
-cudaError_t apiLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
-                                       void **args, size_t shared,
-                                       cudaStream_t) {
-  return launchKernel(func, grid, block, args, shared, true);
-}
-
-// cudaChannelFormatDesc by value: only a description of texel bits, which
-// the texture functions would read (they are excluded: RuntimeExclusions).
-struct ChannelFormatDesc {
-  int x, y, z, w;
-  int f; // cudaChannelFormatKind
-};
-ChannelFormatDesc apiCreateChannelDesc(int x, int y, int z, int w, int f) {
-  return {x, y, z, w, f};
-}
-
 // ---------------------------------------------------------------------------
 // Process control: host code's exit, abort and failed asserts end the run of
 // host code, not kcheck, which still reports the launches made so far.
@@ -570,6 +407,10 @@ ChannelFormatDesc apiCreateChannelDesc(int x, int y, int z, int w, int f) {
 [[noreturn]] void procUnsupported(const char *name) { rt().unsupported(name); }
 
 } // namespace
+
+cudaError_t entry::recordEvent(cudaEvent_t event, cudaStream_t stream) {
+  return apiEventRecord(event, stream);
+}
 
 std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
   EntryPoints entries = {
@@ -620,10 +461,6 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"__cudaRegisterManagedVar", address(apiRegisterManagedVar)},
       {"__cudaPushCallConfiguration", address(apiPushCallConfiguration)},
       {"__cudaPopCallConfiguration", address(apiPopCallConfiguration)},
-      {"cudaLaunchKernel", address(apiLaunchKernel)},
-      {"cudaLaunchCooperativeKernel", address(apiLaunchCooperativeKernel)},
-      {"cudaLaunchKernelExC", address(apiLaunchKernelExC)},
-      {"cudaCreateChannelDesc", address(apiCreateChannelDesc)},
       {"exit", address(procExit)},
       {"_exit", address(procQuickExit)},
       {"_Exit", address(procQuickExit)},
@@ -637,6 +474,8 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
   for (const auto &entry : queryEntryPoints())
     entries.push_back(entry);
   for (const auto &entry : streamEntryPoints())
+    entries.push_back(entry);
+  for (const auto &entry : launchEntryPoints())
     entries.push_back(entry);
   return entries;
 }

@@ -45,6 +45,13 @@ EntryPoints queryEntryPoints();
 /// Stream properties and attributes, host functions, capture queries
 /// (CudaRuntimeStreams.cpp).
 EntryPoints streamEntryPoints();
+/// Launches: <<<>>>'s cudaLaunchKernel, cooperative launches,
+/// cudaLaunchKernelEx (CudaRuntimeLaunch.cpp).
+EntryPoints launchEntryPoints();
+
+/// cudaEventRecord's work (CudaRuntimeApi.cpp), for a launch's completion
+/// event.
+cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream);
 
 /// A new stream (cudaStreamCreateWithPriority), priority clamped to the
 /// device's range as the runtime clamps it.

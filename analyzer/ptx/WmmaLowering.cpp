@@ -356,93 +356,53 @@ std::vector<Value *> remoteElements(Lane &l, const Words &w, unsigned reg,
   return out;
 }
 
-bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
-  Module &m = *call.getModule();
-  IRBuilder<> b(&call);
-  Lane l(b, m);
-  unsigned aCount = in.form.registers(Matrix::A),
-           bCount = in.form.registers(Matrix::B);
-  if (call.arg_size() < aCount + bCount + 1)
-    return false;
-  std::vector<Value *> aRegs, bRegs, cRegs;
-  for (unsigned i = 0; i < aCount; ++i)
-    aRegs.push_back(call.getArgOperand(i));
-  for (unsigned i = 0; i < bCount; ++i)
-    bRegs.push_back(call.getArgOperand(aCount + i));
-  // A transposed form is its transpose's product with A and B exchanged.
-  const Form f = in.form.transposed() ? in.form.transposedForm() : in.form;
-  if (in.form.transposed())
-    std::swap(aRegs, bRegs);
-  for (unsigned i = aCount + bCount; i < call.arg_size(); ++i)
-    cRegs.push_back(call.getArgOperand(i));
-  const unsigned abBytes = wmma::bytesOf(f.ab);
-  const unsigned cBytes = wmma::bytesOf(in.cType);
-  Words aw = wordsOf(b, aRegs), bw = wordsOf(b, bRegs);
-  std::vector<Value *> c;
-  for (Value *r : cRegs)
-    for (Value *e : registerElements(b, r, cBytes))
-      c.push_back(decode(b, e, in.cType));
-  // The accumulation type: float, double or i32 (i64 with .satfinite,
-  // clamped at the end).
-  Type *accType = f.ab == Element::F64 ? b.getDoubleTy()
-                  : wmma::isInteger(f.ab)
-                      ? (in.satfinite ? b.getInt64Ty() : b.getInt32Ty())
-                      : b.getFloatTy();
-  for (Value *&v : c)
-    if (v->getType() != accType)
-      v = accType->isIntegerTy() ? b.CreateSExt(v, accType)
-                                 : b.CreateFPExt(v, accType);
-  // A's rows and B's columns this lane's D elements need, gathered once
-  // each from the lanes holding them: (tile, row bit) and (tile, column).
+// A's rows and B's columns a lane's accumulator elements need, gathered
+// once each from the lanes holding them (the tile's (row bit) or (column)).
+struct TileProduct {
+  Lane &l;
+  const Form &f;
+  Words aw, bw;
+  unsigned abBytes;
   std::map<std::pair<unsigned, unsigned>, std::vector<Value *>> rows, cols;
-  auto aRow = [&](unsigned tm, unsigned rowBit) -> std::vector<Value *> & {
+
+  std::vector<Value *> &aRow(unsigned tm, unsigned rowBit) {
     auto &row = rows[{tm, rowBit}];
     if (!row.empty())
       return row;
     row.assign(f.k, nullptr);
     for (unsigned q = 0; q < 4; ++q) {
-      Value *src = b.CreateAdd(b.CreateShl(l.g, 2), b.getInt32(q));
+      Value *src = l.b.CreateAdd(l.b.CreateShl(l.g, 2), l.b.getInt32(q));
       for (const wmma::RegisterSpan &s : f.aRowRegisters(tm, rowBit, q)) {
         std::vector<Value *> e = remoteElements(l, aw, s.reg, src, abBytes);
         for (unsigned i = 0; i < s.count; ++i)
-          row[s.firstK + i] = decode(b, e[i], f.ab);
+          row[s.firstK + i] = decode(l.b, e[i], f.ab);
       }
     }
     return row;
-  };
-  auto bCol = [&](unsigned tn, unsigned colBit) -> std::vector<Value *> & {
+  }
+  std::vector<Value *> &bColumn(unsigned tn, unsigned colBit) {
     auto &col = cols[{tn, colBit}];
     if (!col.empty())
       return col;
     col.assign(f.k, nullptr);
     // The column 2t + colBit of the tile is held by lanes 4 * column + q.
-    Value *column = b.CreateAdd(b.CreateShl(l.t, 1), b.getInt32(colBit));
+    Value *column = l.b.CreateAdd(l.b.CreateShl(l.t, 1), l.b.getInt32(colBit));
     for (unsigned q = 0; q < 4; ++q) {
-      Value *src = b.CreateAdd(b.CreateShl(column, 2), b.getInt32(q));
+      Value *src = l.b.CreateAdd(l.b.CreateShl(column, 2), l.b.getInt32(q));
       for (const wmma::RegisterSpan &s : f.bColumnRegisters(tn, q)) {
         std::vector<Value *> e = remoteElements(l, bw, s.reg, src, abBytes);
         for (unsigned i = 0; i < s.count; ++i)
-          col[s.firstK + i] = decode(b, e[i], f.ab);
+          col[s.firstK + i] = decode(l.b, e[i], f.ab);
       }
     }
     return col;
-  };
-  std::vector<wmma::AccumulatorElement> dElements = f.accumulatorElements();
-  if (c.size() < dElements.size())
-    return false;
-  std::vector<Value *> d;
-  for (size_t i = 0; i < dElements.size(); ++i) {
-    const wmma::AccumulatorElement &e = dElements[i];
-    std::vector<Value *> &row = aRow(e.tileM, e.rowBit);
-    std::vector<Value *> &col = bCol(e.tileN, e.colBit);
-    Value *acc = c[i];
-    for (unsigned k = 0; k < f.k; ++k)
-      acc = multiplyAdd(b, row[k], col[k], acc);
-    d.push_back(acc);
   }
-  // D's registers, in its type (f16 accumulators rounded, integer sums
-  // saturated with .satfinite).
-  auto *st = cast<StructType>(call.getType());
+};
+
+// D's elements as its registers, in its type (f16 accumulators rounded,
+// integer sums saturated with .satfinite).
+Value *resultOf(IRBuilder<> &b, StructType *st, const wmma::Intrinsic &in,
+                const std::vector<Value *> &d) {
   const unsigned dBytes = wmma::bytesOf(in.dType);
   std::vector<Value *> dBits;
   for (Value *v : d) {
@@ -470,7 +430,59 @@ bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
     result = b.CreateInsertValue(
         result, registerOf(b, st->getElementType(r), part, dBytes), r);
   }
-  call.replaceAllUsesWith(result);
+  return result;
+}
+
+bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
+  Module &m = *call.getModule();
+  IRBuilder<> b(&call);
+  Lane l(b, m);
+  unsigned aCount = in.form.registers(Matrix::A),
+           bCount = in.form.registers(Matrix::B);
+  if (call.arg_size() < aCount + bCount + 1)
+    return false;
+  std::vector<Value *> aRegs, bRegs, cRegs;
+  for (unsigned i = 0; i < aCount; ++i)
+    aRegs.push_back(call.getArgOperand(i));
+  for (unsigned i = 0; i < bCount; ++i)
+    bRegs.push_back(call.getArgOperand(aCount + i));
+  for (unsigned i = aCount + bCount; i < call.arg_size(); ++i)
+    cRegs.push_back(call.getArgOperand(i));
+  // A transposed form is its transpose's product with A and B exchanged.
+  const Form f = in.form.transposed() ? in.form.transposedForm() : in.form;
+  if (in.form.transposed())
+    std::swap(aRegs, bRegs);
+  // The accumulation type: float, double or i32 (i64 with .satfinite,
+  // clamped at the end).
+  Type *accType = f.ab == Element::F64 ? b.getDoubleTy()
+                  : wmma::isInteger(f.ab)
+                      ? (in.satfinite ? b.getInt64Ty() : b.getInt32Ty())
+                      : b.getFloatTy();
+  std::vector<Value *> c;
+  for (Value *r : cRegs)
+    for (Value *e : registerElements(b, r, wmma::bytesOf(in.cType))) {
+      Value *v = decode(b, e, in.cType);
+      if (v->getType() != accType)
+        v = accType->isIntegerTy() ? b.CreateSExt(v, accType)
+                                   : b.CreateFPExt(v, accType);
+      c.push_back(v);
+    }
+  TileProduct p{
+      l, f, wordsOf(b, aRegs), wordsOf(b, bRegs), wmma::bytesOf(f.ab), {}, {}};
+  std::vector<wmma::AccumulatorElement> dElements = f.accumulatorElements();
+  if (c.size() < dElements.size())
+    return false;
+  std::vector<Value *> d;
+  for (size_t i = 0; i < dElements.size(); ++i) {
+    const wmma::AccumulatorElement &e = dElements[i];
+    std::vector<Value *> &row = p.aRow(e.tileM, e.rowBit);
+    std::vector<Value *> &col = p.bColumn(e.tileN, e.colBit);
+    Value *acc = c[i];
+    for (unsigned k = 0; k < f.k; ++k)
+      acc = multiplyAdd(b, row[k], col[k], acc);
+    d.push_back(acc);
+  }
+  call.replaceAllUsesWith(resultOf(b, cast<StructType>(call.getType()), in, d));
   call.eraseFromParent();
   return true;
 }
