@@ -35,10 +35,6 @@ using analyzer::HostLaunch;
 using analyzer::HostProgram;
 using analyzer::HostValue;
 
-/// Allocations that host code made without a size kcheck could evaluate get
-/// this much address space: pages are only backed when touched.
-constexpr uint64_t kUnknownAllocationBytes = 1ull << 32;
-
 std::string launchText(const core::LaunchReport &l) {
   auto dim = [](const core::Dim3 &d) {
     if (d.y == 1 && d.z == 1)

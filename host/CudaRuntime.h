@@ -68,6 +68,11 @@ public:
   /// parameter buffer (cudaFuncGetParamInfo), nullopt past the last.
   virtual std::optional<std::pair<uint64_t, uint64_t>>
   parameter(const std::string &deviceName, size_t index) = 0;
+  /// For a __managed__ variable `deviceName` (kcheck_toolkit_compat.h marks
+  /// it): its device symbol bound to the host shadow's `bytes` at `host`, so
+  /// host and kernels share it; false for any other variable.
+  virtual bool bindManaged(const std::string &deviceName, void *host,
+                           uint64_t bytes) = 0;
 };
 
 /// Why a run of host code ended before returning from main.

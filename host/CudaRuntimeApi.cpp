@@ -356,6 +356,8 @@ int apiRegisterFunction(void **, const char *hostFun, char *deviceFun,
 void apiRegisterVar(void **, char *hostVar, char *deviceAddress, const char *,
                     int, size_t size, int constant, int) {
   rt().variables[hostVar] = {deviceAddress, size, constant != 0};
+  // A __managed__ variable: host code and kernels share the host shadow.
+  rt().device().bindManaged(deviceAddress, hostVar, size);
 }
 void apiRegisterManagedVar(void **, void **, char *, const char *, int, size_t,
                            int, int) {

@@ -267,6 +267,38 @@ HostDevice::parameter(const std::string &deviceName, size_t index) {
   return std::nullopt;
 }
 
+bool HostDevice::bindManaged(const std::string &deviceName, void *host,
+                             uint64_t bytes) {
+  // llvm.global.annotations: { ptr @var, ptr @"kcheck.managed", ... }.
+  const GlobalVariable *annotations =
+      module_.getGlobalVariable("llvm.global.annotations");
+  const auto *list =
+      annotations && annotations->hasInitializer()
+          ? dyn_cast<ConstantArray>(annotations->getInitializer())
+          : nullptr;
+  bool managed = false;
+  for (unsigned i = 0; list && i < list->getNumOperands() && !managed; ++i) {
+    const auto *entry = dyn_cast<ConstantStruct>(list->getOperand(i));
+    if (!entry || entry->getNumOperands() < 2)
+      continue;
+    const auto *var =
+        dyn_cast<GlobalVariable>(entry->getOperand(0)->stripPointerCasts());
+    const auto *text =
+        dyn_cast<GlobalVariable>(entry->getOperand(1)->stripPointerCasts());
+    const auto *data =
+        text && text->hasInitializer()
+            ? dyn_cast<ConstantDataSequential>(text->getInitializer())
+            : nullptr;
+    managed = var && var->getName() == deviceName && data &&
+              data->isCString() && data->getAsCString() == "kcheck.managed";
+  }
+  if (!managed || memory_.symbolAddress(deviceName))
+    return false;
+  memory_.allocateHostBacked(host, bytes ? bytes : 1, "cudaMallocManaged");
+  memory_.bindSymbol(deviceName, reinterpret_cast<uint64_t>(host));
+  return true;
+}
+
 int HostDevice::launchBound(const std::string &deviceName) {
   const llvm::Function *f = module_.getFunction(deviceName);
   unsigned bound = 0;

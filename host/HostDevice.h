@@ -32,6 +32,8 @@ public:
   int launchBound(const std::string &deviceName) override;
   std::optional<std::pair<uint64_t, uint64_t>>
   parameter(const std::string &deviceName, size_t index) override;
+  bool bindManaged(const std::string &deviceName, void *host,
+                   uint64_t bytes) override;
 
 private:
   const llvm::Module &module_;

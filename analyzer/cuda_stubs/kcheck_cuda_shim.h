@@ -41,7 +41,8 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+// Clang ignores `managed` outside HIP: as the toolkit compat header does.
+#define __managed__ __device__ __attribute__((annotate("kcheck.managed"), aligned(256)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))

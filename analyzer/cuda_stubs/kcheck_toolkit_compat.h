@@ -181,3 +181,14 @@ inline __device__ void __nv_atomic_thread_fence(int, int = 0) {}
 #include "kcheck_uninitialized_shared.h"
 // Last: from here on the user's code gets nvcc's reading of attributes.
 #include "kcheck_nvcc_attributes.h"
+
+// __managed__: Clang's CUDA mode ignores the attribute (it is HIP's), so the
+// variable would be host-only. As nvcc makes it: a __device__ variable the
+// host reaches at the same address. Marked so that kcheck's runtime maps
+// its host shadow and the device symbol to the same memory
+// (HostDevice::bindManaged), 256-byte aligned as the runtime's managed
+// allocations and device symbols are; the static path sees a __device__
+// variable.
+#undef __managed__
+#define __managed__ __device__ __attribute__((annotate("kcheck.managed"), aligned(256)))
+

@@ -164,6 +164,10 @@ bool DeviceMemory::hostBacked(uint64_t addr) const {
   return a && backing_[size_t(a - allocs_.data())]->host;
 }
 
+void DeviceMemory::bindSymbol(const std::string &name, uint64_t base) {
+  symbols_.emplace_back(name, base);
+}
+
 std::optional<uint64_t>
 DeviceMemory::symbolAddress(const std::string &name) const {
   for (const auto &[n, base] : symbols_)

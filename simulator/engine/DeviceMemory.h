@@ -58,6 +58,9 @@ public:
   uint64_t allocateSymbol(const std::string &name, uint64_t bytes,
                           const std::vector<uint8_t> &init);
   std::optional<uint64_t> symbolAddress(const std::string &name) const;
+  /// A module-scope variable that lives in host-backed memory at `base`
+  /// (a __managed__ variable at its host shadow's address).
+  void bindSymbol(const std::string &name, uint64_t base);
 
   /// Host-side copies. Return false if [addr, addr+n) is not inside one
   /// allocation. write() marks the bytes as written (not input-derived).
