@@ -75,16 +75,16 @@ constexpr ErrorText kErrors[] = {
 #undef KCHECK_CUDA_ERROR
 };
 
-const ErrorText &errorText(cudaError_t e) {
+const ErrorText &errorText(int e) {
   static constexpr ErrorText unknown{-1, "unrecognized error code",
                                      "unrecognized error code"};
   for (const ErrorText &t : kErrors)
-    if (t.code == int(e))
+    if (t.code == e)
       return t;
   return unknown;
 }
-const char *errorString(cudaError_t e) { return errorText(e).message; }
-const char *errorName(cudaError_t e) { return errorText(e).name; }
+const char *errorString(int e) { return errorText(e).message; }
+const char *errorName(int e) { return errorText(e).name; }
 
 cudaError_t apiGetLastError() {
   cudaError_t e = cudaError_t(rt().lastError);
@@ -94,8 +94,9 @@ cudaError_t apiGetLastError() {
   return e;
 }
 cudaError_t apiPeekAtLastError() { return cudaError_t(rt().lastError); }
-const char *apiGetErrorString(cudaError_t e) { return errorString(e); }
-const char *apiGetErrorName(cudaError_t e) { return errorName(e); }
+// Any int: a code no enumerator names is "unrecognized error code".
+const char *apiGetErrorString(int e) { return errorString(e); }
+const char *apiGetErrorName(int e) { return errorName(e); }
 
 // ---------------------------------------------------------------------------
 // Device management: one device, 0.
@@ -115,12 +116,15 @@ cudaError_t apiSetDevice(int device) {
 cudaError_t apiCheckDevice(int device) {
   return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice);
 }
-cudaError_t apiDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) {
+// Enumerations arrive as ints: a program may pass a value the stub headers'
+// enum does not list (a newer attribute, a bad one), which the runtime
+// answers rather than assumes away.
+cudaError_t apiDeviceGetAttribute(int *value, int attr, int device) {
   // As the H200 answers (docs/validation/data/h200-runtime-facts.tsv): the
   // ordinal first, then the pointer and the number.
   if (device != 0)
     return fail(cudaErrorInvalidDevice);
-  std::optional<int64_t> v = core::deviceAttributeValue(rt().arch(), int(attr));
+  std::optional<int64_t> v = core::deviceAttributeValue(rt().arch(), attr);
   if (!value || !v)
     return fail(cudaErrorInvalidValue);
   *value = int(*v);
@@ -143,8 +147,7 @@ cudaError_t apiVersion(int *version) {
   *version = kDriverVersion;
   return cudaSuccess;
 }
-cudaError_t apiFuncSetAttribute(const void *func, cudaFuncAttribute attr,
-                                int value) {
+cudaError_t apiFuncSetAttribute(const void *func, int attr, int value) {
   // The dynamic shared limit is what the occupancy calculator reads.
   auto it = rt().kernels.find(func);
   if (it == rt().kernels.end())
@@ -258,13 +261,13 @@ cudaError_t apiFuncGetParamInfo(const void *func, size_t index, size_t *offset,
   *size = size_t(p->second);
   return cudaSuccess;
 }
-cudaError_t apiFuncSetCacheConfig(const void *func, cudaFuncCache config) {
+cudaError_t apiFuncSetCacheConfig(const void *func, int config) {
   auto it = rt().kernels.find(func);
   if (it == rt().kernels.end())
     return fail(cudaErrorInvalidDeviceFunction);
-  if (int(config) < 0 || int(config) > 3)
+  if (config < 0 || config > 3)
     return fail(cudaErrorInvalidValue);
-  rt().cacheConfigs[it->second] = int(config);
+  rt().cacheConfigs[it->second] = config;
   return cudaSuccess;
 }
 
