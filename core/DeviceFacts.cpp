@@ -72,7 +72,7 @@ std::optional<int64_t> devicePropertyValue(const ArchSpec &arch,
 #undef KCHECK_DEVICE_PROPERTY_VALUE
 #undef KCHECK_DEVICE_PROPERTY_NAME
 #undef KCHECK_DEVICE_PROPERTY_ZEROED
-    (void)f;
+    (void)f; // read only by the VALUE rows
     return std::nullopt;
   }
   case DeviceProperty::Kind::Name:
