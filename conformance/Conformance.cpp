@@ -31,11 +31,13 @@ constexpr Marker kEnumMarkers[] = {
     {"cudaErrorApiFailureBase",
      "the base of the range of API failures, not an error the runtime returns"},
 };
-const char *markerWhy(const std::string &name) {
+// An enumerator that is a marker: excluded, with the reason.
+void excludeMarker(Entry &entry, const std::string &name) {
   for (const Marker &m : kEnumMarkers)
-    if (name == m.name)
-      return m.why;
-  return nullptr;
+    if (name == m.name) {
+      entry.status = Status::Excluded;
+      entry.note = m.why;
+    }
 }
 
 Family runtimeFunctions(const ToolkitInventory &inv) {
@@ -97,10 +99,7 @@ Family deviceAttributes(const ToolkitInventory &inv) {
             "sm_90: " +
             std::to_string(*core::deviceAttributeValue(*sm90, a.number));
       }
-    if (const char *why = markerWhy(e.name)) {
-      entry.status = Status::Excluded;
-      entry.note = why;
-    }
+    excludeMarker(entry, e.name);
     f.entries.push_back(std::move(entry));
   }
   return f;
@@ -143,25 +142,12 @@ Family errors(const ToolkitInventory &inv) {
   f.source = "`enum cudaError` in `driver_types.h`";
   f.provider = "`host/CudaErrors.def` (names and messages as the H200 "
                "prints them)";
-  struct Row {
-    int code;
-    std::string_view name;
-  };
-  static const Row rows[] = {
-#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE) {CODE, #NAME},
-#include "host/CudaErrors.def"
-#undef KCHECK_CUDA_ERROR
-  };
   for (const Enumerator &e : inv.errors) {
     Entry entry;
     entry.name = e.name + " (" + std::to_string(e.value) + ")";
-    for (const Row &r : rows)
-      if (r.code == e.value && r.name == e.name)
-        entry.status = Status::Provided;
-    if (const char *why = markerWhy(e.name)) {
-      entry.status = Status::Excluded;
-      entry.note = why;
-    }
+    if (host::cudaErrorText(int(e.value)).name == e.name)
+      entry.status = Status::Provided;
+    excludeMarker(entry, e.name);
     f.entries.push_back(std::move(entry));
   }
   return f;

@@ -95,14 +95,7 @@ int faultErrorCode(const sim::Fault &f) {
 }
 
 const char *faultErrorName(const sim::Fault &f) {
-  switch (faultErrorCode(f)) {
-#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE)                                 \
-  case CODE:                                                                   \
-    return #NAME;
-#include "host/CudaErrors.def"
-#undef KCHECK_CUDA_ERROR
-  }
-  return "cudaErrorUnknown";
+  return cudaErrorText(faultErrorCode(f)).name;
 }
 
 void CudaRuntime::unsupported(const char *name) {

@@ -8,6 +8,7 @@
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
+#include "host/RuntimeConformance.h"
 
 #include "llvm/Demangle/Demangle.h"
 
@@ -65,26 +66,8 @@ core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
 
 // The runtime's names and messages, as cudaGetErrorName/String print them
 // (host/CudaErrors.def, as the H200 printed them).
-struct ErrorText {
-  int code;
-  const char *name, *message;
-};
-constexpr ErrorText kErrors[] = {
-#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE) {CODE, #NAME, MESSAGE},
-#include "host/CudaErrors.def"
-#undef KCHECK_CUDA_ERROR
-};
-
-const ErrorText &errorText(int e) {
-  static constexpr ErrorText unknown{-1, "unrecognized error code",
-                                     "unrecognized error code"};
-  for (const ErrorText &t : kErrors)
-    if (t.code == e)
-      return t;
-  return unknown;
-}
-const char *errorString(int e) { return errorText(e).message; }
-const char *errorName(int e) { return errorText(e).name; }
+const char *errorString(int e) { return cudaErrorText(e).message; }
+const char *errorName(int e) { return cudaErrorText(e).name; }
 
 cudaError_t apiGetLastError() {
   cudaError_t e = cudaError_t(rt().lastError);
@@ -208,7 +191,7 @@ cudaError_t apiOccupancyWithFlags(int *numBlocks, const void *func,
   if (!numBlocks || blockSize <= 0)
     return fail(cudaErrorInvalidValue);
   *numBlocks = core::occupancy(rt().arch(), *k, blockSize, dynamicShared,
-                               rt().sharedPreference(rt().kernels[func]))
+                               rt().sharedPreference(rt().kernels.at(func)))
                    .blocksPerSM;
   return cudaSuccess;
 }
@@ -226,7 +209,7 @@ cudaError_t apiOccupancyAvailableDynamicShared(size_t *bytes, const void *func,
                      "modelled)");
   std::optional<uint64_t> v = core::availableDynamicSharedBytes(
       rt().arch(), *k, numBlocks, blockSize,
-      rt().sharedPreference(rt().kernels[func]));
+      rt().sharedPreference(rt().kernels.at(func)));
   if (!v)
     return fail(cudaErrorInvalidValue);
   *bytes = size_t(*v);

@@ -271,6 +271,12 @@ cudaMemPool_t handleOf(CudaRuntime::MemPool *pool) {
   return reinterpret_cast<cudaMemPool_t>(pool);
 }
 bool isDevice0(const MemLocation *l) { return l && l->type == 1 && l->id == 0; }
+// Another device is an invalid one; another kind of location (host, NUMA
+// node) is not simulated.
+cudaError_t locationError(const MemLocation *l) {
+  return fail(l && l->type == 1 ? cudaErrorInvalidDevice
+                                : cudaErrorNotSupported);
+}
 
 cudaError_t apiDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device) {
   if (cudaError_t e = checkDevice(device))
@@ -301,28 +307,24 @@ cudaError_t apiDeviceSetMemPool(int device, cudaMemPool_t pool) {
 // the device's pools for device 0; other locations are not simulated.
 cudaError_t apiMemGetDefaultMemPool(cudaMemPool_t *pool, MemLocation *l, int) {
   if (!isDevice0(l))
-    return fail(l && l->type == 1 ? cudaErrorInvalidDevice
-                                  : cudaErrorNotSupported);
+    return locationError(l);
   return apiDeviceGetDefaultMemPool(pool, 0);
 }
 cudaError_t apiMemGetMemPool(cudaMemPool_t *pool, MemLocation *l, int) {
   if (!isDevice0(l))
-    return fail(l && l->type == 1 ? cudaErrorInvalidDevice
-                                  : cudaErrorNotSupported);
+    return locationError(l);
   return apiDeviceGetMemPool(pool, 0);
 }
 cudaError_t apiMemSetMemPool(MemLocation *l, int, cudaMemPool_t pool) {
   if (!isDevice0(l))
-    return fail(l && l->type == 1 ? cudaErrorInvalidDevice
-                                  : cudaErrorNotSupported);
+    return locationError(l);
   return apiDeviceSetMemPool(0, pool);
 }
 cudaError_t apiMemPoolCreate(cudaMemPool_t *pool, const MemPoolProps *props) {
   if (!pool || !props || props->allocType != 1)
     return fail(cudaErrorInvalidValue);
   if (!isDevice0(&props->location))
-    return fail(props->location.type == 1 ? cudaErrorInvalidDevice
-                                          : cudaErrorNotSupported);
+    return locationError(&props->location);
   rt().pools.emplace_back();
   *pool = handleOf(&rt().pools.back());
   return cudaSuccess;

@@ -7,33 +7,25 @@
 
 namespace kcheck::host {
 
-const std::vector<RuntimeExclusion> &runtimeExclusions() {
-  static const std::vector<RuntimeExclusion> rows = {
-#define KCHECK_RUNTIME_FAMILY(FAMILY, WHY)
-#define KCHECK_RUNTIME_EXCLUDED(NAME, FAMILY) {#NAME, #FAMILY, ""},
-#include "host/RuntimeExclusions.def"
-#undef KCHECK_RUNTIME_EXCLUDED
-#undef KCHECK_RUNTIME_FAMILY
-  };
-  static const std::vector<RuntimeExclusion> withReasons = [] {
-    struct Family {
-      std::string_view name, why;
-    };
-    const Family families[] = {
-#define KCHECK_RUNTIME_FAMILY(FAMILY, WHY) {#FAMILY, WHY},
+namespace {
+// Each family's reason, kWhyFAMILY, for the rows below.
+#define KCHECK_RUNTIME_FAMILY(FAMILY, WHY)                                     \
+  constexpr std::string_view kWhy##FAMILY = WHY;
 #define KCHECK_RUNTIME_EXCLUDED(NAME, FAMILY)
 #include "host/RuntimeExclusions.def"
 #undef KCHECK_RUNTIME_EXCLUDED
 #undef KCHECK_RUNTIME_FAMILY
-    };
-    std::vector<RuntimeExclusion> out = rows;
-    for (RuntimeExclusion &r : out)
-      for (const Family &f : families)
-        if (f.name == r.family)
-          r.why = f.why;
-    return out;
-  }();
-  return withReasons;
+} // namespace
+
+const std::vector<RuntimeExclusion> &runtimeExclusions() {
+  static const std::vector<RuntimeExclusion> rows = {
+#define KCHECK_RUNTIME_FAMILY(FAMILY, WHY)
+#define KCHECK_RUNTIME_EXCLUDED(NAME, FAMILY) {#NAME, #FAMILY, kWhy##FAMILY},
+#include "host/RuntimeExclusions.def"
+#undef KCHECK_RUNTIME_EXCLUDED
+#undef KCHECK_RUNTIME_FAMILY
+  };
+  return rows;
 }
 
 const RuntimeExclusion *runtimeExclusion(std::string_view name) {
@@ -41,6 +33,24 @@ const RuntimeExclusion *runtimeExclusion(std::string_view name) {
     if (r.name == name)
       return &r;
   return nullptr;
+}
+
+const std::vector<CudaErrorText> &cudaErrorTexts() {
+  static const std::vector<CudaErrorText> rows = {
+#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE) {CODE, #NAME, MESSAGE},
+#include "host/CudaErrors.def"
+#undef KCHECK_CUDA_ERROR
+  };
+  return rows;
+}
+
+const CudaErrorText &cudaErrorText(int code) {
+  static const CudaErrorText unknown{-1, "unrecognized error code",
+                                     "unrecognized error code"};
+  for (const CudaErrorText &t : cudaErrorTexts())
+    if (t.code == code)
+      return t;
+  return unknown;
 }
 
 std::vector<std::string> providedRuntimeFunctions() {

@@ -20,6 +20,17 @@ const std::vector<RuntimeExclusion> &runtimeExclusions();
 /// The row for `name`, or null.
 const RuntimeExclusion *runtimeExclusion(std::string_view name);
 
+/// One row of host/CudaErrors.def: a cudaError_t and what
+/// cudaGetErrorName and cudaGetErrorString return for it.
+struct CudaErrorText {
+  int code;
+  const char *name, *message;
+};
+const std::vector<CudaErrorText> &cudaErrorTexts();
+/// The row of `code`; for a code no row has, "unrecognized error code" for
+/// both, as the runtime answers.
+const CudaErrorText &cudaErrorText(int code);
+
 /// Every runtime function a JIT'd program's call reaches kcheck's answer
 /// for: the entry points and the functions the host glue defines.
 std::vector<std::string> providedRuntimeFunctions();

@@ -88,6 +88,24 @@ TEST(Occupancy, CoResidentBlocksOfACooperativeLaunch) {
 }
 
 #ifdef KCHECK_HAVE_CUDA_OCCUPANCY_H
+// The toolkit calculator's description of the device kcheck answers for.
+cudaOccDeviceProp toolkitProperties(const DeviceFacts &f) {
+  cudaOccDeviceProp prop;
+  prop.computeMajor = f.major;
+  prop.computeMinor = f.minor;
+  prop.maxThreadsPerBlock = f.maxThreadsPerBlock;
+  prop.maxThreadsPerMultiprocessor = f.maxThreadsPerSM;
+  prop.regsPerBlock = f.registersPerBlock;
+  prop.regsPerMultiprocessor = f.registersPerSM;
+  prop.warpSize = f.warpSize;
+  prop.sharedMemPerBlock = f.sharedPerBlock;
+  prop.sharedMemPerMultiprocessor = f.sharedPerSM;
+  prop.numSms = f.smCount;
+  prop.sharedMemPerBlockOptin = f.sharedPerBlockOptin;
+  prop.reservedSharedMemPerBlock = f.reservedSharedPerBlock;
+  return prop;
+}
+
 TEST(Occupancy, AgreesWithTheToolkitsCalculator) {
   std::mt19937 rng(17);
   int compared = 0;
@@ -96,19 +114,7 @@ TEST(Occupancy, AgreesWithTheToolkitsCalculator) {
     if (arch.major < 7) // cuda_occupancy.h's rules before Volta differ in
       continue;         // cache carveouts kcheck does not model
     DeviceFacts f = deviceFacts(arch);
-    cudaOccDeviceProp prop;
-    prop.computeMajor = f.major;
-    prop.computeMinor = f.minor;
-    prop.maxThreadsPerBlock = f.maxThreadsPerBlock;
-    prop.maxThreadsPerMultiprocessor = f.maxThreadsPerSM;
-    prop.regsPerBlock = f.registersPerBlock;
-    prop.regsPerMultiprocessor = f.registersPerSM;
-    prop.warpSize = f.warpSize;
-    prop.sharedMemPerBlock = f.sharedPerBlock;
-    prop.sharedMemPerMultiprocessor = f.sharedPerSM;
-    prop.numSms = f.smCount;
-    prop.sharedMemPerBlockOptin = f.sharedPerBlockOptin;
-    prop.reservedSharedMemPerBlock = f.reservedSharedPerBlock;
+    cudaOccDeviceProp prop = toolkitProperties(f);
     cudaOccDeviceState state;
     for (int i = 0; i < 3000; ++i) {
       KernelResources k;
@@ -160,19 +166,7 @@ TEST(Occupancy, PreferencesAndAvailableSharedAgreeWithTheToolkit) {
     if (arch.major < 7)
       continue;
     DeviceFacts f = deviceFacts(arch);
-    cudaOccDeviceProp prop;
-    prop.computeMajor = f.major;
-    prop.computeMinor = f.minor;
-    prop.maxThreadsPerBlock = f.maxThreadsPerBlock;
-    prop.maxThreadsPerMultiprocessor = f.maxThreadsPerSM;
-    prop.regsPerBlock = f.registersPerBlock;
-    prop.regsPerMultiprocessor = f.registersPerSM;
-    prop.warpSize = f.warpSize;
-    prop.sharedMemPerBlock = f.sharedPerBlock;
-    prop.sharedMemPerMultiprocessor = f.sharedPerSM;
-    prop.numSms = f.smCount;
-    prop.sharedMemPerBlockOptin = f.sharedPerBlockOptin;
-    prop.reservedSharedMemPerBlock = f.reservedSharedPerBlock;
+    cudaOccDeviceProp prop = toolkitProperties(f);
     for (int i = 0; i < 2000; ++i) {
       KernelResources k;
       k.registers = int(rng() % 128);
