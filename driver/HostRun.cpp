@@ -75,10 +75,7 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
       lr.notes.push_back(fmt::format("{} blocks simulated in {:.1f} s",
                                      sl.result.blocksSimulated, l.seconds));
     if (gpuFault(sl.result)) {
-      // The GPU faults too ([kernel-fault]): the launch up to the fault.
-      lr.simulated = true;
-      reportSimulatedLaunch(sl, o.file, lr);
-      lr.notes.push_back(gpuFaultNote(sl.result));
+      reportFaultedLaunch(sl, o.file, lr);
     } else if (!lr.simulated) {
       lr.notes.push_back(sl.result.error);
     } else {

@@ -272,10 +272,7 @@ bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
     // A finding of `kcheck memcheck`/`synccheck`, not an analysis error.
     lr.notes.push_back(faultedLaunchNote(sl.result));
   } else if (gpuFault(sl.result)) {
-    // The GPU faults too ([kernel-fault]): the launch up to the fault.
-    lr.simulated = true;
-    reportSimulatedLaunch(sl, options_.file, lr);
-    lr.notes.push_back(gpuFaultNote(sl.result));
+    reportFaultedLaunch(sl, options_.file, lr);
     contextFault_ = lr.index;
   } else if (!sl.result.error.empty()) {
     lr.notes.push_back(sl.result.error);
@@ -336,6 +333,14 @@ void reportSimulatedLaunch(const SimulatedLaunch &sl,
     lr.metrics[core::Metric::BranchTargetsDivergent] = *sass;
     lr.alsoPredicted.push_back(core::Metric::BranchTargetsDivergent);
   }
+}
+
+void reportFaultedLaunch(const SimulatedLaunch &sl, const std::string &mainFile,
+                         core::LaunchReport &lr) {
+  // The GPU faults too ([kernel-fault]): the launch up to the fault.
+  lr.simulated = true;
+  reportSimulatedLaunch(sl, mainFile, lr);
+  lr.notes.push_back(gpuFaultNote(sl.result));
 }
 
 std::string indexExpressionsText(const std::vector<std::string> &expressions) {

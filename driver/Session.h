@@ -68,6 +68,10 @@ Session analyzeFile(const Options &options,
 void reportSimulatedLaunch(const SimulatedLaunch &launch,
                            const std::string &mainFile,
                            core::LaunchReport &report);
+/// The same for a launch the GPU faults in too (driver::gpuFault): the
+/// counters up to the fault, and the note that says so.
+void reportFaultedLaunch(const SimulatedLaunch &launch,
+                         const std::string &mainFile, core::LaunchReport &lr);
 
 /// Runs the program's host code (as `kcheck run` does) and makes its
 /// launches a Session, for the same checks and emitters (driver/HostRun.cpp);
