@@ -84,7 +84,8 @@ std::optional<int64_t> devicePropertyValue(const ArchSpec &arch,
 
 std::vector<DeviceFactEntry> deviceFactTable(const ArchSpec &arch) {
   std::vector<DeviceFactEntry> table;
-  std::vector<bool> underField(512, false);
+  std::vector<bool> underField(size_t(deviceAttributes().back().number) + 1,
+                               false); // by attribute number, rows ascending
   for (const DeviceProperty &p : deviceProperties()) {
     std::optional<int64_t> v = devicePropertyValue(arch, p);
     if (!v)
