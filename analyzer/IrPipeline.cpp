@@ -497,6 +497,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
 
   registerNvccExtensionPoints(builder);
 
+  lowerNvvmMemoryIntrinsics(module);
   NvccLineState lineState;
   ModulePassManager passes;
   passes.addPass(LocateCopiesLikeNvcc(lineState));

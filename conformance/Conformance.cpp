@@ -182,6 +182,75 @@ Family wmmaBuiltins(const ToolkitInventory &inv) {
   return f;
 }
 
+struct Unexecuted {
+  const char *pattern, *reason;
+};
+constexpr Unexecuted kUnexecuted[] = {
+#define KCHECK_UNEXECUTED(pattern, reason) {pattern, reason},
+#include "conformance/DeviceExclusions.def"
+};
+
+// One family per origin: Clang's builtins, libdevice's functions.
+Family deviceFunctions(const ToolkitInventory &inv,
+                       const DeviceCallResults &calls,
+                       DeviceFunction::Origin origin) {
+  Family f;
+  bool builtins = origin == DeviceFunction::Origin::ClangBuiltin;
+  f.name = builtins ? "NVPTX builtins (Clang 22, sm_90)"
+                    : "libdevice functions (__nv_*)";
+  f.source = builtins ? "Clang's NVPTX builtin table (`__nvvm_*`, "
+                        "`__hmma_*`, ...), with the features each requires"
+                      : "`__clang_cuda_libdevice_declares.h`, what the CUDA "
+                        "math headers and Clang's wrappers call";
+  f.provider = "the engine (`simulator/engine/Decode*.cpp`) and the IR "
+               "pipeline's lowering (`analyzer/ptx/`); each called by "
+               "`tests/conformance/programs/nvvm_calls.cu` (generated), "
+               "values compared with the H200's; exclusions in "
+               "`conformance/DeviceExclusions.def`";
+  std::vector<std::regex> patterns;
+  for (const Unexecuted &u : kUnexecuted)
+    patterns.emplace_back(u.pattern);
+  for (const DeviceFunction &fn : inv.deviceFunctions) {
+    if (fn.origin != origin)
+      continue;
+    Entry e;
+    e.name = fn.name;
+    auto decoded = calls.decoded.find(fn.name);
+    auto rejected = calls.rejected.find(fn.name);
+    if (!fn.available) {
+      e.status = Status::Excluded;
+      e.note = "requires " + fn.features +
+               ": Clang rejects it for sm_90, the newest architecture kcheck "
+               "models";
+    } else if (rejected != calls.rejected.end()) {
+      e.status = Status::Excluded;
+      e.note = "Clang 22 does not compile it: " + rejected->second;
+    } else if (decoded == calls.decoded.end()) {
+      e.note = "not called by nvvm_calls.cu: regenerate it with "
+               "`kcheck-conformance --nvvm-program`";
+    } else if (decoded->second.empty()) {
+      e.status = Status::Provided;
+    } else {
+      std::string error = decoded->second;
+      size_t at = error.find("unsupported construct: ");
+      std::string construct =
+          at == std::string::npos ? error : error.substr(at + 23);
+      construct = construct.substr(0, construct.find(" at "));
+      for (size_t i = 0; i < patterns.size(); ++i)
+        if (std::regex_search(construct, patterns[i])) {
+          e.status = Status::Excluded;
+          e.note = std::string(kUnexecuted[i].reason) + "; kcheck names `" +
+                   construct + "` and its line";
+          break;
+        }
+      if (e.status == Status::Missing)
+        e.note = "the engine: " + construct;
+    }
+    f.entries.push_back(std::move(e));
+  }
+  return f;
+}
+
 const char *statusText(Status s) {
   switch (s) {
   case Status::Provided:
@@ -196,10 +265,16 @@ const char *statusText(Status s) {
 
 } // namespace
 
-std::vector<Family> conformanceFamilies(const ToolkitInventory &inventory) {
-  return {runtimeFunctions(inventory), deviceAttributes(inventory),
-          deviceProperties(inventory), errors(inventory),
-          wmmaBuiltins(inventory)};
+std::vector<Family> conformanceFamilies(const ToolkitInventory &inventory,
+                                        const DeviceCallResults &calls) {
+  return {
+      runtimeFunctions(inventory),
+      deviceAttributes(inventory),
+      deviceProperties(inventory),
+      errors(inventory),
+      wmmaBuiltins(inventory),
+      deviceFunctions(inventory, calls, DeviceFunction::Origin::ClangBuiltin),
+      deviceFunctions(inventory, calls, DeviceFunction::Origin::Libdevice)};
 }
 
 std::string conformanceFailures(const std::vector<Family> &families) {

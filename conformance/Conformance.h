@@ -35,8 +35,10 @@ struct Family {
   size_t count(Status s) const;
 };
 
-/// Every family, checked against `inventory`.
-std::vector<Family> conformanceFamilies(const ToolkitInventory &inventory);
+/// Every family, checked against `inventory`; the device functions' against
+/// what kcheck does with the committed program's calls.
+std::vector<Family> conformanceFamilies(const ToolkitInventory &inventory,
+                                        const DeviceCallResults &calls);
 
 /// The document: a summary table and each family's entries.
 std::string conformanceMarkdown(const ToolkitInventory &inventory,

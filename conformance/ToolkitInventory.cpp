@@ -166,6 +166,11 @@ std::optional<ToolkitInventory> readToolkitInventory(const std::string &root,
           "/include did not parse as a host program sees it";
     return std::nullopt;
   }
+  std::optional<std::vector<DeviceFunction>> device =
+      readDeviceFunctions(root, "sm_90", why);
+  if (!device)
+    return std::nullopt;
+  inventory.deviceFunctions = std::move(*device);
   return inventory;
 }
 

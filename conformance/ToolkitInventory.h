@@ -4,6 +4,8 @@
 // here is kcheck's; a newer toolkit's new entries show up by themselves.
 #pragma once
 
+#include "conformance/NvvmBuiltins.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,6 +34,9 @@ struct ToolkitInventory {
   std::vector<Enumerator> errors;
   /// The warp-matrix builtins crt/mma.hpp (the wmma API) calls, sorted.
   std::vector<std::string> wmmaBuiltins;
+  /// Clang's NVPTX builtins and libdevice's functions, as Clang compiles
+  /// CUDA device code for sm_90 against this toolkit.
+  std::vector<DeviceFunction> deviceFunctions;
 };
 
 /// Parses `<toolkit>/include/cuda_runtime_api.h` with Clang (host C++);

@@ -1,13 +1,26 @@
 // kcheck-conformance: docs/conformance.md from the installed CUDA toolkit
-// and kcheck's tables. `--check` prints only what fails (exit 1 if any).
+// and kcheck's tables. `--check` prints only what fails (exit 1 if any);
+// `--nvvm-program` writes tests/conformance/programs/nvvm_calls.cu, a call of
+// every device function Clang compiles for sm_90 (slow: it searches the
+// constants Clang accepts).
 #include "analyzer/CudaToolkit.h"
 #include "conformance/Conformance.h"
 
 #include <cstdio>
 #include <cstring>
 
+namespace {
+
+constexpr const char *kCallProgram =
+    KCHECK_SOURCE_DIR "/tests/conformance/programs/nvvm_calls.cu";
+
+} // namespace
+
 int main(int argc, char **argv) {
-  bool check = argc > 1 && std::strcmp(argv[1], "--check") == 0;
+  using namespace kcheck::conformance;
+  const char *mode = argc > 1 ? argv[1] : "";
+  bool check = std::strcmp(mode, "--check") == 0;
+  bool program = std::strcmp(mode, "--nvvm-program") == 0;
   const char *explicitRoot = argc > 2 ? argv[2] : "";
   std::string why;
   std::optional<kcheck::analyzer::CudaToolkit> toolkit =
@@ -17,20 +30,31 @@ int main(int argc, char **argv) {
                  why.empty() ? "none found" : why.c_str());
     return 4;
   }
-  std::optional<kcheck::conformance::ToolkitInventory> inventory =
-      kcheck::conformance::readToolkitInventory(toolkit->root, why);
+  std::optional<ToolkitInventory> inventory =
+      readToolkitInventory(toolkit->root, why);
   if (!inventory) {
     std::fprintf(stderr, "kcheck-conformance: %s\n", why.c_str());
     return 3;
   }
-  auto families = kcheck::conformance::conformanceFamilies(*inventory);
+  if (program) {
+    std::vector<std::string> rejected;
+    std::vector<DeviceCall> calls = chooseDeviceCalls(
+        inventory->deviceFunctions, toolkit->root, "sm_90", rejected);
+    std::fputs(nvvmCallProgram(calls, rejected).c_str(), stdout);
+    return calls.empty() ? 3 : 0;
+  }
+  std::optional<DeviceCallResults> calls =
+      readDeviceCallResults(kCallProgram, toolkit->root, why);
+  if (!calls) {
+    std::fprintf(stderr, "kcheck-conformance: %s\n", why.c_str());
+    return 3;
+  }
+  auto families = conformanceFamilies(*inventory, *calls);
   if (check) {
-    std::string failures = kcheck::conformance::conformanceFailures(families);
+    std::string failures = conformanceFailures(families);
     std::fputs(failures.c_str(), stdout);
     return failures.empty() ? 0 : 1;
   }
-  std::fputs(
-      kcheck::conformance::conformanceMarkdown(*inventory, families).c_str(),
-      stdout);
+  std::fputs(conformanceMarkdown(*inventory, families).c_str(), stdout);
   return 0;
 }

@@ -285,6 +285,97 @@ void lowerNvvmArithmeticIntrinsics(Module &module) {
   }
 }
 
+namespace {
+
+// llvm.nvvm.atomic.<op>.gen.<i|f>.<cta|sys>.<type>.p0 (atomicAdd_block,
+// atomicCAS_system, ...): the atomicrmw or cmpxchg Clang emits for the
+// unscoped builtin, in the call's scope. Clang emits the signed intrinsic for
+// the unsigned max/min builtins too (its PTX says atom.sys.max.s32), and so
+// does this lowering.
+bool lowerScopedAtomic(CallInst &call, StringRef name) {
+  SmallVector<StringRef, 8> parts;
+  name.split(parts, '.');
+  // {op, "gen", i|f, cta|sys, type, p0}
+  if (parts.size() != 6 || parts[1] != "gen")
+    return false;
+  bool isFloat = parts[2] == "f";
+  StringRef op = parts[0], scope = parts[3];
+  LLVMContext &context = call.getContext();
+  if (scope != "cta" && scope != "sys")
+    return false;
+  SyncScope::ID sync = scope == "cta" ? context.getOrInsertSyncScopeID("block")
+                                      : SyncScope::ID(SyncScope::System);
+  IRBuilder<> b(&call);
+  Value *ptr = call.getArgOperand(0), *value = call.getArgOperand(1);
+  Value *result = nullptr;
+  if (op == "cas") {
+    auto *cx =
+        b.CreateAtomicCmpXchg(ptr, value, call.getArgOperand(2), MaybeAlign(),
+                              AtomicOrdering::SequentiallyConsistent,
+                              AtomicOrdering::SequentiallyConsistent, sync);
+    result = b.CreateExtractValue(cx, 0);
+  } else {
+    using B = AtomicRMWInst::BinOp;
+    std::optional<B> rmw = op == "add"
+                               ? std::optional<B>(isFloat ? B::FAdd : B::Add)
+                           : op == "exch" ? std::optional<B>(B::Xchg)
+                           : op == "max"  ? std::optional<B>(B::Max)
+                           : op == "min"  ? std::optional<B>(B::Min)
+                           : op == "and"  ? std::optional<B>(B::And)
+                           : op == "or"   ? std::optional<B>(B::Or)
+                           : op == "xor"  ? std::optional<B>(B::Xor)
+                           : op == "inc"  ? std::optional<B>(B::UIncWrap)
+                           : op == "dec"  ? std::optional<B>(B::UDecWrap)
+                                          : std::nullopt;
+    if (!rmw || (isFloat && *rmw != B::FAdd))
+      return false;
+    result = b.CreateAtomicRMW(*rmw, ptr, value, MaybeAlign(),
+                               AtomicOrdering::SequentiallyConsistent, sync);
+  }
+  if (auto *i = dyn_cast<Instruction>(result))
+    i->setDebugLoc(call.getDebugLoc());
+  call.replaceAllUsesWith(result);
+  call.eraseFromParent();
+  return true;
+}
+
+// llvm.nvvm.ldu.global.<i|f|p>.<type>.p0(ptr, align) (__ldu): a load of
+// memory no thread writes during the kernel, as __ldg's: a global load with
+// !invariant.load.
+bool lowerLdu(CallInst &call) {
+  auto *align = dyn_cast<ConstantInt>(call.getArgOperand(1));
+  if (!align || !isPowerOf2_64(align->getZExtValue()))
+    return false;
+  IRBuilder<> b(&call);
+  Value *global = b.CreateAddrSpaceCast(call.getArgOperand(0),
+                                        PointerType::get(call.getContext(), 1));
+  LoadInst *load =
+      b.CreateAlignedLoad(call.getType(), global, Align(align->getZExtValue()));
+  load->setMetadata(LLVMContext::MD_invariant_load,
+                    MDNode::get(call.getContext(), {}));
+  load->setDebugLoc(call.getDebugLoc());
+  call.replaceAllUsesWith(load);
+  call.eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+void lowerNvvmMemoryIntrinsics(Module &module) {
+  std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
+    return name.starts_with("llvm.nvvm.atomic.") ||
+           name.starts_with("llvm.nvvm.ldu.global.");
+  });
+  // One it cannot lower is left for the engine to name.
+  for (CallInst *call : calls) {
+    StringRef n = call->getCalledFunction()->getName();
+    if (n.consume_front("llvm.nvvm.atomic."))
+      lowerScopedAtomic(*call, n);
+    else
+      lowerLdu(*call);
+  }
+}
+
 void lowerNvvmWarpIntrinsics(Module &module) {
   std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
     return name.starts_with("llvm.nvvm.redux.sync.") ||

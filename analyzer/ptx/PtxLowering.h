@@ -33,6 +33,12 @@ callsTo(llvm::Module &module,
 // Lowers every inline-assembly call of `module` that it can.
 void lowerInlinePtx(llvm::Module &module);
 
+// Rewrites the scoped NVVM atomics (atomicAdd_block, atomicCAS_system: the
+// atomic.<op>.gen.<cta|sys> intrinsics) as atomicrmw/cmpxchg in that scope,
+// and __ldu's ldu.global as an invariant global load: before the optimizer,
+// so that the rest of the pipeline sees them as the unscoped forms.
+void lowerNvvmMemoryIntrinsics(llvm::Module &module);
+
 // Rewrites NVVM warp intrinsics the engine has no instruction for
 // (redux.sync) as shuffles and integer operations.
 void lowerNvvmWarpIntrinsics(llvm::Module &module);

@@ -386,6 +386,7 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
     case Op::Gep:
     case Op::IntFn:
     case Op::FloatFn:
+    case Op::RoundedFloat:
       execDataFlow(in, w, mask);
       break;
     }

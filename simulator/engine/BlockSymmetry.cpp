@@ -395,6 +395,7 @@ private:
                     uniformOf({{in.a, in.n}, {in.b, in.b ? in.n : 0}}));
     case Op::IntFn:
     case Op::FloatFn:
+    case Op::RoundedFloat:
       return setAll(in.dst, n,
                     uniformOf({{in.a, in.n},
                                {in.b, in.b ? in.n : 0},

@@ -48,7 +48,11 @@ enum class Op : uint8_t {
   ActiveMask,
   IntFn,   // sub = IntFnKind, bits = width; a, b, c
   FloatFn, // sub = FloatFnKind, bits = 32/64; a, b, c
-  Printf,  // a = format pointer, b = argument buffer pointer
+  // PTX arithmetic with an explicit rounding mode, .ftz or .sat (add.rp.f64,
+  // fma.rz.ftz.f32, cvt.rm.f32.s64): sub = RoundedOp, sub2 = Rounding,
+  // flags = kRoundFtz | kRoundSat, bits = result width (32/64); a, b, c
+  RoundedFloat,
+  Printf, // a = format pointer, b = argument buffer pointer
 };
 
 enum class IntBinOp : uint8_t {
@@ -67,6 +71,23 @@ enum class IntBinOp : uint8_t {
   Xor
 };
 enum class FloatBinOp : uint8_t { Add, Sub, Mul, Div, Rem };
+enum class RoundedOp : uint8_t {
+  Add,
+  Mul,
+  Fma,
+  Div,
+  Sqrt,
+  Rcp,
+  // conversions to the result's float type from the operand's bits
+  FromS32,
+  FromU32,
+  FromS64,
+  FromU64,
+  FromF64
+};
+/// IEEE 754's four rounding directions, as PTX names them (.rn .rz .rm .rp).
+enum class Rounding : uint8_t { Nearest, Zero, Down, Up };
+inline constexpr uint16_t kRoundFtz = 1, kRoundSat = 2;
 enum class CastKind : uint8_t {
   Trunc,
   ZExt,

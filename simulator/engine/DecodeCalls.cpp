@@ -202,6 +202,53 @@ std::optional<MathFn> nvvmMath(StringRef rest) {
           .Default(-1));
 }
 
+// llvm.nvvm.<op>.<rounding>[.ftz][.sat].<f|d> and the conversions
+// <from>2<f|d>.<rounding>[.ftz]: PTX arithmetic in an explicit rounding
+// direction (bc::Op::RoundedFloat). `rest` follows "llvm.nvvm.".
+struct RoundedCall {
+  bc::RoundedOp op;
+  bc::Rounding rounding;
+  uint16_t flags;
+};
+std::optional<RoundedCall> roundedFloatCall(StringRef rest) {
+  SmallVector<StringRef, 6> parts;
+  rest.split(parts, '.');
+  if (parts.size() < 2)
+    return std::nullopt;
+  using R = bc::RoundedOp;
+  auto op = StringSwitch<std::optional<R>>(parts[0])
+                .Case("add", R::Add)
+                .Case("mul", R::Mul)
+                .Case("fma", R::Fma)
+                .Case("div", R::Div)
+                .Case("sqrt", R::Sqrt)
+                .Case("rcp", R::Rcp)
+                .Cases({"i2f", "i2d"}, R::FromS32)
+                .Cases({"ui2f", "ui2d"}, R::FromU32)
+                .Cases({"ll2f", "ll2d"}, R::FromS64)
+                .Cases({"ull2f", "ull2d"}, R::FromU64)
+                .Case("d2f", R::FromF64)
+                .Default(std::nullopt);
+  auto rounding = StringSwitch<std::optional<bc::Rounding>>(parts[1])
+                      .Case("rn", bc::Rounding::Nearest)
+                      .Case("rz", bc::Rounding::Zero)
+                      .Case("rm", bc::Rounding::Down)
+                      .Case("rp", bc::Rounding::Up)
+                      .Default(std::nullopt);
+  if (!op || !rounding)
+    return std::nullopt;
+  RoundedCall c{*op, *rounding, 0};
+  for (size_t i = 2; i < parts.size(); ++i) {
+    if (parts[i] == "ftz")
+      c.flags |= bc::kRoundFtz;
+    else if (parts[i] == "sat")
+      c.flags |= bc::kRoundSat;
+    else if (!(i + 1 == parts.size() && (parts[i] == "f" || parts[i] == "d")))
+      return std::nullopt; // a form this table does not know
+  }
+  return c;
+}
+
 // libdevice (__nv_*) functions the CUDA math headers call.
 std::optional<MathFn> libdevice(StringRef name) {
   if (!name.consume_front("__nv_"))
@@ -460,6 +507,20 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
       return unsupported(call, "intrinsic " + calleeName(call));
     MathFn fn = *intFn(*kind);
     return emitMath(call, in, fn.isFloat, fn.kind, name);
+  }
+  if (auto rounded = roundedFloatCall(name)) {
+    Type *result = call.getType();
+    if (!result->isFloatTy() && !result->isDoubleTy())
+      return unsupported(call, "type of intrinsic " + calleeName(call));
+    if (Error e = callOperandSlots(call, in))
+      return e;
+    in.op = Op::RoundedFloat;
+    in.sub = uint8_t(rounded->op);
+    in.sub2 = uint8_t(rounded->rounding);
+    in.flags = rounded->flags;
+    in.bits = result->isFloatTy() ? 32 : 64;
+    emit(in, call, callOpcode(call));
+    return Error::success();
   }
   if (auto fn = nvvmMath(name))
     return emitMath(call, in, fn->isFloat, fn->kind, name);

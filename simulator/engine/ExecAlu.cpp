@@ -3,6 +3,7 @@
 #include "simulator/engine/RunnerImpl.h"
 
 #include "simulator/engine/AluOps.h"
+#include "simulator/engine/RoundedFloat.h"
 
 #include <bit>
 #include <cmath>
@@ -291,6 +292,16 @@ void execFloatFn(const Inst &in, WarpState &w, uint32_t mask) {
   }
 }
 
+void execRoundedFloat(const Inst &in, WarpState &w, uint32_t mask) {
+  const uint64_t *a = w.slot(in.a);
+  const uint64_t *b = w.slot(in.b ? in.b : in.a);
+  const uint64_t *c = w.slot(in.c ? in.c : in.a);
+  forLanes(w.slot(in.dst), mask, [&](unsigned l) {
+    return roundedFloat(bc::RoundedOp(in.sub), bc::Rounding(in.sub2), in.flags,
+                        in.bits, a[l], b[l], c[l]);
+  });
+}
+
 } // namespace
 
 void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
@@ -336,6 +347,8 @@ void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
     return execIntFn(in, w, mask);
   case Op::FloatFn:
     return execFloatFn(in, w, mask);
+  case Op::RoundedFloat:
+    return execRoundedFloat(in, w, mask);
   // BlockRunner::Impl::runStraightLine executes these itself and sends
   // only the data-flow ops above here; listed so that -Wswitch names a new
   // op.
@@ -411,6 +424,7 @@ bool operandTaint(const Inst &in, const DecodedKernel &kernel,
   }
   case Op::IntFn:
   case Op::FloatFn: // scalar operands of vector calls are rare: check one
+  case Op::RoundedFloat:
     run(in.a, in.n), run(in.b, in.b ? in.n : 0), run(in.c, in.c ? in.n : 0);
     break;
   default:

@@ -1,0 +1,166 @@
+#include "simulator/engine/RoundedFloat.h"
+
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+namespace kcheck::sim {
+
+namespace {
+
+using bc::RoundedOp;
+
+template <class T, class U> T bitCast(U u) {
+  static_assert(sizeof(T) == sizeof(U));
+  T t;
+  std::memcpy(&t, &u, sizeof t);
+  return t;
+}
+
+float flush(float x) {
+  return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x;
+}
+
+// The host's rounding direction for one operation, restored after it.
+class Direction {
+public:
+  explicit Direction(bc::Rounding r) : saved_(std::fegetround()) {
+    int mode = FE_TONEAREST;
+    switch (r) {
+    case bc::Rounding::Nearest:
+      mode = FE_TONEAREST;
+      break;
+    case bc::Rounding::Zero:
+      mode = FE_TOWARDZERO;
+      break;
+    case bc::Rounding::Down:
+      mode = FE_DOWNWARD;
+      break;
+    case bc::Rounding::Up:
+      mode = FE_UPWARD;
+      break;
+    }
+    std::fesetround(mode);
+  }
+  ~Direction() { std::fesetround(saved_); }
+  Direction(const Direction &) = delete;
+  Direction &operator=(const Direction &) = delete;
+
+private:
+  int saved_;
+};
+
+// The GPU's NaN result of an arithmetic instruction: the canonical quiet
+// NaN, whatever the operands' payloads (PTX ISA: "NaN results are
+// canonical").
+template <class T> T canonicalNaN() {
+  if constexpr (std::is_same_v<T, float>)
+    return bitCast<float>(uint32_t(0x7fffffff));
+  else
+    return bitCast<double>(uint64_t(0x7fffffffffffffffull));
+}
+
+template <class T> T arithmetic(RoundedOp op, bc::Rounding r, T x, T y, T z) {
+  volatile T a = x, b = y, c = z; // read after the direction is set
+  Direction d(r);
+  volatile T result = 0;
+  switch (op) {
+  case RoundedOp::Add:
+    result = a + b;
+    break;
+  case RoundedOp::Mul:
+    result = a * b;
+    break;
+  case RoundedOp::Fma:
+    result = std::fma(T(a), T(b), T(c));
+    break;
+  case RoundedOp::Div:
+    result = a / b;
+    break;
+  case RoundedOp::Sqrt:
+    result = std::sqrt(T(a));
+    break;
+  case RoundedOp::Rcp:
+    result = T(1) / a;
+    break;
+  case RoundedOp::FromS32:
+  case RoundedOp::FromU32:
+  case RoundedOp::FromS64:
+  case RoundedOp::FromU64:
+  case RoundedOp::FromF64:
+    break; // conversions: convert() below
+  }
+  return result;
+}
+
+template <class T> T convert(RoundedOp op, bc::Rounding r, uint64_t bits) {
+  Direction d(r);
+  volatile T result = 0;
+  switch (op) {
+  case RoundedOp::FromS32:
+    result = T(bitCast<int32_t>(uint32_t(bits)));
+    break;
+  case RoundedOp::FromU32:
+    result = T(uint32_t(bits));
+    break;
+  case RoundedOp::FromS64:
+    result = T(bitCast<int64_t>(bits));
+    break;
+  case RoundedOp::FromU64:
+    result = T(bits);
+    break;
+  case RoundedOp::FromF64: {
+    volatile double x = bitCast<double>(bits);
+    result = T(x);
+    break;
+  }
+  default:
+    break; // arithmetic: arithmetic() above
+  }
+  return result;
+}
+
+bool isConversion(RoundedOp op) {
+  return op == RoundedOp::FromS32 || op == RoundedOp::FromU32 ||
+         op == RoundedOp::FromS64 || op == RoundedOp::FromU64 ||
+         op == RoundedOp::FromF64;
+}
+
+template <class T> T finish(T x, uint16_t flags) {
+  if (std::isnan(x))
+    x = canonicalNaN<T>();
+  if constexpr (std::is_same_v<T, float>)
+    if (flags & bc::kRoundFtz)
+      x = flush(x);
+  if (flags & bc::kRoundSat)
+    x = std::isnan(x) ? T(0) : x < T(0) ? T(0) : x > T(1) ? T(1) : x;
+  return x;
+}
+
+} // namespace
+
+uint64_t roundedFloat(bc::RoundedOp op, bc::Rounding rounding, uint16_t flags,
+                      unsigned bits, uint64_t a, uint64_t b, uint64_t c) {
+  if (bits == 32) {
+    float r;
+    if (isConversion(op)) {
+      // cvt.ftz.f32.f64 flushes the result (finish).
+      r = convert<float>(op, rounding, a);
+    } else {
+      float x = bitCast<float>(uint32_t(a)), y = bitCast<float>(uint32_t(b)),
+            z = bitCast<float>(uint32_t(c));
+      if (flags & bc::kRoundFtz)
+        x = flush(x), y = flush(y), z = flush(z);
+      r = arithmetic<float>(op, rounding, x, y, z);
+    }
+    return bitCast<uint32_t>(finish(r, flags));
+  }
+  double r = isConversion(op)
+                 ? convert<double>(op, rounding, a)
+                 : arithmetic<double>(op, rounding, bitCast<double>(a),
+                                      bitCast<double>(b), bitCast<double>(c));
+  return bitCast<uint64_t>(finish(r, flags));
+}
+
+} // namespace kcheck::sim
