@@ -120,12 +120,23 @@ Value *lowerArithmetic(IRBuilder<> &b, StringRef name, CallInst &call) {
   StringRef fn = name.split('.').first;
   bool approx = name.contains(".approx");
   Type *t = call.getType();
-  if (fn == "fma" && name.contains(".rn"))
+  // The round-to-nearest forms without .ftz or .sat are IR's own operations;
+  // the others the engine executes (bc::Op::RoundedFloat).
+  bool plainNearest = name.ends_with(".rn.f") || name.ends_with(".rn.d");
+  if (fn == "fma" && plainNearest)
     return b.CreateIntrinsic(Intrinsic::fma, {t}, {arg(0), arg(1), arg(2)});
-  if (fn == "add" && name.contains(".rn"))
+  if (fn == "add" && plainNearest)
     return b.CreateFAdd(arg(0), arg(1));
-  if (fn == "mul" && name.contains(".rn"))
+  if (fn == "mul" && plainNearest)
     return b.CreateFMul(arg(0), arg(1));
+  if (fn == "sad") { // sad.{s32,u32}: |a - b| + c
+    bool isSigned = name.starts_with("sad.i");
+    Value *greater = isSigned ? b.CreateICmpSGT(arg(0), arg(1))
+                              : b.CreateICmpUGT(arg(0), arg(1));
+    Value *difference = b.CreateSelect(greater, b.CreateSub(arg(0), arg(1)),
+                                       b.CreateSub(arg(1), arg(0)));
+    return b.CreateAdd(difference, arg(2));
+  }
   if (name == "prmt")
     return ptx::bytePermute(b, arg(0), arg(1), arg(2));
   if (fn == "fabs")
@@ -138,7 +149,7 @@ Value *lowerArithmetic(IRBuilder<> &b, StringRef name, CallInst &call) {
     return b.CreateUnaryIntrinsic(Intrinsic::floor, arg(0));
   if (fn == "ceil")
     return b.CreateUnaryIntrinsic(Intrinsic::ceil, arg(0));
-  if (fn == "rcp" && (approx || name.contains(".rn")))
+  if (fn == "rcp" && (approx || plainNearest))
     return b.CreateFDiv(ConstantFP::get(t, 1.0), arg(0));
   if (fn == "d2i" && (name == "d2i.hi" || name == "d2i.lo")) {
     Value *bits = b.CreateBitCast(arg(0), b.getInt64Ty());
@@ -278,6 +289,10 @@ void lowerNvvmArithmeticIntrinsics(Module &module) {
     if (!call->getCalledFunction()->getName().starts_with("llvm.nvvm."))
       continue;
     StringRef name = call->getCalledFunction()->getName().drop_front(10);
+    if (name == "nanosleep") { // the simulation keeps no time
+      call->eraseFromParent();
+      continue;
+    }
     if (Value *v = lowerArithmetic(b, name, *call)) {
       call->replaceAllUsesWith(v);
       call->eraseFromParent();

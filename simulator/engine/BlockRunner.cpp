@@ -210,11 +210,32 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
               ": some warps exited while others waited at a "
               "__syncthreads(); they were released anyway");
     }
-    for (auto &w : warps)
-      if (w->state == State::AtBarrier)
-        w->state = State::Ready;
+    releaseBarrier();
   }
   return finishBlock(writesAtEntry);
+}
+
+// Every warp waiting at the barrier goes on, a barrier reduction's result
+// in its register.
+void BlockRunner::Impl::releaseBarrier() {
+  using State = WarpState::State;
+  for (auto &w : warps) {
+    if (w->state != State::AtBarrier)
+      continue;
+    w->state = State::Ready;
+    WarpState::PendingReduction &r = w->reduction;
+    if (r.kind == bc::BarrierReduction::None)
+      continue;
+    uint64_t value = r.kind == bc::BarrierReduction::Popc ? reductionTrue
+                     : r.kind == bc::BarrierReduction::And
+                         ? uint64_t(reductionTrue == reductionThreads)
+                         : uint64_t(reductionTrue != 0);
+    uint64_t *dst = w->slot(r.dst);
+    for (uint32_t m = r.mask; m; m &= m - 1)
+      dst[__builtin_ctz(m)] = value;
+    r = {};
+  }
+  reductionTrue = reductionThreads = 0;
 }
 
 // One turn of each ready warp. False when one aborted the block (its fault,
@@ -358,7 +379,7 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
     case Op::Nop:
       break;
     case Op::Barrier:
-      return stopAtBarrier(pc, w, top, mask, sink);
+      return stopAtBarrier(in, pc, w, top, mask, sink);
     case Op::Trap:
     case Op::Unreachable:
       return stopAtTrap(in, pc, w, mask);
@@ -470,10 +491,19 @@ bool BlockRunner::Impl::execWarpLevel(const Inst &in, uint32_t pc, WarpState &w,
   return true;
 }
 
-WarpStop BlockRunner::Impl::stopAtBarrier(uint32_t pc, WarpState &w,
-                                          WarpState::Entry &top, uint32_t mask,
-                                          EventSink &sink) {
+WarpStop BlockRunner::Impl::stopAtBarrier(const Inst &in, uint32_t pc,
+                                          WarpState &w, WarpState::Entry &top,
+                                          uint32_t mask, EventSink &sink) {
   sink.onBarrier({pc, w.index, mask, w.live});
+  if (auto kind = bc::BarrierReduction(in.sub);
+      kind != bc::BarrierReduction::None) {
+    const uint64_t *pred = w.slot(in.a);
+    for (uint32_t m = mask; m; m &= m - 1) {
+      reductionTrue += pred[__builtin_ctz(m)] & 1;
+      ++reductionThreads;
+    }
+    w.reduction = {kind, in.dst, mask};
+  }
   if (mask != w.live)
     noteOnce(pc, kBarrierDivergence,
              "barrier divergence at " + where(pc) +

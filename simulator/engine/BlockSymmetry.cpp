@@ -373,6 +373,10 @@ private:
     case Op::ActiveMask:
     case Op::Printf:
       return set(in.dst, AbsValue::free());
+    case Op::Barrier: // a reduction over the block's predicates
+      if (in.sub != uint8_t(bc::BarrierReduction::None))
+        return set(in.dst, AbsValue::dependent());
+      break;
     default:
       break;
     }

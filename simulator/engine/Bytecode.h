@@ -38,9 +38,9 @@ enum class Op : uint8_t {
   Switch,      // a = value; aux = first SwitchCase, c = count, b = default edge
   Ret,
   Unreachable,
-  Trap, // aux = DecodedKernel::trapMessages() index
-  Sreg, // sub = SregKind
-  Barrier,
+  Trap,     // aux = DecodedKernel::trapMessages() index
+  Sreg,     // sub = SregKind
+  Barrier,  // sub = BarrierReduction; with one, a = predicate, dst = result
   WarpSync, // flags & kMemberMaskSlot: aux = member mask
   Shfl,     // sub = ShflMode; a = value, b = lane/delta, c = clamp slot;
             // flags & kMemberMaskSlot: aux = member mask
@@ -85,6 +85,9 @@ enum class RoundedOp : uint8_t {
   FromU64,
   FromF64
 };
+/// __syncthreads_count/_and/_or (barrier.cta.red.{popc,and,or}): the barrier
+/// also reduces each thread's predicate over the block.
+enum class BarrierReduction : uint8_t { None, Popc, And, Or };
 /// IEEE 754's four rounding directions, as PTX names them (.rn .rz .rm .rp).
 enum class Rounding : uint8_t { Nearest, Zero, Down, Up };
 inline constexpr uint16_t kRoundFtz = 1, kRoundSat = 2;

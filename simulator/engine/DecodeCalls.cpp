@@ -472,6 +472,24 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
   }
   if (name.starts_with("membar") || name.starts_with("fence"))
     return Error::success(); // one block runs at a time: fences are no-ops
+  if (name.consume_front("barrier.cta.red.")) {
+    // barrier.cta.red.{popc,and,or}.aligned.all(id, predicate)
+    auto kind =
+        StringSwitch<std::optional<bc::BarrierReduction>>(name.split('.').first)
+            .Case("popc", bc::BarrierReduction::Popc)
+            .Case("and", bc::BarrierReduction::And)
+            .Case("or", bc::BarrierReduction::Or)
+            .Default(std::nullopt);
+    if (!kind || call.arg_size() != 2 ||
+        !isa<ConstantInt>(call.getArgOperand(0)))
+      return unsupported(call, "intrinsic " + calleeName(call));
+    TRY_SLOT(pred, call.getArgOperand(1));
+    in.op = Op::Barrier;
+    in.sub = uint8_t(*kind);
+    in.a = pred;
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
   if (name == "barrier0" || name == "barrier.sync" || name == "bar.sync" ||
       name.starts_with("barrier.cta.sync")) {
     if (!retType->isVoidTy())

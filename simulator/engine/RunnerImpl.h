@@ -33,6 +33,12 @@ struct WarpState {
   // bound, an index walked past its end) may differ from the program's run.
   bool controlTainted = false;
   std::array<std::array<uint32_t, kWarpSize>, 3> tid{};
+  // A barrier reduction this warp waits at: its result goes to `dst` of
+  // the lanes in `mask` when the barrier is released.
+  struct PendingReduction {
+    bc::BarrierReduction kind = bc::BarrierReduction::None;
+    uint32_t dst = 0, mask = 0;
+  } reduction;
 
   uint64_t *slot(uint32_t s) { return regs.data() + size_t(s) * kWarpSize; }
   const uint64_t *slot(uint32_t s) const {
@@ -72,8 +78,13 @@ struct BlockRunner::Impl {
   bool execWarpLevel(const bc::Inst &in, uint32_t pc, WarpState &w,
                      uint32_t mask, EventSink &sink);
   void execDataFlow(const bc::Inst &in, WarpState &w, uint32_t mask);
-  WarpStop stopAtBarrier(uint32_t pc, WarpState &w, WarpState::Entry &top,
-                         uint32_t mask, EventSink &sink);
+  /// The block's barrier reduction of the current round (releaseBarrier
+  /// hands it to the waiting warps): how many threads arrived with a true
+  /// predicate, and how many arrived.
+  uint64_t reductionTrue = 0, reductionThreads = 0;
+  void releaseBarrier();
+  WarpStop stopAtBarrier(const bc::Inst &in, uint32_t pc, WarpState &w,
+                         WarpState::Entry &top, uint32_t mask, EventSink &sink);
   WarpStop stopAtTrap(const bc::Inst &in, uint32_t pc, WarpState &w,
                       uint32_t mask);
 
