@@ -1,8 +1,8 @@
 #include "conformance/NvvmBuiltins.h"
 
-#include "analyzer/CudaStubHeaders.h"
-#include "analyzer/CudaToolkit.h"
-#include "analyzer/DeviceCompiler.h"
+#include "analyzer/toolchain/CudaStubHeaders.h"
+#include "analyzer/toolchain/CudaToolkit.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 #include "simulator/engine/Decode.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -263,6 +263,18 @@ std::string argumentText(const DeviceFunction &f, unsigned i,
   return "a" + std::to_string(i);
 }
 
+// A .sync warp operation's member mask: the first operand of shfl.sync,
+// vote.sync, match.sync and bar.warp.sync, the last of redux.sync (PTX ISA,
+// "Parallel Synchronization and Communication Instructions"); -1 for none.
+int maskParam(const DeviceFunction &f) {
+  if (f.name.find("sync") == std::string::npos || f.params.empty())
+    return -1;
+  int i =
+      f.name.rfind("__nvvm_redux_sync", 0) == 0 ? int(f.params.size()) - 1 : 0;
+  const std::string &type = f.params[size_t(i)];
+  return type == "unsigned int" || type == "int" ? i : -1;
+}
+
 } // namespace
 
 std::string nvvmCallProgram(const std::vector<DeviceCall> &calls,
@@ -281,8 +293,8 @@ std::string nvvmCallProgram(const std::vector<DeviceCall> &calls,
   for (const std::string &r : rejected)
     o << "// rejected: " << r << "\n";
   // kcheck compiles CUDA as nvcc does, which ignores ext_vector_type
-  // (analyzer/cuda_stubs/kcheck_nvcc_attributes.h); Clang's builtins take
-  // such vectors, so the program spells them with Clang's meaning.
+  // (analyzer/toolchain/cuda_stubs/kcheck_nvcc_attributes.h); Clang's builtins
+  // take such vectors, so the program spells them with Clang's meaning.
   o << "#ifdef ext_vector_type\n#undef ext_vector_type\n#endif\n";
   for (const auto &[name, text] : vectorTypedefs())
     o << text << "\n";
@@ -318,9 +330,13 @@ std::string nvvmCallProgram(const std::vector<DeviceCall> &calls,
        "  for (unsigned i = 0; i < kScratch; ++i)                            "
        "\\\n"
        "    out[t * kOut + kSlot + i] = s[i];\n"
-       "#define KC_ARG(T, name, i) T name; __builtin_memcpy(&name, rec + (i) "
-       "* kSlot, sizeof(T));\n"
-       "#define KC_RESULT(r) __builtin_memcpy(out + t * kOut, &r, sizeof(r));\n"
+       "// Typed, aligned accesses (slots are 32-byte aligned): Clang 22 with\n"
+       "// ptxas 13 stored the low byte of a byte-wise copied cvt.rn.f32.u32\n"
+       "// result from its source register on the H200.\n"
+       "#define KC_ARG(T, name, i) T name = *reinterpret_cast<const T *>(rec "
+       "+ (i) * kSlot);\n"
+       "#define KC_RESULT(r) *reinterpret_cast<decltype(r) *>(out + t * kOut) "
+       "= r;\n"
        "\n";
   for (const DeviceCall &c : calls) {
     const DeviceFunction &f = *c.function;
@@ -367,8 +383,7 @@ std::string nvvmCallProgram(const std::vector<DeviceCall> &calls,
       char k = 'i';
       if ((f.constantParams & (1u << i)) || isPointer(p))
         k = '-';
-      else if (i == 0 && f.name.find("sync") != std::string::npos &&
-               p == "unsigned int")
+      else if (int(i) == maskParam(f))
         k = 'm'; // a .sync warp operation's member mask: every lane
       else if (p.find("double") != std::string::npos)
         k = 'd';
@@ -377,8 +392,11 @@ std::string nvvmCallProgram(const std::vector<DeviceCall> &calls,
                p.find("bf16") != std::string::npos ||
                p.find("_Float16") != std::string::npos)
         k = p.find("float") != std::string::npos ? 'f' : 'i';
-      else if (pointers)
-        k = 's';
+      else if (pointers ||
+               (f.origin == DeviceFunction::Origin::Libdevice &&
+                (f.returnType == "float" || f.returnType == "double")))
+        k = 's'; // a math function's order or exponent (jn, powi): its
+                 // loop stays short
       kinds += k;
     }
     o << "#ifndef KC_OMIT_" << f.name << "\n  {\"" << f.name << "\", "
@@ -435,8 +453,32 @@ static void fill(unsigned char *rec, unsigned t, const char *kinds) {
   }
 }
 
+// nvvm_calls [--skip FILE] [NAME]: every call, but those FILE names (one a
+// line: what the simulator does not run), or NAME alone with each thread's
+// result printed.
+static bool listed(const char *file, const char *name) {
+  if (!file)
+    return false;
+  FILE *f = std::fopen(file, "r");
+  char line[256];
+  bool found = false;
+  while (f && !found && std::fgets(line, sizeof line, f)) {
+    line[std::strcspn(line, "\r\n")] = 0;
+    found = std::strcmp(line, name) == 0;
+  }
+  if (f)
+    std::fclose(f);
+  return found;
+}
+
 int main(int argc, char **argv) {
-  const char *only = argc > 1 ? argv[1] : nullptr;
+  const char *only = nullptr, *skip = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--skip") == 0 && i + 1 < argc)
+      skip = argv[++i];
+    else
+      only = argv[i];
+  }
   unsigned char *in, *out, *scratch;
   size_t inBytes = kThreads * kIn, outBytes = kThreads * kOut,
          scratchBytes = kThreads * kScratch;
@@ -447,7 +489,7 @@ int main(int argc, char **argv) {
       hscratch[kThreads * kScratch];
   unsigned tested = 0, failed = 0;
   for (const Call &c : kCalls) {
-    if (only && std::strcmp(only, c.name) != 0)
+    if ((only && std::strcmp(only, c.name) != 0) || listed(skip, c.name))
       continue;
     state = 0x9E3779B97F4A7C15ull;
     for (unsigned t = 0; t < kThreads; ++t)
@@ -473,6 +515,12 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < scratchBytes; ++i)
       h = (h ^ hscratch[i]) * 0x100000001b3ull;
     std::printf("%s %016llx\n", c.name, h);
+    for (unsigned t = 0; only && t < kThreads; ++t) {
+      std::printf("  thread %3u:", t);
+      for (unsigned i = 0; i < kSlot; ++i)
+        std::printf("%02x", hout[t * kOut + i]);
+      std::printf("\n");
+    }
     ++tested;
   }
   std::printf("nvvm_calls: %u functions\n", tested);

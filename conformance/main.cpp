@@ -3,7 +3,7 @@
 // `--nvvm-program` writes tests/conformance/programs/nvvm_calls.cu, a call of
 // every device function Clang compiles for sm_90 (slow: it searches the
 // constants Clang accepts).
-#include "analyzer/CudaToolkit.h"
+#include "analyzer/toolchain/CudaToolkit.h"
 #include "conformance/Conformance.h"
 
 #include <cstdio>

@@ -14,17 +14,18 @@ inline constexpr const char *kPtxInstructionMetadata = "kcheck.ptx";
 inline constexpr const char *kUnloweredAsmMetadata = "kcheck.asm";
 
 // Metadata on a load that reads more bytes than the program uses, as
-// ptxas's 16-byte shared loads do (analyzer/IrPipelineShared.h): one i32,
-// a mask of the bytes the program reads (bit k: byte k of each lane's
+// ptxas's 16-byte shared loads do (analyzer/pipeline/IrPipelineShared.h): one
+// i32, a mask of the bytes the program reads (bit k: byte k of each lane's
 // access). The sanitizers check only those; the models count the whole
 // access, as the hardware does.
 inline constexpr const char *kReadBytesMetadata = "kcheck.read-bytes";
 
 // Metadata on a shared load or store that ptxas merged across static
-// __shared__ variables it laid out side by side (analyzer/IrPipelineShared.h):
-// one string, the IR names of the variables its bytes cover, comma-separated.
-// Its pointer is based on the first; the engine checks it against the shared
-// window, not against that variable.
+// __shared__ variables it laid out side by side
+// (analyzer/pipeline/IrPipelineShared.h): one string, the IR names of the
+// variables its bytes cover, comma-separated. Its pointer is based on the
+// first; the engine checks it against the shared window, not against that
+// variable.
 inline constexpr const char *kSharedSpanMetadata = "kcheck.shared-span";
 
 } // namespace kcheck::core

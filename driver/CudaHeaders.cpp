@@ -2,7 +2,7 @@
 // bundled ones (the static path and --run-host choose alike).
 #include "driver/Session.h"
 
-#include "analyzer/CudaToolkit.h"
+#include "analyzer/toolchain/CudaToolkit.h"
 
 namespace kcheck::driver {
 

@@ -1,7 +1,7 @@
 // The conditional branches of a simulated launch: each decoded branch (its
 // dynamic counts) matched with the static facts of the same IR branch
-// (analyzer/BranchUniformity.h), and the SASS branch-divergence prediction
-// that SassBranchRule (simulator/models) makes from them.
+// (analyzer/facts/BranchUniformity.h), and the SASS branch-divergence
+// prediction that SassBranchRule (simulator/models) makes from them.
 #pragma once
 
 #include "driver/Session.h"

@@ -5,8 +5,8 @@
 // following the libraries' code (ExtractorOptions::followLibraries).
 #pragma once
 
-#include "analyzer/DeviceCompiler.h"
-#include "analyzer/LaunchExtractor.h"
+#include "analyzer/host/LaunchExtractor.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 
 #include <functional>
 #include <string>

@@ -80,7 +80,8 @@ struct Options {
   bool quiet = false;      // no progress line on stderr
   std::vector<std::string> clangArgs; // after `--` (run: programArgs)
   // The CUDA toolkit whose headers compile the device side: --cuda-path,
-  // else found as nvcc and Clang find it (analyzer/CudaToolkit.h); with
+  // else found as nvcc and Clang find it (analyzer/toolchain/CudaToolkit.h);
+  // with
   // --bundled-headers, or when none is found, kcheck's own stub headers.
   std::string cudaPath;
   bool bundledHeaders = false;

@@ -1,8 +1,8 @@
 #include "driver/Session.h"
 
-#include "analyzer/DeviceCompiler.h"
-#include "analyzer/KernelResourceUsage.h"
-#include "analyzer/LaunchExtractor.h"
+#include "analyzer/host/LaunchExtractor.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
+#include "analyzer/toolchain/KernelResourceUsage.h"
 #include "core/ArchSpec.h"
 #include "core/DeviceFacts.h"
 #include "driver/LaunchBranches.h"

@@ -3,10 +3,10 @@
 // the emitters need. The commands (bank-conflicts, predict) are views of it.
 #pragma once
 
-#include "analyzer/AstFacts.h"
-#include "analyzer/BranchUniformity.h"
-#include "analyzer/CudaToolkit.h"
-#include "analyzer/FixCandidates.h"
+#include "analyzer/facts/AstFacts.h"
+#include "analyzer/facts/BranchUniformity.h"
+#include "analyzer/fixes/FixCandidates.h"
+#include "analyzer/toolchain/CudaToolkit.h"
 #include "core/ArchSpec.h"
 #include "core/Report.h"
 #include "driver/Options.h"

@@ -4,7 +4,7 @@
 // line describes for a file that makes none.
 #pragma once
 
-#include "analyzer/LaunchExtractor.h"
+#include "analyzer/host/LaunchExtractor.h"
 #include "core/Report.h"
 #include "driver/Options.h"
 #include "simulator/engine/BlockRunner.h"

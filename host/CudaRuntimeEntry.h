@@ -11,7 +11,7 @@
 // mean nothing here.
 #define __host__
 #define __device__
-#include "analyzer/cuda_stubs/cuda_runtime_api.h"
+#include "analyzer/toolchain/cuda_stubs/cuda_runtime_api.h"
 #undef __host__
 #undef __device__
 

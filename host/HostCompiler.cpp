@@ -1,8 +1,8 @@
 #include "host/HostCompiler.h"
 
-#include "analyzer/CudaStubHeaders.h"
-#include "analyzer/DeviceCompiler.h"
-#include "analyzer/NvccCompatRewrite.h"
+#include "analyzer/toolchain/CudaStubHeaders.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
+#include "analyzer/toolchain/NvccCompatRewrite.h"
 #include "host/HostGlue.h"
 
 #include "clang/Basic/DiagnosticOptions.h"

@@ -9,7 +9,7 @@
 // the pre-9.2 `cudaConfigureCall`/`cudaLaunch` ABI and no registrations.
 #pragma once
 
-#include "analyzer/CudaToolkit.h"
+#include "analyzer/toolchain/CudaToolkit.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -24,7 +24,8 @@ namespace kcheck::host {
 struct HostCompileOptions {
   std::string arch = "sm_90"; // --cuda-gpu-arch (device code is not built)
   std::vector<std::string> extraClangArgs; // -D, -I ...; before the file
-  // The toolkit's headers, else the bundled ones (analyzer/CudaToolkit.h).
+  // The toolkit's headers, else the bundled ones
+  // (analyzer/toolchain/CudaToolkit.h).
   std::optional<analyzer::CudaToolkit> toolkit;
   // The text of a header included after the CUDA headers: the simulated
   // runtime's glue for structs whose layout is the headers' (HostGlue.h).

@@ -3,7 +3,7 @@
 // every block of each launch (simulator/AllBlocks) and counts it.
 #pragma once
 
-#include "analyzer/KernelResourceUsage.h"
+#include "analyzer/toolchain/KernelResourceUsage.h"
 #include "host/CudaRuntime.h"
 #include "host/HostRunner.h"
 

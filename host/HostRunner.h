@@ -14,8 +14,8 @@
 // failed launch) ends only the run, which keeps the launches made so far.
 #pragma once
 
-#include "analyzer/CudaToolkit.h"
-#include "analyzer/DeviceCompiler.h"
+#include "analyzer/toolchain/CudaToolkit.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
 #include "host/CudaRuntime.h"

@@ -14,7 +14,7 @@
 //
 // Assumes the column index stays below the row length, as any row-major use
 // does: the padded elements are then never read.
-#include "analyzer/FixCandidates.h"
+#include "analyzer/fixes/FixCandidates.h"
 #include "analyzer/fixes/RecipeUtil.h"
 #include "analyzer/fixes/SharedArrays.h"
 

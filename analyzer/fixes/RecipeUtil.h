@@ -5,7 +5,7 @@
 // nothing.
 #pragma once
 
-#include "analyzer/FixCandidates.h"
+#include "analyzer/fixes/FixCandidates.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"

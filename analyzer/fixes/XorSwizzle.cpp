@@ -12,7 +12,7 @@
 //
 // Not proposed where an element's address is taken (a vector access through
 // it would read swizzled neighbours), nor for other ranks.
-#include "analyzer/FixCandidates.h"
+#include "analyzer/fixes/FixCandidates.h"
 #include "analyzer/fixes/RecipeUtil.h"
 #include "analyzer/fixes/SharedArrays.h"
 

@@ -2,7 +2,7 @@
 // memory under nvcc (read with LDG, counted as global loads and sectors),
 // though Clang would make it an implicit __constant__; a `__constant__` one
 // is read through the constant cache (no global load).
-// (analyzer/DeviceConstLikeNvcc.h)
+// (analyzer/toolchain/DeviceConstLikeNvcc.h)
 #include "common.h"
 
 static __device__ const float kDeviceTable[16] = {

@@ -1,4 +1,4 @@
-#include "common.h" // if/else arms storing to one address: nvcc stores once after the join unless the else arm stores the constant zero; kcheck agrees on 16 of these 27 launches (README.md, known differences; analyzer/IrPipelineMemory.h)
+#include "common.h" // if/else arms storing to one address: nvcc stores once after the join unless the else arm stores the constant zero; kcheck agrees on 16 of these 27 launches (README.md, known differences; analyzer/pipeline/IrPipelineMemory.h)
 __global__ void zeroArm(float* out, const float* in) {
   int t = threadIdx.x;
   if (t == 0) { out[2*t] = 0; out[2*t+1] = in[5]; }

@@ -1,5 +1,5 @@
 // Math functions whose libdevice code reads tables from global memory, and
-// so issue LDGs that nvcc's SASS counts (analyzer/Libdevice.cpp): double
+// so issue LDGs that nvcc's SASS counts (analyzer/toolchain/Libdevice.cpp): double
 // sin and cos read __cudart_sin_cos_coeffs (two 16-byte rows per quadrant
 // parity) on every call; float sinf reads __cudart_i2opi_f only for
 // arguments too large for its fast reduction. HeCBench gabor's cos line.

@@ -1,5 +1,5 @@
 // Shared-memory values nvcc reuses instead of reading again, and a store it
-// makes once for three branches (analyzer/IrPipelineForward.h,
+// makes once for three branches (analyzer/pipeline/IrPipelineForward.h,
 // IrPipelineShared.h, IrPipelineMemory.h), as HeCBench moe-align, merge and
 // CUB's raking scan have them.
 #include "common.h"

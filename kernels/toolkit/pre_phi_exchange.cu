@@ -2,7 +2,7 @@
 // shared words, as CUB's BlockLoad + BlockExchange do (HeCBench
 // blockexchange): nvcc's PTX has one st.shared.v4.u32 per thread;
 // GVN's partial redundancy elimination must not hide that the fourth
-// word's index is the first's plus 3 (analyzer/IrPipelinePhis.h).
+// word's index is the first's plus 3 (analyzer/pipeline/IrPipelinePhis.h).
 #include "common.h"
 
 __global__ void guarded_then_exchange(const int *d, int *o, int valid) {

@@ -1,6 +1,6 @@
 // Floating-point atomics on shared memory, which the H100 runs as a
 // compare-and-swap loop (LDS + ATOMS.CAST.SPIN, one LDS per pass, lanes on
-// one word succeeding one per pass: analyzer/IrPipelineAtomics.h), beside
+// one word succeeding one per pass: analyzer/pipeline/IrPipelineAtomics.h), beside
 // the atomics it runs natively. One warp per block, so that no two warps
 // meet on a word (their passes would depend on the scheduler).
 #include "common.h"

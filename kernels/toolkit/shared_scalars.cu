@@ -1,6 +1,6 @@
 // Static __shared__ scalars that ptxas lays out side by side and then reads
 // and writes together, as it would an array's words
-// (analyzer/IrPipelineShared.h): two words of an 8-byte aligned pair are
+// (analyzer/pipeline/IrPipelineShared.h): two words of an 8-byte aligned pair are
 // one LDS.64 / STS.64, three or four of a 16-byte chunk one LDS.128.
 #include "common.h"
 

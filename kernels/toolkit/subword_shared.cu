@@ -1,5 +1,5 @@
 // Sub-word loads from shared memory as ptxas merges them
-// (analyzer/IrPipelineAlign.h): 16-bit loads of halves into at most 64 bits,
+// (analyzer/pipeline/IrPipelineAlign.h): 16-bit loads of halves into at most 64 bits,
 // bytes never; 32-bit loads into 128 bits.
 #include "common.h"
 #include <cuda_fp16.h>

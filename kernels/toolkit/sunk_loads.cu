@@ -1,5 +1,5 @@
 // Loads that ptxas executes after the branch that ends their block, because
-// only one side uses them (analyzer/IrPipelineSink.h); 1024-thread blocks of
+// only one side uses them (analyzer/pipeline/IrPipelineSink.h); 1024-thread blocks of
 // which 256 threads (8 warps) take the working side.
 #include "common.h"
 

@@ -34,8 +34,8 @@ struct InstInfo {
   int32_t localVariable = -1, sharedVariable = -1;
   bool isVolatile = false; // a volatile load or store (for racecheck)
   // An atomic read-modify-write, or an atomic load or store (`load atomic`:
-  // the read of a compare-and-swap loop, analyzer/IrPipelineAtomics.h): for
-  // racecheck an atomic access.
+  // the read of a compare-and-swap loop,
+  // analyzer/pipeline/IrPipelineAtomics.h): for racecheck an atomic access.
   bool isAtomic = false;
   // For a load wider than what the program reads (core::kReadBytesMetadata):
   // bit k set when byte k of each lane's access is read; 0 when all are.

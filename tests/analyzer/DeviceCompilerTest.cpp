@@ -1,6 +1,6 @@
 #include "TestSupport.h"
 
-#include "analyzer/IrPipeline.h"
+#include "analyzer/pipeline/IrPipeline.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"

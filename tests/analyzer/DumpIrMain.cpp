@@ -2,7 +2,7 @@
 // pipeline), to compare it with `nvcc -ptx` when the two disagree
 // (parity-notes.md). Usage: dump_ir FILE.cu [FUNCTION-SUBSTRING] [-- clang
 // args]
-#include "analyzer/DeviceCompiler.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/Support/CommandLine.h"

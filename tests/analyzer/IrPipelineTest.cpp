@@ -1,11 +1,14 @@
 // The nvcc-like IR pipeline on constructs where LLVM 22 alone differs from
-// nvcc (analyzer/IrPipelineMemory.h, kernels/patterns/README.md).
+// nvcc (analyzer/pipeline/IrPipelineMemory.h, kernels/patterns/README.md).
 #include "TestSupport.h"
 
+#include "analyzer/pipeline/IrPipeline.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
 #include <optional>
@@ -62,6 +65,50 @@ std::string kernelsPatterns(const std::string &name) {
 
 // p[i].x += dt * p[i].w on a 16-byte aligned struct: one whole 16-byte load
 // (nvcc's ld.global.v4.f32), not a masked load, and a scalar store of x.
+// Each pass of the registry (Passes.def) runs alone, by its name, and leaves
+// valid IR; the stages name only registered passes (a stage that did not
+// parse would stop every compile).
+TEST(IrPipeline, EveryRegisteredPassRunsAlone) {
+  std::string path = testing::writeSource("registry.cu", R"(
+__global__ void k(const float *in, float *out, int n) {
+  __shared__ float tile[64];
+  int t = threadIdx.x;
+  tile[t] = in[blockIdx.x * 64 + t];
+  __syncthreads();
+  float s = 0;
+  for (int i = 0; i < n; ++i)
+    s += tile[(t + i) % 64];
+  if (t & 1)
+    out[blockIdx.x * 64 + t] = s;
+  else
+    out[blockIdx.x * 64 + t] = -s;
+}
+)");
+  CompiledModule compiled = compileDevice(path, {});
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  std::vector<std::string> names = kcheckPassNames();
+  EXPECT_GT(names.size(), 30u);
+  for (const std::string &name : names) {
+    std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*compiled.module);
+    std::string why;
+    bool function = name != "kcheck-locate-copies" &&
+                    name.find("align-") == std::string::npos &&
+                    name != "kcheck-always-inline-device-functions" &&
+                    name != "kcheck-record-source-lines" &&
+                    name != "kcheck-restore-dropped-lines";
+    std::string text = function ? "function(" + name + ")" : name;
+    ASSERT_TRUE(runPassPipeline(*copy, "sm_90", text, why))
+        << name << ": " << why;
+    std::string broken;
+    llvm::raw_string_ostream out(broken);
+    EXPECT_FALSE(llvm::verifyModule(*copy, &out)) << name << ": " << broken;
+  }
+  std::string why;
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(*compiled.module);
+  EXPECT_FALSE(runPassPipeline(*copy, "sm_90", "kcheck-no-such-pass", why));
+  EXPECT_NE(why.find("kcheck-no-such-pass"), std::string::npos) << why;
+}
+
 TEST(IrPipeline, GappedFieldLoadsBecomeLoadsOfTheUsedFields) {
   CompiledModule compiled =
       compileDevice(kernelsPatterns("aos_partial.cu"), {});

@@ -1,7 +1,7 @@
 // Helpers shared by the analyzer tests.
 #pragma once
 
-#include "analyzer/DeviceCompiler.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 
 #include <algorithm>
 #include <filesystem>

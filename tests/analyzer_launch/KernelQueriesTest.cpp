@@ -3,7 +3,7 @@
 // host code that certainly stops before its launches.
 #include "LaunchTestSupport.h"
 
-#include "analyzer/KernelResourceUsage.h"
+#include "analyzer/toolchain/KernelResourceUsage.h"
 #include "core/DeviceFacts.h"
 
 using namespace kcheck;

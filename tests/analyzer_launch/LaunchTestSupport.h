@@ -3,7 +3,7 @@
 // does.
 #pragma once
 
-#include "analyzer/LaunchExtractor.h"
+#include "analyzer/host/LaunchExtractor.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/CodeGen/CodeGenAction.h"

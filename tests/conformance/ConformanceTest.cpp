@@ -4,7 +4,7 @@
 // except where the H100 kcheck predicts for is a different part; every
 // provided runtime function is called by a test program.
 #include "conformance/Conformance.h"
-#include "analyzer/CudaToolkit.h"
+#include "analyzer/toolchain/CudaToolkit.h"
 #include "core/DeviceFacts.h"
 #include "host/RuntimeConformance.h"
 

@@ -1,7 +1,7 @@
 // analyzeBranches on small kernels: uniform loops, thread-dependent and
 // warp-uniform conditions, and the sources named for each.
-#include "analyzer/BranchUniformity.h"
-#include "analyzer/DeviceCompiler.h"
+#include "analyzer/facts/BranchUniformity.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"

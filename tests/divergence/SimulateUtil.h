@@ -1,7 +1,7 @@
 // Simulates one kernel of inputs/branches.cu for the divergence tests.
 #pragma once
 
-#include "analyzer/DeviceCompiler.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 #include "core/ArchSpec.h"
 #include "simulator/Predictor.h"
 

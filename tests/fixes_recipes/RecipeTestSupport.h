@@ -3,8 +3,8 @@
 // applies a candidate's edits.
 #pragma once
 
-#include "analyzer/DeviceCompiler.h"
-#include "analyzer/FixCandidates.h"
+#include "analyzer/fixes/FixCandidates.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"

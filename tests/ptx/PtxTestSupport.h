@@ -2,8 +2,8 @@
 // Clang (toolkit or bundled headers), lower, decode and run one warp.
 #pragma once
 
-#include "analyzer/CudaToolkit.h"
-#include "analyzer/DeviceCompiler.h"
+#include "analyzer/toolchain/CudaToolkit.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 #include "core/Float16.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/Decode.h"

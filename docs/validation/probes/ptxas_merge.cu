@@ -1,6 +1,6 @@
 #include <cstdint>
 // Which adjacent shared accesses ptxas merges
-// (analyzer/IrPipelinePtxasMerge.h). nvcc -arch=sm_90 -O3 -cubin ptxas_merge.cu
+// (analyzer/pipeline/IrPipelinePtxasMerge.h). nvcc -arch=sm_90 -O3 -cubin ptxas_merge.cu
 // && cuobjdump -sass ptxas_merge.cubin | grep -E "Function|LDS|STS" Which
 // adjacent shared i64/i32 pairs does ptxas merge when NVVM left them scalar
 // (declared alignment 8/4, offsets proving 16)?

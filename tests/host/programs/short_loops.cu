@@ -1,7 +1,7 @@
 // Loops of at most 7 iterations whose count is known only at run time: nvcc
 // leaves them rolled, ptxas unrolls them by 4 with a pair and a single
 // iteration after, merging pairs of adjacent shared loads from an aligned
-// start (analyzer/IrPipelinePtxasUnroll.h). Counters measured on the GPU.
+// start (analyzer/pipeline/IrPipelinePtxasUnroll.h). Counters measured on the GPU.
 #include <cstdio>
 
 #define FILL(T)                                                                \

@@ -1,0 +1,339 @@
+// Launch extraction: runs HostEvaluator over `main` and turns each launch it
+// reaches into a HostLaunch (names, geometry, arguments, notes).
+#include "analyzer/host/LaunchExtractor.h"
+#include "analyzer/host/HostEvaluator.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/GlobalDecl.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/PrettyPrinter.h"
+#include "clang/Basic/Diagnostic.h"
+
+#include <set>
+
+namespace kcheck::analyzer {
+
+using namespace clang;
+
+namespace {
+
+class Extractor {
+public:
+  Extractor(ASTContext &ctx, HostProgram &out, const ExtractorOptions &options)
+      : ctx_(ctx), out_(out), options_(options),
+        mangler_(ctx.createMangleContext()), policy_(ctx.getLangOpts()) {
+    // Nsight (cu++filt) spelling: "float4 *", not "struct float4 *".
+    policy_.SuppressTagKeyword = true;
+    policy_.Bool = true;
+    // Inline namespaces too, as Nsight's names have them
+    // (`cub::CUB_300001_SM_900::detail::...`).
+    policy_.SuppressInlineNamespace =
+        llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::None);
+  }
+
+  void run() {
+    std::vector<const FunctionDecl *> kernels;
+    collectKernels(ctx_.getTranslationUnitDecl(), kernels);
+    const FunctionDecl *main = findMain();
+    if (ctx_.getDiagnostics().hasErrorOccurred())
+      out_.notes.push_back("the program has compile errors: launches may be "
+                           "missing or incomplete");
+    if (!main) {
+      out_.notes.push_back("no `main` with a body: no launches were extracted");
+    } else {
+      HostEvaluator ev(ctx_, out_, options_, [&](const CallExpr *e) {
+        if (auto *k = dyn_cast<CUDAKernelCallExpr>(e))
+          recordLaunch(*ev_, k);
+        else
+          recordApiLaunch(*ev_, e);
+      });
+      ev_ = &ev;
+      ev.runMain(main);
+      ev_ = nullptr;
+    }
+    std::set<std::string> launched;
+    for (const HostLaunch &l : out_.launches)
+      launched.insert(l.mangledName);
+    std::set<std::string> listed;
+    for (const FunctionDecl *k : kernels) {
+      std::string m = mangle(k);
+      if (!launched.count(m) && listed.insert(m).second)
+        out_.kernelsWithoutLaunch.push_back(m);
+    }
+  }
+
+private:
+  const FunctionDecl *findMain() const {
+    for (const Decl *d : ctx_.getTranslationUnitDecl()->decls())
+      if (auto *fd = dyn_cast<FunctionDecl>(d))
+        if (fd->isMain() && fd->hasBody())
+          return fd;
+    return nullptr;
+  }
+
+  // Kernels with an IR function: defined, non-dependent, instantiations too.
+  void collectKernels(const DeclContext *dc,
+                      std::vector<const FunctionDecl *> &out) const {
+    auto consider = [&](const FunctionDecl *fd) {
+      if (fd->hasAttr<CUDAGlobalAttr>() && fd->doesThisDeclarationHaveABody() &&
+          !fd->isDependentContext())
+        out.push_back(fd);
+    };
+    for (const Decl *d : dc->decls()) {
+      if (auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
+        for (const FunctionDecl *spec : ft->specializations())
+          consider(spec);
+      } else if (auto *fd = dyn_cast<FunctionDecl>(d)) {
+        consider(fd);
+      } else if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(d)) {
+        collectKernels(cast<DeclContext>(d), out);
+      }
+    }
+  }
+
+  std::string mangle(const FunctionDecl *fd) const {
+    return kernelMangledName(*mangler_, fd);
+  }
+
+  std::string typeName(QualType t) const {
+    return t.getCanonicalType().getAsString(policy_);
+  }
+
+  std::string templateArg(const TemplateArgument &a) const {
+    switch (a.getKind()) {
+    case TemplateArgument::Integral: {
+      QualType t = a.getIntegralType();
+      if (t->isBooleanType())
+        return a.getAsIntegral() != 0 ? "true" : "false";
+      std::string value = llvm::toString(a.getAsIntegral(), 10);
+      // Enumerators and characters as the demangler (and so Nsight and
+      // --run-host) writes them: topk<(Phase)0>, f<(char)97>.
+      if (t->isEnumeralType() || t->isAnyCharacterType())
+        return "(" + typeName(t) + ")" + value;
+      return value;
+    }
+    case TemplateArgument::Type:
+      return typeName(a.getAsType());
+    case TemplateArgument::Pack: {
+      std::string s;
+      for (const TemplateArgument &p : a.pack_elements())
+        s += (s.empty() ? "" : ", ") + templateArg(p);
+      return s;
+    }
+    default: {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      a.print(policy_, os, /*IncludeType=*/false);
+      return s;
+    }
+    }
+  }
+
+  // "reduce_v5<256>": qualified name plus template arguments.
+  std::string kernelName(const FunctionDecl *fd) const {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    fd->printQualifiedName(os, policy_);
+    if (const TemplateArgumentList *args =
+            fd->getTemplateSpecializationArgs()) {
+      std::string list;
+      for (const TemplateArgument &a : args->asArray()) {
+        std::string s = templateArg(a);
+        if (!s.empty())
+          list += (list.empty() ? "" : ", ") + s;
+      }
+      name += "<" + list + ">";
+    }
+    return name;
+  }
+
+  // Nsight's demangled form: template instances carry their return type.
+  std::string signature(const FunctionDecl *fd) const {
+    std::string s;
+    if (fd->getTemplateSpecializationArgs())
+      s = typeName(fd->getReturnType()) + " ";
+    s += kernelName(fd) + "(";
+    const auto *proto = fd->getType()->getAs<FunctionProtoType>();
+    for (unsigned i = 0; proto && i < proto->getNumParams(); ++i)
+      s += (i ? ", " : "") + // top-level const/restrict are not mangled
+           typeName(
+               proto->getParamType(i).getCanonicalType().getUnqualifiedType());
+    return s + ")";
+  }
+
+  HostLaunch start(HostEvaluator &ev, const CallExpr *e, const FunctionDecl *fd,
+                   const Expr *callee) {
+    HostLaunch l;
+    l.loc = ev.sourceLoc(e->getBeginLoc());
+    if (fd) {
+      l.kernelName = kernelName(fd);
+      l.mangledName = mangle(fd);
+      l.signature = signature(fd);
+    } else {
+      l.kernelName = ev.text(callee);
+      l.notes.push_back("the kernel `" + l.kernelName + "` launched at " +
+                        ev.where(e->getBeginLoc()) +
+                        " is not a known function");
+    }
+    return l;
+  }
+
+  void geometry(HostEvaluator &ev, HostLaunch &l, const Expr *grid,
+                const Expr *block, const Expr *shmem) {
+    auto dim = [&](const Expr *x,
+                   const char *what) -> std::optional<core::Dim3> {
+      AbstractValue v = ev.eval(x);
+      std::optional<core::Dim3> d = ev.toDim3(v);
+      if (!d) {
+        l.unevaluated = true;
+        std::string why = v.why();
+        l.notes.push_back(std::string(what) + " `" + ev.text(x) + "` at " +
+                          ev.where(x->getExprLoc()) +
+                          " could not be evaluated: " +
+                          (why.empty() ? "not a valid launch dimension" : why));
+      }
+      return d;
+    };
+    l.grid = dim(grid, "grid");
+    l.block = dim(block, "block");
+    l.dynamicSharedBytes = 0;
+    if (shmem) {
+      HostValue v = ev.eval(shmem).scalar;
+      if (v.kind == HostValue::Kind::Int) {
+        l.dynamicSharedBytes = uint64_t(v.i);
+      } else {
+        l.dynamicSharedBytes.reset();
+        l.unevaluated = true;
+        l.notes.push_back("dynamic shared memory `" + ev.text(shmem) + "` at " +
+                          ev.where(shmem->getExprLoc()) +
+                          " could not be evaluated: " + v.why);
+      }
+    }
+  }
+
+  void addArg(HostEvaluator &ev, HostLaunch &l, std::string text,
+              const AbstractValue &v, unsigned index, QualType param) {
+    LaunchArg a;
+    a.text = std::move(text);
+    a.value = v.scalar;
+    if (!param.isNull() && ev.objectLeaves(param)) {
+      // A struct by value: each scalar with its place in the bytes.
+      std::vector<ArgField> fields;
+      ev.leafLayout(param, 0, a.text, fields);
+      std::vector<HostValue> scalars;
+      if (v.leaves)
+        for (const AbstractValue &leaf : *v.leaves) {
+          if (leaf.dim)
+            scalars.insert(scalars.end(), leaf.dim->begin(), leaf.dim->end());
+          else
+            scalars.push_back(leaf.slotRef >= 0 ? HostValue::hostPtr()
+                                                : leaf.scalar);
+        }
+      std::string why = v.why();
+      for (size_t k = 0; k < fields.size(); ++k)
+        fields[k].value =
+            k < scalars.size() && scalars.size() == fields.size()
+                ? scalars[k]
+                : HostValue::unknown(why.empty() ? "object not tracked" : why);
+      for (const ArgField &f : fields)
+        l.unevaluated |= !f.value.known() && f.type != ArgField::Type::Pointer;
+      a.value = HostValue::unknown("a struct");
+      a.fields = std::move(fields);
+      l.args.push_back(std::move(a));
+      return;
+    }
+    if (v.slotRef >= 0)
+      a.value = HostValue::hostPtr(); // address of a host variable
+    else if (v.dim || v.deviceProps)
+      a.value = HostValue::unknown("structure arguments are not tracked");
+    l.unevaluated |= !a.value.known();
+    if (!a.value.known())
+      l.notes.push_back("argument " + std::to_string(index) + " `" + a.text +
+                        "` could not be evaluated: " + a.value.why);
+    l.args.push_back(std::move(a));
+  }
+
+  void finish(HostEvaluator &ev, HostLaunch &&l) {
+    l.unevaluated |= ev.underUnevaluatedCondition();
+    for (const std::string &c : ev.context())
+      l.notes.push_back(c);
+    out_.launches.push_back(std::move(l));
+  }
+
+  void recordLaunch(HostEvaluator &ev, const CUDAKernelCallExpr *e) {
+    const FunctionDecl *fd = e->getDirectCallee();
+    if (!fd) // a kernel passed as a (template) parameter
+      fd = ev.eval(e->getCallee()).function;
+    HostLaunch l = start(ev, e, fd, e->getCallee());
+    const CallExpr *config = e->getConfig();
+    if (config && config->getNumArgs() >= 2)
+      geometry(ev, l, config->getArg(0), config->getArg(1),
+               config->getNumArgs() > 2 ? config->getArg(2) : nullptr);
+    for (unsigned i = 0; i < e->getNumArgs(); ++i)
+      addArg(ev, l, ev.text(e->getArg(i)), ev.eval(e->getArg(i)), i,
+             fd && i < fd->getNumParams() ? fd->getParamDecl(i)->getType()
+                                          : QualType());
+    finish(ev, std::move(l));
+  }
+
+  // cudaLaunchKernel(func, grid, block, args, shmem, stream), with `args` a
+  // local array of addresses of the argument variables.
+  void recordApiLaunch(HostEvaluator &ev, const CallExpr *e) {
+    if (e->getNumArgs() < 4)
+      return;
+    const Expr *callee = e->getArg(0);
+    const FunctionDecl *fd = ev.eval(callee).function;
+    HostLaunch l = start(ev, e, fd, callee);
+    if (const FunctionDecl *api = e->getDirectCallee())
+      l.cooperative = api->getNameAsString() == "cudaLaunchCooperativeKernel";
+    geometry(ev, l, e->getArg(1), e->getArg(2),
+             e->getNumArgs() > 4 ? e->getArg(4) : nullptr);
+    AbstractValue args = ev.eval(e->getArg(3));
+    unsigned n = fd ? fd->getNumParams() : 0;
+    for (unsigned i = 0; i < n; ++i) {
+      std::string text = ev.text(e->getArg(3)) + "[" + std::to_string(i) + "]";
+      AbstractValue v = ev.argumentSlot(
+          args, i,
+          int(ev.objectLeaves(fd->getParamDecl(i)->getType()).value_or(0)));
+      addArg(ev, l, std::move(text), v, i, fd->getParamDecl(i)->getType());
+    }
+    finish(ev, std::move(l));
+  }
+
+  ASTContext &ctx_;
+  HostProgram &out_;
+  const ExtractorOptions &options_;
+  std::unique_ptr<MangleContext> mangler_;
+  PrintingPolicy policy_;
+  HostEvaluator *ev_ = nullptr;
+};
+
+class LaunchExtractorConsumer : public ASTConsumer {
+public:
+  LaunchExtractorConsumer(HostProgram &out, ExtractorOptions options)
+      : out_(out), options_(std::move(options)) {}
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    extractLaunches(ctx, out_, options_);
+  }
+
+private:
+  HostProgram &out_;
+  ExtractorOptions options_;
+};
+
+} // namespace
+
+void extractLaunches(ASTContext &ctx, HostProgram &out,
+                     const ExtractorOptions &options) {
+  Extractor(ctx, out, options).run();
+}
+
+std::unique_ptr<ASTConsumer> makeLaunchExtractor(HostProgram &out,
+                                                 ExtractorOptions options) {
+  return std::make_unique<LaunchExtractorConsumer>(out, std::move(options));
+}
+
+} // namespace kcheck::analyzer

@@ -1,0 +1,327 @@
+#include "analyzer/toolchain/DeviceCompiler.h"
+
+#include "analyzer/pipeline/IrPipeline.h"
+#include "analyzer/toolchain/CudaStubHeaders.h"
+#include "analyzer/toolchain/DeviceConstLikeNvcc.h"
+#include "analyzer/toolchain/Libdevice.h"
+#include "analyzer/toolchain/NvccCompatRewrite.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/DiagnosticDriver.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace kcheck::analyzer {
+
+namespace {
+
+// Runs `inner` only on a translation unit without errors: a compile that
+// fails is retried (NvccCompatRewrite.h), and only the successful parse may
+// report what it saw.
+class UnlessErrors : public clang::ASTConsumer {
+public:
+  UnlessErrors(std::unique_ptr<clang::ASTConsumer> inner,
+               clang::DiagnosticsEngine &diagnostics)
+      : inner_(std::move(inner)), diagnostics_(diagnostics) {}
+  void Initialize(clang::ASTContext &ctx) override { inner_->Initialize(ctx); }
+  bool HandleTopLevelDecl(clang::DeclGroupRef group) override {
+    return inner_->HandleTopLevelDecl(group);
+  }
+  void HandleTranslationUnit(clang::ASTContext &ctx) override {
+    if (!diagnostics_.hasErrorOccurred())
+      inner_->HandleTranslationUnit(ctx);
+  }
+
+private:
+  std::unique_ptr<clang::ASTConsumer> inner_;
+  clang::DiagnosticsEngine &diagnostics_;
+};
+
+// Clang's code generation plus the AST consumers that share its parse.
+class DeviceCompileAction : public clang::EmitLLVMOnlyAction {
+public:
+  DeviceCompileAction(llvm::LLVMContext &context,
+                      std::vector<SubscriptFact> &facts,
+                      const std::vector<ConsumerFactory> &extraConsumers,
+                      NvccCompatEdits &compatEdits)
+      : clang::EmitLLVMOnlyAction(&context), facts(facts),
+        extraConsumers(extraConsumers), compatEdits(compatEdits) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &compiler,
+                    llvm::StringRef inFile) override {
+    std::unique_ptr<clang::ASTConsumer> codegen =
+        clang::EmitLLVMOnlyAction::CreateASTConsumer(compiler, inFile);
+    if (!codegen)
+      return nullptr;
+    clang::DiagnosticsEngine &diagnostics = compiler.getDiagnostics();
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<UnlessErrors>(
+        makeSubscriptFactsConsumer(facts), diagnostics));
+    for (const ConsumerFactory &factory : extraConsumers)
+      if (std::unique_ptr<clang::ASTConsumer> consumer = factory(compiler))
+        consumers.push_back(
+            std::make_unique<UnlessErrors>(std::move(consumer), diagnostics));
+    consumers.push_back(makeNvccCompatFinder(compiler, compatEdits));
+    // Before code generation, which places each variable it is handed.
+    consumers.push_back(makeDeviceConstInGlobalMemoryLikeNvcc());
+    consumers.push_back(
+        std::move(codegen)); // last: it consumes the AST it is handed
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  std::vector<SubscriptFact> &facts;
+  const std::vector<ConsumerFactory> &extraConsumers;
+  NvccCompatEdits &compatEdits;
+};
+
+// `base` with `path` reading as `text`.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+overlayMainFile(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
+                const std::string &path, const std::string &text) {
+  auto edited = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  // A relative path means the same file as in `base`.
+  if (auto cwd = base->getCurrentWorkingDirectory())
+    edited->setCurrentWorkingDirectory(*cwd);
+  edited->addFile(path, /*ModificationTime=*/0,
+                  llvm::MemoryBuffer::getMemBufferCopy(text, path));
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(base);
+  overlay->pushOverlay(edited);
+  return overlay;
+}
+
+} // namespace
+
+// The CUDA headers: the toolkit's through Clang's CUDA support, or the
+// bundled stubs in place of a toolkit.
+std::vector<std::string>
+cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit) {
+  if (!toolkit)
+    return {
+        // No CUDA installation: the stub headers replace its headers,
+        // nothing replaces libdevice (the stubs use Clang builtins instead),
+        // and without an installation Clang would assume PTX 4.2, which no
+        // sm_70+ target accepts.
+        "-nocudainc",
+        "-nocudalib",
+        "--cuda-path=/nonexistent",
+        "--cuda-feature=+ptx88",
+        // -I, before the user's -I: a toolkit directory the user names
+        // (-I/usr/local/cuda/include) must not shadow the stubs, whose
+        // guard macros then skip the toolkit's copies. The stubs say
+        // `#pragma clang system_header` themselves.
+        "-I",
+        std::string(kCudaStubDirectory),
+        "-include",
+        std::string(kCudaShimHeader),
+    };
+  const CudaToolkit &t = *toolkit;
+  std::string version = std::to_string(t.major) + "." + std::to_string(t.minor);
+  std::vector<std::string> args = {
+      "--cuda-path=" + t.root,
+      // libdevice's __nv_* functions stay declarations: the engine executes
+      // them as the math functions they are (simulator/engine/DecodeCalls).
+      "-nocudalib",
+      // Clang 22 knows CUDA up to 12.9 and, for a newer toolkit, passes no
+      // SDK version, which makes it emit the pre-9.2 launch sequence
+      // (cudaConfigureCall, removed from CUDA 13's headers).
+      "-Xclang",
+      "-target-sdk-version=" + version,
+      "-Wno-unknown-cuda-version",
+      // What nvcc defines and real code tests: CUTLASS compiles its SM90
+      // path only when it sees nvcc's version.
+      "-D__CUDACC_VER_MAJOR__=" + std::to_string(t.major),
+      "-D__CUDACC_VER_MINOR__=" + std::to_string(t.minor),
+      "-D__CUDACC_VER_BUILD__=0",
+      "-include",
+      std::string(kCudaStubDirectory) + "/" + std::string(kToolkitCompatHeader),
+  };
+  // CUDA 13 moved CCCL (cuda/, cub/, thrust/) to include/cccl; nvcc adds it
+  // through nvcc.profile after the user's -I, as -isystem comes here.
+  std::string cccl = t.root + "/include/cccl";
+  if (llvm::sys::fs::is_directory(cccl)) {
+    args.push_back("-isystem");
+    args.push_back(cccl);
+  }
+  return args;
+}
+
+std::vector<std::string> deviceCompileArguments(const std::string &path,
+                                                const CompileOptions &options) {
+  std::vector<std::string> args = {
+      // An absolute driver path, so the driver finds the GCC installation
+      // (libstdc++ for <cstdio>, <algorithm>) relative to a real directory.
+      KCHECK_CLANG_DRIVER,
+      "-x",
+      "cuda",
+      "--cuda-device-only",
+      "--cuda-gpu-arch=" + options.arch,
+      "-resource-dir",
+      KCHECK_CLANG_RESOURCE_DIR, // Clang's own __clang_cuda_*.h and stddef.h
+  };
+  std::vector<std::string> headers = cudaHeaderArguments(options.toolkit);
+  args.insert(args.end(), headers.begin(), headers.end());
+  std::vector<std::string> common = {
+      // Clang's front-end at O3 (so its IR carries O3's attributes and
+      // metadata) but no LLVM passes: runNvccLikePipeline is the optimizer.
+      "-O3",
+      "-Xclang",
+      "-disable-llvm-passes",
+      // NVVM keeps a loop with no side effects (the GPU spins in it), where
+      // C++'s forward-progress rule lets Clang mark the function mustprogress
+      // and LLVM delete the loop: no mustprogress, as nvcc.
+      "-fno-finite-loops",
+      "-gline-tables-only",
+      // Kernel parameters keep their source names (`--arg n=1024`).
+      "-fno-discard-value-names",
+      "-Qunused-arguments",
+      "-emit-llvm",
+      "-c",
+  };
+  args.insert(args.end(), common.begin(), common.end());
+  args.insert(args.end(), options.extraClangArgs.begin(),
+              options.extraClangArgs.end());
+  args.push_back(path);
+  return args;
+}
+
+bool runClangAction(const std::vector<std::string> &args,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
+                    llvm::raw_ostream &diagnostics,
+                    clang::FrontendAction &action) {
+  // The driver's own diagnostics (a bad argument, an unknown architecture).
+  clang::DiagnosticOptions driverDiagnosticOptions;
+  clang::TextDiagnosticPrinter driverPrinter(diagnostics,
+                                             driverDiagnosticOptions);
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticsEngine> driverDiagnostics =
+      clang::CompilerInstance::createDiagnostics(
+          *fileSystem, driverDiagnosticOptions, &driverPrinter,
+          /*ShouldOwnClient=*/false);
+
+  // Clang 22 knows CUDA up to 12.9: a newer toolkit is expected, not news.
+  driverDiagnostics->setSeverity(clang::diag::warn_drv_new_cuda_version,
+                                 clang::diag::Severity::Ignored, {});
+  std::vector<const char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(arg.c_str());
+  clang::CreateInvocationOptions invocationOptions;
+  invocationOptions.Diags = driverDiagnostics;
+  invocationOptions.VFS = fileSystem;
+  std::shared_ptr<clang::CompilerInvocation> invocation =
+      clang::createInvocation(argv, invocationOptions);
+  if (!invocation || driverDiagnostics->hasErrorOccurred())
+    return false;
+  // The driver asks cc1 to leak the AST and the backend's TargetMachine at
+  // exit (-disable-free); kcheck compiles many times in one process (fix
+  // search, fuzzing), so free them.
+  invocation->getFrontendOpts().DisableFree = false;
+  invocation->getCodeGenOpts().DisableFree = false;
+
+  clang::CompilerInstance compiler(std::move(invocation));
+  compiler.setVirtualFileSystem(fileSystem);
+  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(
+                                 diagnostics, compiler.getDiagnosticOpts()),
+                             /*ShouldOwnClient=*/true);
+  // "N errors generated." goes to the verbose stream, stderr unless redirected.
+  compiler.setVerboseOutputStream(diagnostics);
+  return compiler.ExecuteAction(action) &&
+         !compiler.getDiagnostics().hasErrorOccurred();
+}
+
+namespace {
+class HostParseAction : public clang::ASTFrontendAction {
+public:
+  explicit HostParseAction(const ConsumerFactory &factory)
+      : factory_(factory) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer>
+  CreateASTConsumer(clang::CompilerInstance &compiler,
+                    llvm::StringRef) override {
+    return factory_(compiler);
+  }
+
+private:
+  const ConsumerFactory &factory_;
+};
+} // namespace
+
+bool parseHostSide(const std::string &path, const CompileOptions &options,
+                   const ConsumerFactory &factory, std::string &diagnostics) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      makeFileSystemWithCudaStubs();
+  if (options.mainFileText)
+    fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
+  std::vector<std::string> args;
+  for (const std::string &arg : deviceCompileArguments(path, options)) {
+    if (arg == "--cuda-device-only")
+      args.push_back("--cuda-host-only");
+    else if (arg == "-emit-llvm")
+      args.push_back("-fsyntax-only");
+    else if (arg != "-c")
+      args.push_back(arg);
+  }
+  llvm::raw_string_ostream stream(diagnostics);
+  HostParseAction action(factory);
+  return runClangAction(args, fileSystem, stream, action);
+}
+
+CompiledModule
+compileDevice(const std::string &path, const CompileOptions &options,
+              const std::vector<ConsumerFactory> &extraConsumers) {
+  // Clang's code generation creates an NVPTX TargetMachine, so the target must
+  // exist.
+  initializeNvptxTarget();
+
+  CompiledModule result;
+  llvm::raw_string_ostream diagnosticStream(result.diagnostics);
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      makeFileSystemWithCudaStubs();
+  if (options.mainFileText)
+    fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
+
+  result.context = std::make_unique<llvm::LLVMContext>();
+  // Constructs nvcc accepts and Clang rejects: again, on a copy of the files
+  // that writes them as nvcc reads them (NvccCompatRewrite.h).
+  std::unique_ptr<llvm::Module> module = compileRewritingForNvcc(
+      fileSystem,
+      [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+          NvccCompatEdits &edits, llvm::raw_ostream &diagnostics) {
+        result.subscripts.clear(); // only the successful parse's
+        DeviceCompileAction action(*result.context, result.subscripts,
+                                   extraConsumers, edits);
+        bool compiled = runClangAction(deviceCompileArguments(path, options),
+                                       fs, diagnostics, action);
+        std::unique_ptr<llvm::Module> compiledModule = action.takeModule();
+        return compiled ? std::move(compiledModule) : nullptr;
+      },
+      diagnosticStream);
+  if (!module)
+    return result;
+
+  if (options.toolkit && options.keepLibdeviceDeclaration) {
+    std::string error = linkLibdevice(*module, libdevicePath(*options.toolkit),
+                                      options.keepLibdeviceDeclaration);
+    if (!error.empty()) {
+      diagnosticStream << "error: " << error << "\n";
+      return result;
+    }
+  }
+  runNvccLikePipeline(*module, options.arch);
+  result.module = std::move(module);
+  result.ok = true;
+  return result;
+}
+
+} // namespace kcheck::analyzer
