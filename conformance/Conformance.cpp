@@ -195,6 +195,7 @@ Family deviceFunctions(const ToolkitInventory &inv,
                        const DeviceCallResults &calls,
                        DeviceFunction::Origin origin) {
   Family f;
+  f.deviceFunctions = true;
   bool builtins = origin == DeviceFunction::Origin::ClangBuiltin;
   f.name = builtins ? "NVPTX builtins (Clang 22, sm_90)"
                     : "libdevice functions (__nv_*)";

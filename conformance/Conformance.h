@@ -28,6 +28,7 @@ struct Family {
   std::string source;   // where the list of what exists comes from
   std::string provider; // where kcheck provides it
   std::vector<Entry> entries;
+  bool deviceFunctions = false; // entries are device functions
   /// Rows of kcheck's tables that name nothing the toolkit declares, or
   /// that are both provided and excluded: stale, a conformance failure too.
   std::vector<std::string> stale;

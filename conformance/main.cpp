@@ -2,7 +2,8 @@
 // and kcheck's tables. `--check` prints only what fails (exit 1 if any);
 // `--nvvm-program` writes tests/conformance/programs/nvvm_calls.cu, a call of
 // every device function Clang compiles for sm_90 (slow: it searches the
-// constants Clang accepts).
+// constants Clang accepts); `--unexecuted` lists the device functions the
+// engine does not run (the calls nvvm_calls.cu is to skip under kcheck).
 #include "analyzer/toolchain/CudaToolkit.h"
 #include "conformance/Conformance.h"
 
@@ -21,6 +22,7 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   bool check = std::strcmp(mode, "--check") == 0;
   bool program = std::strcmp(mode, "--nvvm-program") == 0;
+  bool unexecuted = std::strcmp(mode, "--unexecuted") == 0;
   const char *explicitRoot = argc > 2 ? argv[2] : "";
   std::string why;
   std::optional<kcheck::analyzer::CudaToolkit> toolkit =
@@ -50,6 +52,14 @@ int main(int argc, char **argv) {
     return 3;
   }
   auto families = conformanceFamilies(*inventory, *calls);
+  if (unexecuted) {
+    for (const Family &f : families)
+      if (f.deviceFunctions)
+        for (const Entry &e : f.entries)
+          if (e.status != Status::Provided)
+            std::printf("%s\n", e.name.c_str());
+    return 0;
+  }
   if (check) {
     std::string failures = conformanceFailures(families);
     std::fputs(failures.c_str(), stdout);

@@ -170,7 +170,18 @@ Value *lowerArithmetic(IRBuilder<> &b, StringRef name, CallInst &call) {
                           : name.contains(".rm") ? Intrinsic::floor
                           : name.contains(".rp") ? Intrinsic::ceil
                                                  : Intrinsic::trunc;
-    Value *r = b.CreateUnaryIntrinsic(round, arg(0));
+    Value *x = arg(0);
+    if (name.contains(".ftz") && x->getType()->isFloatTy()) {
+      // .ftz: a subnormal input is a signed zero.
+      Value *tiny = b.CreateFCmpOLT(b.CreateUnaryIntrinsic(Intrinsic::fabs, x),
+                                    ConstantFP::get(x->getType(), 0x1p-126));
+      x = b.CreateSelect(
+          tiny,
+          b.CreateBinaryIntrinsic(Intrinsic::copysign,
+                                  ConstantFP::get(x->getType(), 0.0), x),
+          x);
+    }
+    Value *r = b.CreateUnaryIntrinsic(round, x);
     return fn.contains("u") ? b.CreateFPToUI(r, t) : b.CreateFPToSI(r, t);
   }
   return nullptr;

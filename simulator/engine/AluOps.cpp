@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace kcheck::sim::alu {
 
@@ -178,18 +179,24 @@ uint64_t intFn(bc::IntFnKind k, uint64_t a, uint64_t b, uint64_t c,
 
 namespace {
 
-// Float to integer like PTX cvt.rzi: NaN gives 0, out-of-range saturates.
+// Float to integer as the GPU's F2I converts (PTX cvt.rzi): out-of-range
+// values saturate; NaN gives 0 from f32 to a 32-bit integer and the
+// integer's sign bit alone otherwise (F2I.F64, F2I.S64: 0x80000000 from
+// f64, 0x8000000000000000 to 64 bits; measured on the H200 with
+// tests/conformance/programs/nvvm_calls.cu, __nvvm_d2i_rz, __nvvm_f2ll_rz).
 template <class T> uint64_t floatToInt(T v, unsigned bits, bool isSigned) {
   if (std::isnan(v))
-    return 0;
+    return std::is_same_v<T, float> && bits <= 32
+               ? 0
+               : maskTo(1ull << (bits - 1), bits);
   v = std::trunc(v);
   if (isSigned) {
     double lo = -std::ldexp(1.0, int(bits) - 1);
     double hi = std::ldexp(1.0, int(bits) - 1);
     if (double(v) < lo)
-      return maskTo(uint64_t(int64_t(lo)), bits);
-    if (double(v) >= hi)
-      return maskTo(uint64_t(int64_t(hi - 1)), bits);
+      return maskTo(1ull << (bits - 1), bits);
+    if (double(v) >= hi) // 2^(bits-1) - 1, which a double cannot hold
+      return (1ull << (bits - 1)) - 1;
     return maskTo(uint64_t(int64_t(v)), bits);
   }
   double hi = std::ldexp(1.0, int(bits));

@@ -149,14 +149,31 @@ void castLanes(const Inst &in, uint64_t *d, const uint64_t *a, uint32_t mask) {
 }
 
 // The data-flow ops of execAlu, element by element over the active lanes.
+// The GPU's f32 NaN: every f32 arithmetic instruction (FADD, FMUL, FFMA,
+// FMNMX, FRND, MUFU, and abs.f32, which is an FADD) gives the canonical
+// 0x7fffffff whatever the operands' payloads, where the host's SSE
+// propagates a payload or gives 0xffc00000 (measured on the H200:
+// tests/conformance/programs/nvvm_calls.cu, __nvvm_fabs_f, __nvvm_add_rn_f,
+// __nvvm_ceil_f). f64 results keep the host's NaN, which is the H200's
+// (__nvvm_sqrt_rz_d of a negative number: 0xfff8000000000000 on both).
+void canonicalizeF32NaNs(uint64_t *d, uint32_t mask) {
+  for (uint32_t m = mask; m; m &= m - 1) {
+    uint64_t &v = d[__builtin_ctz(m)];
+    if ((v & 0x7f800000u) == 0x7f800000u && (v & 0x007fffffu))
+      v = 0x7fffffffu;
+  }
+}
+
 void execFloatBin(const Inst &in, WarpState &w, uint32_t mask) {
   for (unsigned e = 0; e < in.n; ++e) {
     const uint64_t *a = w.slot(in.a + e), *b = w.slot(in.b + e);
     auto op = bc::FloatBinOp(in.sub);
-    if (in.bits == 32)
+    if (in.bits == 32) {
       floatBinLanes<float>(op, w.slot(in.dst + e), a, b, mask);
-    else
+      canonicalizeF32NaNs(w.slot(in.dst + e), mask);
+    } else {
       floatBinLanes<double>(op, w.slot(in.dst + e), a, b, mask);
+    }
   }
 }
 
@@ -285,9 +302,11 @@ void execFloatFn(const Inst &in, WarpState &w, uint32_t mask) {
     const uint64_t *b = w.slot(in.b + (in.b ? e : 0));
     const uint64_t *c = w.slot(in.c + (in.c ? e : 0));
     auto k = bc::FloatFnKind(in.sub);
-    if (in.bits == 32)
+    if (in.bits == 32) {
       floatFnLanes<float>(k, w.slot(in.dst + e), a, b, c, mask);
-    else
+      if (k != bc::FloatFnKind::CopySign) // a bit operation (LOP3)
+        canonicalizeF32NaNs(w.slot(in.dst + e), mask);
+    } else
       floatFnLanes<double>(k, w.slot(in.dst + e), a, b, c, mask);
   }
 }

@@ -51,15 +51,13 @@ private:
   int saved_;
 };
 
-// The GPU's NaN result of an arithmetic instruction: the canonical quiet
-// NaN, whatever the operands' payloads (PTX ISA: "NaN results are
-// canonical").
-template <class T> T canonicalNaN() {
-  if constexpr (std::is_same_v<T, float>)
-    return bitCast<float>(uint32_t(0x7fffffff));
-  else
-    return bitCast<double>(uint64_t(0x7fffffffffffffffull));
-}
+// The GPU's NaN result of an f32 arithmetic instruction: 0x7fffffff,
+// whatever the operands' payloads. f64 results keep the host's NaN, which is
+// the H200's (ExecAlu.cpp, canonicalizeF32NaNs); so does a conversion's
+// (cvt.rn.f32.f64 of 0x7ff8000000000000: 0x7fc00000 on both).
+float canonicalNaN() { return bitCast<float>(uint32_t(0x7fffffff)); }
+// finish()'s flag for a conversion's result.
+constexpr uint16_t kConversion = 0x100;
 
 template <class T> T arithmetic(RoundedOp op, bc::Rounding r, T x, T y, T z) {
   volatile T a = x, b = y, c = z; // read after the direction is set
@@ -128,11 +126,12 @@ bool isConversion(RoundedOp op) {
 }
 
 template <class T> T finish(T x, uint16_t flags) {
-  if (std::isnan(x))
-    x = canonicalNaN<T>();
-  if constexpr (std::is_same_v<T, float>)
+  if constexpr (std::is_same_v<T, float>) {
+    if (std::isnan(x) && !(flags & kConversion))
+      x = canonicalNaN();
     if (flags & bc::kRoundFtz)
       x = flush(x);
+  }
   if (flags & bc::kRoundSat)
     x = std::isnan(x) ? T(0) : x < T(0) ? T(0) : x > T(1) ? T(1) : x;
   return x;
@@ -154,7 +153,8 @@ uint64_t roundedFloat(bc::RoundedOp op, bc::Rounding rounding, uint16_t flags,
         x = flush(x), y = flush(y), z = flush(z);
       r = arithmetic<float>(op, rounding, x, y, z);
     }
-    return bitCast<uint32_t>(finish(r, flags));
+    return bitCast<uint32_t>(
+        finish(r, uint16_t(flags | (isConversion(op) ? kConversion : 0))));
   }
   double r = isConversion(op)
                  ? convert<double>(op, rounding, a)
