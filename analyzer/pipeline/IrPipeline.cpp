@@ -486,6 +486,35 @@ void initializeNvptxTarget() {
   });
 }
 
+namespace {
+
+// What a run of passes needs: the NVPTX TargetMachine for `arch` (NVPTX's
+// cost models), the analysis managers, and a PassBuilder that knows
+// kcheck's passes by name (Passes.def) with their shared line state.
+struct PassSetup {
+  PassSetup(Module &module, StringRef arch)
+      : targetMachine((configureLlvmOptionsOnce(),
+                       createNvptxTargetMachine(module, arch))),
+        builder(targetMachine.get()) {
+    builder.registerModuleAnalyses(moduleAnalyses);
+    builder.registerCGSCCAnalyses(cgsccAnalyses);
+    builder.registerFunctionAnalyses(functionAnalyses);
+    builder.registerLoopAnalyses(loopAnalyses);
+    builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
+                                 moduleAnalyses);
+    registerKcheckPasses(builder, lineState);
+  }
+  std::unique_ptr<TargetMachine> targetMachine;
+  LoopAnalysisManager loopAnalyses;
+  FunctionAnalysisManager functionAnalyses;
+  CGSCCAnalysisManager cgsccAnalyses;
+  ModuleAnalysisManager moduleAnalyses;
+  PassBuilder builder;
+  NvccLineState lineState;
+};
+
+} // namespace
+
 std::vector<std::string> kcheckPassNames() {
   return {
 #define KCHECK_MODULE_PASS(NAME, CREATE) NAME,
@@ -496,53 +525,23 @@ std::vector<std::string> kcheckPassNames() {
 
 bool runPassPipeline(Module &module, StringRef arch, StringRef passes,
                      std::string &why) {
-  configureLlvmOptionsOnce();
-  std::unique_ptr<TargetMachine> targetMachine =
-      createNvptxTargetMachine(module, arch);
-  LoopAnalysisManager loopAnalyses;
-  FunctionAnalysisManager functionAnalyses;
-  CGSCCAnalysisManager cgsccAnalyses;
-  ModuleAnalysisManager moduleAnalyses;
-  PassBuilder builder(targetMachine.get());
-  builder.registerModuleAnalyses(moduleAnalyses);
-  builder.registerCGSCCAnalyses(cgsccAnalyses);
-  builder.registerFunctionAnalyses(functionAnalyses);
-  builder.registerLoopAnalyses(loopAnalyses);
-  builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
-                               moduleAnalyses);
-  NvccLineState lineState;
-  registerKcheckPasses(builder, lineState);
+  PassSetup setup(module, arch);
   ModulePassManager pipeline;
-  if (Error e = builder.parsePassPipeline(pipeline, passes)) {
+  if (Error e = setup.builder.parsePassPipeline(pipeline, passes)) {
     why = toString(std::move(e));
     return false;
   }
-  pipeline.run(module, moduleAnalyses);
+  pipeline.run(module, setup.moduleAnalyses);
   return true;
 }
 
 void runNvccLikePipeline(Module &module, StringRef arch) {
-  configureLlvmOptionsOnce();
-  std::unique_ptr<TargetMachine> targetMachine =
-      createNvptxTargetMachine(module, arch);
-
-  LoopAnalysisManager loopAnalyses;
-  FunctionAnalysisManager functionAnalyses;
-  CGSCCAnalysisManager cgsccAnalyses;
-  ModuleAnalysisManager moduleAnalyses;
-  PassBuilder builder(targetMachine.get());
-  builder.registerModuleAnalyses(moduleAnalyses);
-  builder.registerCGSCCAnalyses(cgsccAnalyses);
-  builder.registerFunctionAnalyses(functionAnalyses);
-  builder.registerLoopAnalyses(loopAnalyses);
-  builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
-                               moduleAnalyses);
-
+  PassSetup setup(module, arch);
+  PassBuilder &builder = setup.builder;
+  ModuleAnalysisManager &moduleAnalyses = setup.moduleAnalyses;
   registerNvccExtensionPoints(builder);
 
   lowerNvvmMemoryIntrinsics(module);
-  NvccLineState lineState;
-  registerKcheckPasses(builder, lineState);
   ModulePassManager passes = parsePipeline(
       builder, std::string("kcheck-locate-copies,"
                            "kcheck-always-inline-device-functions,function(") +
