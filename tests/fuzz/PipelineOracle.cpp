@@ -1,6 +1,7 @@
 #include "PipelineOracle.h"
 
 #include "core/Metrics.h"
+#include "driver/LaunchFaults.h"
 #include "driver/Options.h"
 #include "driver/Session.h"
 
@@ -107,14 +108,31 @@ std::string checkGeneratedProgram(const GeneratedProgram &program) {
         continue;
       failure += "unexpected error: " + e + "\n";
     }
-    for (size_t i = 0; i < s.report.launches.size(); ++i)
+    // A launch the GPU faults in too is reported up to the fault, and the
+    // GPU runs nothing after it: expected where the program may fault.
+    bool faulted = false;
+    for (size_t i = 0; i < s.report.launches.size(); ++i) {
+      if (faulted && program.mayFault)
+        continue;
+      if (i < s.launches.size() && driver::gpuFault(s.launches[i].result)) {
+        faulted = true;
+        if (!program.mayFault)
+          failure += "launch #" + std::to_string(i) +
+                     " faults, in a program generated not to fault\n";
+        continue;
+      }
       if (!s.report.launches[i].simulated && s.errors.empty()) {
         failure += "launch #" + std::to_string(i) + " not simulated:\n";
         for (const std::string &n : s.report.launches[i].notes)
           failure += "  note: " + n + "\n";
       }
+    }
   }
-  if (failure.empty() && s.errors.empty() &&
+  // After a fault the two simulate different blocks (each up to the fault).
+  bool anyFault = false;
+  for (const driver::SimulatedLaunch &l : s.launches)
+    anyFault = anyFault || driver::gpuFault(l.result);
+  if (failure.empty() && s.errors.empty() && !anyFault &&
       program.mostBlocks <= kMaxExhaustiveBlocks) {
     options.exhaustive = true;
     driver::Session all = driver::analyzeFile(options, program.source);
