@@ -1,5 +1,6 @@
 #include "host/CudaRuntime.h"
 
+#include "host/CudaGraph.h"
 #include "host/RuntimeConformance.h"
 
 #include "simulator/engine/AddressWindows.h"

@@ -13,7 +13,8 @@
 // program started itself finds no runtime and ends kcheck with a message.
 //
 // All work is synchronous: a launch is simulated when it is made, so streams
-// are in order and every synchronization is a no-op.
+// are in order and every synchronization is a no-op. A capturing stream
+// records its work as graph nodes instead, run at each cudaGraphLaunch.
 #pragma once
 
 #include "core/ArchSpec.h"
@@ -28,12 +29,17 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 namespace kcheck::host {
+
+namespace graph {
+struct State; // CudaGraph.h
+}
 
 /// How a launch went: `error` says why it failed ("" if it did not);
 /// `fault` is set where the GPU would have faulted too (an illegal address, a
@@ -175,7 +181,10 @@ public:
   std::deque<Stream> streams;          // ditto (in order: no work to keep)
   unsigned long long nextStreamId = 3; // 0-2: the NULL, legacy, per-thread
   int captureMode = 0;                 // cudaStreamCaptureModeGlobal
-  uintptr_t notificationHandles = 0;   // async-notification handles given
+  // Graphs, executable graphs, user objects and captures (CudaGraph.h),
+  // made at the first graph call.
+  std::unique_ptr<graph::State> graphs;
+  uintptr_t notificationHandles = 0; // async-notification handles given
   // Device-wide settings a program reads back (CudaRuntimeQueries.cpp).
   unsigned deviceFlags = 8;       // cudaDeviceMapHost, as the H200 answers
   int cacheConfig = 0;            // cudaFuncCachePreferNone

@@ -4,7 +4,7 @@
 // lay out alike (scalars, pointers, dim3, the enums' values); a struct whose
 // layout differs (cudaDeviceProp) is filled by HostGlue.cpp's code, compiled
 // with the program.
-#include "host/CudaRuntimeEntry.h"
+#include "host/CudaGraph.h"
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
@@ -264,7 +264,17 @@ cudaError_t apiStreamCreateWithFlags(cudaStream_t *stream, unsigned flags) {
   return createStream(stream, flags, 0);
 }
 cudaError_t apiStreamOp(cudaStream_t) { return sticky(); }
-cudaError_t apiStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+// Waiting for a capturing stream is not permitted (and invalidates its
+// capture).
+cudaError_t apiStreamSynchronize(cudaStream_t stream) {
+  if (capturing(stream))
+    return captureSynchronize(stream);
+  return sticky();
+}
+cudaError_t apiStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                               unsigned) {
+  if (std::optional<cudaError_t> e = captureStreamWait(stream, event))
+    return *e;
   return cudaSuccess;
 }
 CudaRuntime::Event *eventOf(cudaEvent_t e) {
@@ -285,12 +295,14 @@ cudaError_t apiEventCreateWithFlags(cudaEvent_t *event, unsigned flags) {
 cudaError_t apiEventCreate(cudaEvent_t *event) {
   return apiEventCreateWithFlags(event, 0);
 }
-cudaError_t apiEventRecord(cudaEvent_t event, cudaStream_t) {
+cudaError_t apiEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (cudaError_t e = sticky())
     return e;
   CudaRuntime::Event *e = eventOf(event);
   if (!e)
     return fail(cudaErrorInvalidResourceHandle);
+  if (capturing(stream))
+    return captureEventRecord(event, stream);
   e->time = std::chrono::steady_clock::now();
   e->recorded = true;
   return cudaSuccess;
@@ -430,8 +442,8 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
       {"cudaStreamCreate", address(apiStreamCreate)},
       {"cudaStreamCreateWithFlags", address(apiStreamCreateWithFlags)},
       {"cudaStreamDestroy", address(apiStreamOp)},
-      {"cudaStreamSynchronize", address(apiStreamOp)},
-      {"cudaStreamQuery", address(apiStreamOp)},
+      {"cudaStreamSynchronize", address(apiStreamSynchronize)},
+      {"cudaStreamQuery", address(apiStreamSynchronize)},
       {"cudaStreamWaitEvent", address(apiStreamWaitEvent)},
       {"cudaEventCreate", address(apiEventCreate)},
       {"cudaEventCreateWithFlags", address(apiEventCreateWithFlags)},
@@ -465,6 +477,11 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
     entries.push_back(entry);
   for (const auto &entry : launchEntryPoints())
     entries.push_back(entry);
+  for (const EntryPoints &more :
+       {captureEntryPoints(), graphEntryPoints(), graphParamEntryPoints(),
+        graphExecEntryPoints()})
+    for (const auto &entry : more)
+      entries.push_back(entry);
   return entries;
 }
 

@@ -49,6 +49,24 @@ EntryPoints streamEntryPoints();
 /// cudaLaunchKernelEx (CudaRuntimeLaunch.cpp).
 EntryPoints launchEntryPoints();
 
+/// Stream capture and graphs: capture (CudaRuntimeCapture.cpp), making
+/// graphs (CudaRuntimeGraphs.cpp), node parameters
+/// (CudaRuntimeGraphParams.cpp), instantiating and launching
+/// (CudaRuntimeGraphExec.cpp).
+EntryPoints captureEntryPoints();
+EntryPoints graphEntryPoints();
+EntryPoints graphParamEntryPoints();
+EntryPoints graphExecEntryPoints();
+
+/// A kernel launch as the device runs it, after the checks the GPU makes
+/// before running anything (CudaRuntimeLaunch.cpp): what a stream's launch
+/// and a graph's kernel node do.
+cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                         size_t shared, bool cooperative);
+/// A 3D copy of linear memory (CudaRuntimeMemory.cpp): cudaMemcpy3D's work
+/// and a graph's copy node's.
+cudaError_t copy3D(const cudaMemcpy3DParms &p);
+
 /// cudaEventRecord's work (CudaRuntimeApi.cpp), for a launch's completion
 /// event.
 cudaError_t recordEvent(cudaEvent_t event, cudaStream_t stream);

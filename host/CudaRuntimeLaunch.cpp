@@ -2,7 +2,7 @@
 // anything, as CUDA 13 answers (the H200: docs/validation/conformance-h200.md),
 // cooperative launches' residency limit, cudaLaunchKernelEx's attributes,
 // and a kernel's fault left for the program's next calls.
-#include "host/CudaRuntimeEntry.h"
+#include "host/CudaGraph.h"
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
@@ -13,8 +13,8 @@
 namespace kcheck::host::entry {
 
 namespace {
-
 core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
+} // namespace
 
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t shared, bool cooperative) {
@@ -82,9 +82,24 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   }
   return cudaSuccess;
 }
+
+namespace {
+
+// A launch on a capturing stream becomes a kernel node, its arguments copied.
+cudaError_t launchOn(cudaStream_t stream, const void *func, dim3 grid,
+                     dim3 block, void **args, size_t shared, bool cooperative) {
+  if (!capturing(stream))
+    return launchKernel(func, grid, block, args, shared, cooperative);
+  std::optional<graph::Work> w =
+      graph::kernelWork(func, grid, block, unsigned(shared), args, nullptr);
+  if (!w)
+    return fail(cudaErrorInvalidDeviceFunction);
+  w->kernel.cooperative = cooperative;
+  return capture(stream, std::move(*w));
+}
 cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
-                            void **args, size_t shared, cudaStream_t) {
-  return launchKernel(func, grid, block, args, shared, false);
+                            void **args, size_t shared, cudaStream_t stream) {
+  return launchOn(stream, func, grid, block, args, shared, false);
 }
 // cudaLaunchKernelExC (what the cudaLaunchKernelEx template calls), with
 // cudaLaunchConfig_t and cudaLaunchAttribute as driver_types.h lays them
@@ -156,8 +171,8 @@ cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
       return fail(cudaErrorInvalidValue);
     }
   }
-  cudaError_t e = launchKernel(func, config->grid, config->block, args,
-                               config->dynamicSmemBytes, cooperative);
+  cudaError_t e = launchOn(config->stream, func, config->grid, config->block,
+                           args, config->dynamicSmemBytes, cooperative);
   for (cudaEvent_t event : recordAfter)
     if (e == cudaSuccess)
       e = recordEvent(event, config->stream);
@@ -165,8 +180,8 @@ cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
 }
 cudaError_t apiLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
                                        void **args, size_t shared,
-                                       cudaStream_t) {
-  return launchKernel(func, grid, block, args, shared, true);
+                                       cudaStream_t stream) {
+  return launchOn(stream, func, grid, block, args, shared, true);
 }
 
 // cudaChannelFormatDesc by value: only a description of texel bits, which

@@ -1,6 +1,6 @@
 // kcheck's CUDA runtime, memory: allocation, copies and sets, symbols,
 // page-locked, managed and registered host memory (see CudaRuntime.h).
-#include "host/CudaRuntimeEntry.h"
+#include "host/CudaGraph.h"
 
 #include "core/DeviceFacts.h"
 #include "simulator/engine/AddressWindows.h"
@@ -166,8 +166,11 @@ cudaError_t apiMemcpy(void *dst, const void *src, size_t n,
                       cudaMemcpyKind kind) {
   return copy(dst, src, n, kind);
 }
+// Work on a capturing stream becomes a node (CudaRuntimeCapture.cpp).
 cudaError_t apiMemcpyAsync(void *dst, const void *src, size_t n,
-                           cudaMemcpyKind kind, cudaStream_t) {
+                           cudaMemcpyKind kind, cudaStream_t stream) {
+  if (capturing(stream))
+    return capture(stream, graph::copyWork1D(dst, src, n, kind));
   return copy(dst, src, n, kind);
 }
 cudaError_t apiMemcpy2D(void *dst, size_t dpitch, const void *src,
@@ -193,7 +196,22 @@ cudaError_t apiMemset(void *devPtr, int value, size_t n) {
       return fail(cudaErrorInvalidValue);
   return cudaSuccess;
 }
-cudaError_t apiMemsetAsync(void *devPtr, int value, size_t n, cudaStream_t) {
+cudaMemsetParams memsetRows(void *dst, size_t pitch, int value, size_t width,
+                            size_t height) {
+  cudaMemsetParams p{};
+  p.dst = dst;
+  p.pitch = pitch;
+  p.value = unsigned(uint8_t(value));
+  p.elementSize = 1;
+  p.width = width;
+  p.height = height;
+  return p;
+}
+cudaError_t apiMemsetAsync(void *devPtr, int value, size_t n,
+                           cudaStream_t stream) {
+  if (capturing(stream))
+    return capture(stream,
+                   graph::memsetWork(memsetRows(devPtr, n, value, n, 1)));
   return apiMemset(devPtr, value, n);
 }
 cudaError_t apiMemcpyToSymbol(const void *symbol, const void *src, size_t n,
@@ -209,7 +227,14 @@ cudaError_t apiMemcpyToSymbol(const void *symbol, const void *src, size_t n,
 }
 cudaError_t apiMemcpyToSymbolAsync(const void *symbol, const void *src,
                                    size_t n, size_t offset, cudaMemcpyKind kind,
-                                   cudaStream_t) {
+                                   cudaStream_t stream) {
+  if (capturing(stream)) {
+    std::optional<uint64_t> d = rt().variableAddress(symbol, offset, n);
+    if (!d)
+      return fail(cudaErrorInvalidSymbol);
+    return capture(
+        stream, graph::copyWork1D(reinterpret_cast<void *>(*d), src, n, kind));
+  }
   return apiMemcpyToSymbol(symbol, src, n, offset, kind);
 }
 cudaError_t apiMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
@@ -225,7 +250,14 @@ cudaError_t apiMemcpyFromSymbol(void *dst, const void *symbol, size_t n,
 }
 cudaError_t apiMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n,
                                      size_t offset, cudaMemcpyKind kind,
-                                     cudaStream_t) {
+                                     cudaStream_t stream) {
+  if (capturing(stream)) {
+    std::optional<uint64_t> s = rt().variableAddress(symbol, offset, n);
+    if (!s)
+      return fail(cudaErrorInvalidSymbol);
+    return capture(
+        stream, graph::copyWork1D(dst, reinterpret_cast<void *>(*s), n, kind));
+  }
   return apiMemcpyFromSymbol(dst, symbol, n, offset, kind);
 }
 cudaError_t apiGetSymbolAddress(void **devPtr, const void *symbol) {
@@ -303,33 +335,20 @@ cudaError_t apiMemcpyPeer(void *dst, int dstDevice, const void *src,
   return copy(dst, src, n, cudaMemcpyDeviceToDevice);
 }
 cudaError_t apiMemcpyPeerAsync(void *dst, int dstDevice, const void *src,
-                               int srcDevice, size_t n, cudaStream_t) {
+                               int srcDevice, size_t n, cudaStream_t stream) {
+  if (capturing(stream) && dstDevice == 0 && srcDevice == 0)
+    return capture(stream,
+                   graph::copyWork1D(dst, src, n, cudaMemcpyDeviceToDevice));
   return apiMemcpyPeer(dst, dstDevice, src, srcDevice, n);
 }
 
 // Pitched 2D and 3D memory. cudaPitchedPtr, cudaExtent, cudaPos and
 // cudaMemcpy3DParms as driver_types.h lays them out; a cudaArray in a 3D
 // copy is a texture resource, which kcheck does not simulate yet.
-struct PitchedPtr {
-  void *ptr;
-  size_t pitch, xsize, ysize;
-};
-struct Extent {
-  size_t width, height, depth;
-};
-struct Pos {
-  size_t x, y, z;
-};
-struct Memcpy3DParms {
-  void *srcArray;
-  Pos srcPos;
-  PitchedPtr srcPtr;
-  void *dstArray;
-  Pos dstPos;
-  PitchedPtr dstPtr;
-  Extent extent;
-  cudaMemcpyKind kind;
-};
+using PitchedPtr = cudaPitchedPtr;
+using Extent = cudaExtent;
+using Pos = cudaPos;
+using Memcpy3DParms = cudaMemcpy3DParms;
 
 constexpr size_t kPitchAlignment = 512; // textureAlignment: 100 -> 512 bytes
 
@@ -346,7 +365,15 @@ cudaError_t apiMalloc3D(PitchedPtr *p, Extent e) {
 }
 cudaError_t apiMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                              size_t spitch, size_t width, size_t height,
-                             cudaMemcpyKind kind, cudaStream_t) {
+                             cudaMemcpyKind kind, cudaStream_t stream) {
+  if (capturing(stream)) {
+    cudaMemcpy3DParms p{};
+    p.srcPtr = {const_cast<void *>(src), spitch, width, height};
+    p.dstPtr = {dst, dpitch, width, height};
+    p.extent = {width, height, 1};
+    p.kind = kind;
+    return capture(stream, graph::copyWork(p));
+  }
   return apiMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 cudaError_t apiMemset2D(void *ptr, size_t pitch, int value, size_t width,
@@ -360,7 +387,10 @@ cudaError_t apiMemset2D(void *ptr, size_t pitch, int value, size_t width,
   return cudaSuccess;
 }
 cudaError_t apiMemset2DAsync(void *ptr, size_t pitch, int value, size_t width,
-                             size_t height, cudaStream_t) {
+                             size_t height, cudaStream_t stream) {
+  if (capturing(stream))
+    return capture(stream, graph::memsetWork(
+                               memsetRows(ptr, pitch, value, width, height)));
   return apiMemset2D(ptr, pitch, value, width, height);
 }
 cudaError_t apiMemset3D(PitchedPtr p, int value, Extent e) {
@@ -371,7 +401,17 @@ cudaError_t apiMemset3D(PitchedPtr p, int value, Extent e) {
       return err;
   return cudaSuccess;
 }
-cudaError_t apiMemset3DAsync(PitchedPtr p, int value, Extent e, cudaStream_t) {
+cudaError_t apiMemset3DAsync(PitchedPtr p, int value, Extent e,
+                             cudaStream_t stream) {
+  // Captured, one memset node per slice, one after another.
+  for (size_t z = 0; capturing(stream) && z < e.depth; ++z)
+    if (cudaError_t err = capture(
+            stream, graph::memsetWork(memsetRows(
+                        static_cast<char *>(p.ptr) + z * p.pitch * p.ysize,
+                        p.pitch, value, e.width, e.height))))
+      return err;
+  if (capturing(stream))
+    return cudaSuccess;
   return apiMemset3D(p, value, e);
 }
 cudaError_t apiMemcpy3D(const Memcpy3DParms *m) {
@@ -395,17 +435,19 @@ cudaError_t apiMemcpy3D(const Memcpy3DParms *m) {
         return err;
   return cudaSuccess;
 }
-cudaError_t apiMemcpy3DAsync(const Memcpy3DParms *m, cudaStream_t) {
+cudaError_t apiMemcpy3DAsync(const Memcpy3DParms *m, cudaStream_t stream) {
+  if (m && capturing(stream))
+    return capture(stream, graph::copyWork(*m));
   return apiMemcpy3D(m);
 }
 // cudaMemcpy3DPeerParms: cudaMemcpy3DParms with each side's device and no
 // kind (device to device).
 struct Memcpy3DPeerParms {
-  void *srcArray;
+  cudaArray_t srcArray;
   Pos srcPos;
   PitchedPtr srcPtr;
   int srcDevice;
-  void *dstArray;
+  cudaArray_t dstArray;
   Pos dstPos;
   PitchedPtr dstPtr;
   int dstDevice;
@@ -420,11 +462,20 @@ cudaError_t apiMemcpy3DPeer(const Memcpy3DPeerParms *p) {
                   p->dstPos,   p->dstPtr, p->extent, cudaMemcpyDeviceToDevice};
   return apiMemcpy3D(&m);
 }
-cudaError_t apiMemcpy3DPeerAsync(const Memcpy3DPeerParms *p, cudaStream_t) {
+cudaError_t apiMemcpy3DPeerAsync(const Memcpy3DPeerParms *p,
+                                 cudaStream_t stream) {
+  if (p && p->srcDevice == 0 && p->dstDevice == 0 && capturing(stream)) {
+    Memcpy3DParms m{
+        p->srcArray, p->srcPos, p->srcPtr, p->dstArray,
+        p->dstPos,   p->dstPtr, p->extent, cudaMemcpyDeviceToDevice};
+    return capture(stream, graph::copyWork(m));
+  }
   return apiMemcpy3DPeer(p);
 }
 
 } // namespace
+
+cudaError_t copy3D(const cudaMemcpy3DParms &p) { return apiMemcpy3D(&p); }
 
 EntryPoints memoryEntryPoints() {
   return {

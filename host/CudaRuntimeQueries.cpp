@@ -4,7 +4,7 @@
 // functions; memory pools and stream-ordered allocation. Each answer is the
 // one the H200 gave (docs/validation/probes/runtime-facts.cu,
 // docs/validation/data/h200-runtime-facts.tsv) for the same call.
-#include "host/CudaRuntimeEntry.h"
+#include "host/CudaGraph.h"
 
 #include "core/DeviceFacts.h"
 
@@ -410,14 +410,21 @@ cudaError_t poolAllocate(void **ptr, size_t size, CudaRuntime::MemPool *pool) {
   *ptr = reinterpret_cast<void *>(base);
   return cudaSuccess;
 }
-cudaError_t apiMallocAsync(void **ptr, size_t size, cudaStream_t) {
+// On a capturing stream: a graph's allocation and free nodes.
+cudaError_t apiMallocAsync(void **ptr, size_t size, cudaStream_t stream) {
+  if (capturing(stream))
+    return captureMalloc(ptr, size, stream);
   return poolAllocate(ptr, size, rt().currentPool);
 }
 cudaError_t apiMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t pool,
-                                   cudaStream_t) {
+                                   cudaStream_t stream) {
+  if (capturing(stream))
+    return captureMalloc(ptr, size, stream);
   return poolAllocate(ptr, size, poolOf(pool));
 }
-cudaError_t apiFreeAsync(void *ptr, cudaStream_t) {
+cudaError_t apiFreeAsync(void *ptr, cudaStream_t stream) {
+  if (capturing(stream))
+    return captureFree(ptr, stream);
   if (cudaError_t e = sticky())
     return e;
   if (!ptr)

@@ -1,9 +1,8 @@
 // kcheck's CUDA runtime, streams: their properties and attributes, host
-// functions and callbacks, and stream capture's queries. Work on a stream
-// has completed when the call that queued it returns (CudaRuntime.h), so a
-// stream is its properties; capture into a graph is not simulated yet
-// (host/RuntimeExclusions.def), so no stream is ever capturing.
-#include "host/CudaRuntimeEntry.h"
+// functions and callbacks. Work on a stream has completed when the call that
+// queued it returns (CudaRuntime.h), so a stream is its properties (and,
+// while it captures, its capture: CudaRuntimeCapture.cpp).
+#include "host/CudaGraph.h"
 
 #include <algorithm>
 #include <cstring>
@@ -72,11 +71,14 @@ cudaError_t apiStreamGetId(cudaStream_t stream, unsigned long long *id) {
 // host function runs at once, in order after everything queued before it.
 using HostFunction = void (*)(void *);
 using StreamCallback = void (*)(cudaStream_t, cudaError_t, void *);
-cudaError_t apiLaunchHostFunc(cudaStream_t, HostFunction fn, void *data) {
+cudaError_t apiLaunchHostFunc(cudaStream_t stream, HostFunction fn,
+                              void *data) {
   if (cudaError_t e = sticky())
     return e;
   if (!fn)
     return fail(cudaErrorInvalidValue);
+  if (capturing(stream)) // a host node
+    return capture(stream, graph::hostWork(fn, data));
   fn(data);
   return cudaSuccess;
 }
@@ -87,24 +89,6 @@ cudaError_t apiStreamAddCallback(cudaStream_t stream, StreamCallback callback,
   // The callback is told the stream's status: a fault's error, if any.
   callback(stream, cudaError_t(rt().stickyError), data);
   return sticky();
-}
-
-// Stream capture: never capturing (cudaStreamBeginCapture is excluded).
-cudaError_t apiStreamIsCapturing(cudaStream_t, int *status) {
-  if (!status)
-    return fail(cudaErrorInvalidValue);
-  *status = 0; // cudaStreamCaptureStatusNone
-  return cudaSuccess;
-}
-// The other outputs are set only while a capture is active.
-cudaError_t apiStreamGetCaptureInfo(cudaStream_t stream, int *status, ...) {
-  return apiStreamIsCapturing(stream, status);
-}
-cudaError_t apiThreadExchangeStreamCaptureMode(int *mode) {
-  if (!mode || *mode < 0 || *mode > 2) // Global, ThreadLocal, Relaxed
-    return fail(cudaErrorInvalidValue);
-  std::swap(rt().captureMode, *mode);
-  return cudaSuccess;
 }
 
 // Stream attributes: cudaLaunchAttributeValue is a 64-byte union; a stream
@@ -188,10 +172,6 @@ EntryPoints streamEntryPoints() {
       {"cudaStreamGetId", address(apiStreamGetId)},
       {"cudaLaunchHostFunc", address(apiLaunchHostFunc)},
       {"cudaStreamAddCallback", address(apiStreamAddCallback)},
-      {"cudaStreamIsCapturing", address(apiStreamIsCapturing)},
-      {"cudaStreamGetCaptureInfo", address(apiStreamGetCaptureInfo)},
-      {"cudaThreadExchangeStreamCaptureMode",
-       address(apiThreadExchangeStreamCaptureMode)},
       {"cudaStreamGetAttribute", address(apiStreamGetAttribute)},
       {"cudaStreamSetAttribute", address(apiStreamSetAttribute)},
       {"cudaStreamCopyAttributes", address(apiStreamCopyAttributes)},

@@ -494,6 +494,7 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, uint64_t> maxDynamicShared_;
   std::unique_ptr<clang::MangleContext> mangler_; // kernels' device names
   bool exitRequested_ = false;
+  bool graphNoted_ = false; // the note that graphs are not followed
   // Both arms of an unknown `?:`/`&&`/`||` being evaluated; and whether a
   // branch that left was ever dropped (the path followed is then one of
   // several): a stop seen then is not certain.

@@ -407,6 +407,20 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
   }
   if (name == "cudaGetErrorString" || name == "cudaGetErrorName")
     return AbstractValue::of(HostValue::hostPtr());
+  // Graphs run their recorded work at each cudaGraphLaunch, which this
+  // evaluator does not model: it says so, once.
+  if ((llvm::StringRef(name).starts_with("cudaGraph") ||
+       name == "cudaStreamBeginCapture" ||
+       name == "cudaStreamBeginCaptureToGraph") &&
+      !graphNoted_) {
+    graphNoted_ = true;
+    program_.notes.push_back(
+        "`" + name + "` at " + here +
+        ": stream capture and CUDA graphs are not followed by the static "
+        "analysis (a graph's kernels run at each cudaGraphLaunch, not where "
+        "they are captured or added); --run-host runs them as the program "
+        "does");
+  }
   // Any other runtime call (no body: a user's own cudaCheck() is entered)
   // succeeds; what it writes through pointers is unknown
   // (cudaEventElapsedTime(&ms, ...), cudaStreamCreate(&s), ...).

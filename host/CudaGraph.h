@@ -1,0 +1,193 @@
+// CUDA graphs in kcheck's runtime (internal to host/): graphs of nodes with
+// the parameters the API gives them, the executable graphs instantiated from
+// them, user objects, and the stream captures that record work as nodes.
+//
+// Work is synchronous (CudaRuntime.h), so a graph launch runs its nodes one
+// after another in an order that respects every edge (creation order among
+// the ready ones), as a single stream would; what a graph adds is that work
+// recorded once runs again at each launch, with the parameters (and
+// argument values) it was recorded with.
+#pragma once
+
+#include "host/CudaRuntimeEntry.h"
+
+#include <array>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace kcheck::host::graph {
+
+struct Graph;
+
+/// A kernel node's launch, its arguments copied when the node was made (as
+/// the runtime copies them: later changes to the caller's variables do not
+/// reach the node).
+struct KernelLaunch {
+  void *func = nullptr;
+  dim3 grid, block;
+  unsigned shared = 0;
+  std::vector<std::vector<char>> args;
+  // cudaKernelNodeAttrValue's 64 bytes per attribute set (priority, ...).
+  std::map<int, std::array<char, CudaRuntime::kAttributeBytes>> attributes;
+  bool cooperative = false;
+  /// Pointers to args, as kernelParams (rebuilt on each call).
+  std::vector<void *> &pointers() const;
+
+private:
+  mutable std::vector<void *> pointers_;
+};
+
+/// What a node does: its type and the parameters of that type.
+struct Work {
+  cudaGraphNodeType type = cudaGraphNodeTypeEmpty;
+  KernelLaunch kernel;
+  cudaMemcpy3DParms copy{};
+  cudaMemsetParams memset{};
+  cudaHostNodeParams host{};
+  std::unique_ptr<Graph> child; // cudaGraphNodeTypeGraph: its own copy
+  cudaEvent_t event = nullptr;  // record and wait nodes
+  void *dptr = nullptr;         // allocation and free nodes
+  size_t bytes = 0;             // allocation nodes
+
+  Work() = default;
+  Work(const Work &other);
+  Work &operator=(const Work &other);
+  Work(Work &&) = default;
+  Work &operator=(Work &&) = default;
+};
+
+struct Node {
+  Graph *graph = nullptr;
+  Work work;
+  std::vector<Node *> deps, dependents; // in the order the edges were made
+  bool enabled = true;                  // cudaGraphNodeSetEnabled (execs)
+  const Node *origin = nullptr;         // in a clone: the node cloned
+};
+
+struct UserObject {
+  void *ptr = nullptr;
+  cudaHostFn_t destroy = nullptr;
+  unsigned references = 0;
+};
+
+struct Graph {
+  std::vector<std::unique_ptr<Node>> nodes; // creation order
+  const Graph *cloneOf = nullptr;
+  std::map<UserObject *, unsigned> references; // user objects it holds
+};
+
+struct Exec {
+  std::unique_ptr<Graph> graph;
+  unsigned long long flags = 0;
+  std::map<const Node *, Node *>
+      nodeOf; // the instantiated graph's node -> ours
+};
+
+/// One capture sequence: the streams that joined it share its graph.
+struct Capture {
+  unsigned long long id = 0;
+  Graph *graph = nullptr;
+  cudaStream_t origin = nullptr;
+  int mode = 0;
+  bool invalidated = false;
+  bool ownsGraph = false; // made by cudaStreamBeginCapture (not ...ToGraph)
+};
+struct CapturingStream {
+  Capture *capture = nullptr;
+  std::vector<Node *> deps; // what the stream's next node depends on
+  std::vector<cudaGraphEdgeData> edges; // as many zeroed edges, for queries
+};
+
+/// All of it, for one runtime (CudaRuntime::graphs).
+struct State {
+  std::map<const Graph *, std::unique_ptr<Graph>> graphs; // the program's
+  std::set<const Graph *> liveGraphs; // those and every child graph
+  std::set<const Node *> liveNodes;
+  std::map<const Exec *, std::unique_ptr<Exec>> execs;
+  std::map<const UserObject *, std::unique_ptr<UserObject>> userObjects;
+  std::map<unsigned long long, Capture> captures;
+  std::map<cudaStream_t, CapturingStream> streams;
+  // Events recorded while capturing: the capture and the nodes a wait on
+  // them depends on.
+  std::map<cudaEvent_t, std::pair<unsigned long long, std::vector<Node *>>>
+      events;
+  unsigned long long nextCaptureId = 1;
+  // Graph allocations: made at capture (or node creation) time, in use from
+  // the allocation node's run to the free node's.
+  std::map<const void *, size_t> allocationBytes, inUse;
+  uint64_t memHigh = 0;
+};
+
+State &state();
+
+// Graphs and nodes (CudaRuntimeGraphs.cpp).
+Graph *graphOf(cudaGraph_t g);
+Node *nodeOf(cudaGraphNode_t n);
+inline cudaGraph_t handle(Graph *g) { return reinterpret_cast<cudaGraph_t>(g); }
+inline cudaGraphNode_t handle(Node *n) {
+  return reinterpret_cast<cudaGraphNode_t>(n);
+}
+/// A node of `work` in `g` after `deps` (each a node of g).
+Node *addNode(Graph &g, Work work, const std::vector<Node *> &deps);
+/// A deep copy of `g` whose nodes remember theirs (Node::origin); `map`
+/// gets each node of g -> its copy.
+std::unique_ptr<Graph>
+cloneGraph(const Graph &g, std::map<const Node *, Node *> *map = nullptr);
+/// Forgets every node of `g` (and of its child graphs) as a live handle.
+void forget(Graph &g);
+/// Releases `count` references of `g` to `o`, destroying o at the last.
+void release(UserObject *o, unsigned count);
+
+/// The work of a kernel launch (arguments copied from `args` or from the
+/// `extra` buffer); nullopt if `func` is not a kernel of the program.
+std::optional<Work> kernelWork(const void *func, dim3 grid, dim3 block,
+                               unsigned shared, void **args, void **extra);
+Work copyWork(const cudaMemcpy3DParms &p);
+/// A 1D copy as the runtime records it: a 3D copy of one row.
+Work copyWork1D(void *dst, const void *src, size_t n, cudaMemcpyKind kind);
+Work memsetWork(const cudaMemsetParams &p);
+Work hostWork(cudaHostFn_t fn, void *data);
+
+/// Node `n` of `type`, of a graph or (inExec) of exec `e`: null if none.
+Node *typedNode(cudaGraphExec_t e, cudaGraphNode_t n, cudaGraphNodeType type,
+                bool inExec);
+/// The work of a generic cudaGraphNodeParams (all but allocation nodes,
+/// which the caller makes), or nullopt with `error` set
+/// (CudaRuntimeGraphParams.cpp).
+std::optional<Work> genericWork(const cudaGraphNodeParams &p,
+                                cudaError_t &error);
+
+// Running and capturing (CudaRuntimeCapture.cpp, CudaRuntimeGraphExec.cpp).
+/// Runs every enabled node of `g`, dependencies first.
+cudaError_t run(const Graph &g);
+/// `g`'s nodes in the order run() takes them; fewer than g has if the
+/// edges make a cycle.
+std::vector<const Node *> runOrder(const Graph &g);
+
+} // namespace kcheck::host::graph
+
+namespace kcheck::host::entry {
+
+/// True while `stream` belongs to a capture (active or invalidated): work
+/// given to it goes to capture(), not to the device.
+bool capturing(cudaStream_t stream);
+/// Records `work` as the next node of `stream`'s capture.
+cudaError_t capture(cudaStream_t stream, graph::Work work);
+/// cudaEventRecord and cudaStreamWaitEvent while capturing: the event
+/// takes the stream's dependencies, a wait joins the event's capture.
+cudaError_t captureEventRecord(cudaEvent_t event, cudaStream_t stream);
+/// nullopt: neither the stream nor the event belongs to a capture.
+std::optional<cudaError_t> captureStreamWait(cudaStream_t stream,
+                                             cudaEvent_t event);
+/// cudaStreamSynchronize and cudaStreamQuery on a capturing stream: not
+/// permitted, and the capture is invalidated.
+cudaError_t captureSynchronize(cudaStream_t stream);
+/// cudaMallocAsync and cudaFreeAsync on a capturing stream: allocation and
+/// free nodes (the address is reserved now, as the runtime reserves it).
+cudaError_t captureMalloc(void **ptr, size_t size, cudaStream_t stream);
+cudaError_t captureFree(void *ptr, cudaStream_t stream);
+
+} // namespace kcheck::host::entry
