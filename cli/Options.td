@@ -198,7 +198,7 @@ defm max_launch_steps : Value<"max-launch-steps", "N", grp_limits,
   "at least one (default 1000000000)">;
 defm max_memory : Value<"max-memory", "MB", grp_limits, Simulating,
   "simulated memory one launch may touch: global pages, shared and local "
-  "memory (default 2048)">;
+  "memory (default: half of this machine's memory)">;
 defm max_launches : Value<"max-launches", "N", grp_limits, Simulating,
   "launches simulated per program (default 10000)">;
 defm max_source : Value<"max-source", "MB", grp_limits, Simulating,

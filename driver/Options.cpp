@@ -1,7 +1,9 @@
 #include "driver/Options.h"
 
 #include <algorithm>
+#include <fstream>
 #include <thread>
+#include <unistd.h>
 
 namespace kcheck::driver {
 
@@ -13,6 +15,24 @@ core::ModelOptions modelOptionsFor(const Options &o,
   if (o.l1Cache)
     m.l1Cache = *o.l1Cache;
   return m;
+}
+
+uint64_t defaultMaxMemoryBytes() {
+  static const uint64_t bytes = [] {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    uint64_t machine = pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page)
+                                             : uint64_t(4) << 30;
+    // cgroup v2, then v1: a container's limit ("max": none).
+    for (const char *path : {"/sys/fs/cgroup/memory.max",
+                             "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+      std::ifstream in(path);
+      uint64_t limit = 0;
+      if (in >> limit && limit > 0)
+        machine = std::min(machine, limit);
+    }
+    return std::max<uint64_t>(machine / 2, uint64_t(512) << 20);
+  }();
+  return bytes;
 }
 
 unsigned simulationThreads(const Options &o) {

@@ -41,6 +41,12 @@ enum class Command {
 };
 // Sarif: SARIF 2.1.0 (check commands); Html: one self-contained page
 // (check commands and predict); Markdown: compare and validate only.
+/// --max-memory's default: half of this machine's memory (the smaller of
+/// its physical memory and the cgroup's limit, where one is set), at least
+/// 512 MB. A backed page costs about 1.25 times its bytes (the written
+/// bitmaps), so the simulation stays within about two thirds of it.
+uint64_t defaultMaxMemoryBytes();
+
 enum class OutputFormat { Text, Json, Markdown, Sarif, Html };
 
 struct Options {
@@ -70,7 +76,9 @@ struct Options {
   // Limits (docs/reliability.md): past one, that launch stops with a message
   // (exit 3) and the other launches are still reported.
   uint64_t maxLaunchSteps = 1'000'000'000; // warp instructions per launch
-  uint64_t maxMemoryBytes = 2048ull << 20; // simulated memory touched
+  // Simulated memory touched (pages are backed lazily, when written):
+  // defaultMaxMemoryBytes(), what this machine can hold.
+  uint64_t maxMemoryBytes = defaultMaxMemoryBytes();
   // The .cu itself: past this size kcheck declines before compiling (the
   // device compile of a multi-megabyte file can take minutes).
   uint64_t maxSourceBytes = 4ull << 20;
