@@ -136,7 +136,9 @@ Node *addNode(Graph &g, Work work, const std::vector<Node *> &deps);
 /// gets each node of g -> its copy.
 std::unique_ptr<Graph>
 cloneGraph(const Graph &g, std::map<const Node *, Node *> *map = nullptr);
-/// Forgets every node of `g` (and of its child graphs) as a live handle.
+/// Remembers every node of `g` (and of its child graphs) as a live handle,
+/// and forgets them.
+void remember(Graph &g);
 void forget(Graph &g);
 /// Releases `count` references of `g` to `o`, destroying o at the last.
 void release(UserObject *o, unsigned count);

@@ -366,7 +366,14 @@ cudaError_t nodeSetParams(Node *node, cudaGraphNodeParams *p) {
     return fail(error);
   if (w->type == cudaGraphNodeTypeKernel)
     w->kernel.attributes = node->work.kernel.attributes;
+  // A graph's child graph is a handle the program may hold: the old one
+  // goes, the new one comes (an exec's are no handles).
+  bool live = state().liveNodes.count(node) != 0;
+  if (live && node->work.child)
+    forget(*node->work.child);
   node->work = std::move(*w);
+  if (live && node->work.child)
+    remember(*node->work.child);
   return cudaSuccess;
 }
 cudaError_t apiGraphNodeSetParams(cudaGraphNode_t n, cudaGraphNodeParams *p) {

@@ -46,7 +46,6 @@ Node *nodeOf(cudaGraphNode_t n) {
   return state().liveNodes.count(p) ? p : nullptr;
 }
 
-namespace {
 void remember(Graph &g) {
   state().liveGraphs.insert(&g);
   for (const auto &n : g.nodes) {
@@ -55,7 +54,6 @@ void remember(Graph &g) {
       remember(*n->work.child);
   }
 }
-} // namespace
 
 void forget(Graph &g) {
   for (const auto &n : g.nodes) {

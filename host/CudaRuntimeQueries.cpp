@@ -173,6 +173,9 @@ cudaError_t apiDeviceSetLimit(int limit, size_t value) {
     return fail(cudaErrorInvalidValue);
   if (limit == 5 && value > 128)
     return fail(cudaErrorInvalidValue);
+  // The heap's size is fixed by the first launch that allocates from it.
+  if (limit == 2 && !rt().device().memory().setMallocHeapBytes(value))
+    return fail(cudaErrorInvalidValue);
   rt().limits[limit] = value;
   return cudaSuccess;
 }

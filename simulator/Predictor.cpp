@@ -257,8 +257,10 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
                             DeviceMemory &memory, const Limits &limits) {
   // A kernel that prints must print again; the sanitizer's shadow state is
   // per launch.
+  // A kernel that allocates from the device heap changes it each time.
   bool reusable = reuseRepeats_ && !sanitizer_.any() &&
-                  !(printfOut_ && !kernel.printfFormats().empty());
+                  !(printfOut_ && !kernel.printfFormats().empty()) &&
+                  !kernel.usesDeviceHeap();
   if (!repeats_)
     repeats_ = std::make_shared<RepeatedLaunches>();
   if (reusable)
@@ -295,6 +297,8 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
     return refused;
   }
   memory.setLimit(limits.maxMemoryBytes);
+  if (kernel.usesDeviceHeap())
+    memory.mallocHeap(); // made before blocks run on several threads
   Counter counter(arch_, kernel.insts());
   std::optional<Sanitizer> sanitizer;
   std::optional<Sanitizing> sanitizing;

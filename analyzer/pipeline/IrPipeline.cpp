@@ -1,6 +1,7 @@
 #include "analyzer/pipeline/IrPipeline.h"
 #include "analyzer/pipeline/IrPipelineAlign.h"
 #include "analyzer/pipeline/IrPipelineAtomics.h"
+#include "analyzer/pipeline/IrPipelineDeviceHeap.h"
 #include "analyzer/ptx/PtxLowering.h"
 
 #include "analyzer/pipeline/IrPipelineFma.h"
@@ -544,6 +545,7 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
   lowerNvvmMemoryIntrinsics(module);
   ModulePassManager passes = parsePipeline(
       builder, std::string("kcheck-locate-copies,"
+                           "kcheck-opaque-device-heap-calls,"
                            "kcheck-always-inline-device-functions,function(") +
                    kEarlyPasses + "),kcheck-record-source-lines");
   // O3 as PassBuilder builds it: the text "default<O3>" is not the same

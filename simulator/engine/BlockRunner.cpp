@@ -368,6 +368,10 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
       if (!execPrintf(in, pc, w, mask))
         return WarpStop::Abort;
       break;
+    case Op::DeviceHeap:
+      if (!execDeviceHeap(in, pc, w, mask))
+        return WarpStop::Abort;
+      break;
     case Op::Sreg:
     case Op::ActiveMask:
     case Op::Shfl:

@@ -372,6 +372,7 @@ private:
       return set(in.dst, uniformOf({{in.a, 1}}));
     case Op::ActiveMask:
     case Op::Printf:
+    case Op::DeviceHeap:
       return set(in.dst, AbsValue::free());
     case Op::Barrier: // a reduction over the block's predicates
       if (in.sub != uint8_t(bc::BarrierReduction::None))
@@ -444,6 +445,8 @@ private:
       return;
     case Op::Printf:
       return unreached(pc, false, "device printf", out);
+    case Op::DeviceHeap: // blocks share the heap: each its own addresses
+      return unreached(pc, false, "device malloc or free", out);
     case Op::Shfl:
     case Op::Vote:
     case Op::WarpSync:

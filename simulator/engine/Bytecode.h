@@ -53,7 +53,12 @@ enum class Op : uint8_t {
   // flags = kRoundFtz | kRoundSat, bits = result width (32/64); a, b, c
   RoundedFloat,
   Printf, // a = format pointer, b = argument buffer pointer
+  // In-kernel malloc and free (MallocHeap.h): sub = DeviceHeapOp; malloc:
+  // a = bytes, dst = pointer (0 when the heap has no room); free: a = pointer
+  DeviceHeap,
 };
+
+enum class DeviceHeapOp : uint8_t { Malloc, Free };
 
 enum class IntBinOp : uint8_t {
   Add,

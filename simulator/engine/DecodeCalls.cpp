@@ -369,6 +369,20 @@ StringRef calleeName(const CallInst &call) {
   return call.getCalledFunction()->getName();
 }
 
+// malloc and free, and the operators new and delete the CUDA headers
+// declare for device code (each form: arrays, sized, nothrow, aligned; the
+// first argument is the size or the pointer), which the device runtime
+// implements with the same heap.
+std::optional<bc::DeviceHeapOp> deviceHeapCall(StringRef name) {
+  // As the IR pipeline renames them (OpaqueDeviceHeapCallsLikeNvvm).
+  name.consume_front("kcheck.device_heap.");
+  if (name == "malloc" || name.starts_with("_Znw") || name.starts_with("_Zna"))
+    return bc::DeviceHeapOp::Malloc;
+  if (name == "free" || name.starts_with("_Zdl") || name.starts_with("_Zda"))
+    return bc::DeviceHeapOp::Free;
+  return std::nullopt;
+}
+
 } // namespace
 
 bool executesNatively(StringRef name) {
@@ -385,7 +399,7 @@ bool executesNatively(StringRef name) {
           .Default(false))
     return false;
   return libdevice(name).has_value() || name == "vprintf" ||
-         name == "__assertfail";
+         name == "__assertfail" || deviceHeapCall(name).has_value();
 }
 
 #define TRY_SLOT(var, value)                                                   \
@@ -452,6 +466,13 @@ Error Decoder::decodeCall(const CallInst &call) {
   }
   if (name == "vprintf")
     return decodePrintf(call, in);
+  if (std::optional<bc::DeviceHeapOp> heap = deviceHeapCall(name)) {
+    TRY_SLOT(operand, call.getArgOperand(0)); // the size, or the pointer
+    in.op = Op::DeviceHeap, in.a = operand;
+    in.sub = uint8_t(*heap);
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
   if (!callee->isDeclaration())
     return unsupported(call, "call to non-inlined function " + name);
   return unsupported(call, "call to external function " + name);

@@ -22,4 +22,11 @@ std::string InstInfo::where() const {
          std::to_string(inlineChain.front().line);
 }
 
+bool DecodedKernel::usesDeviceHeap() const {
+  for (const bc::Inst &in : code_)
+    if (in.op == bc::Op::DeviceHeap)
+      return true;
+  return false;
+}
+
 } // namespace kcheck::sim

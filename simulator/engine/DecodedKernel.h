@@ -111,6 +111,8 @@ public:
   const std::vector<bc::PrintfFormat> &printfFormats() const {
     return formats_;
   }
+  /// Whether the kernel calls malloc or free (bc::Op::DeviceHeap).
+  bool usesDeviceHeap() const;
   /// What each Trap reports (bc::Inst::aux).
   const std::vector<TrapInfo> &traps() const { return traps_; }
   /// Reconvergence pc of the block holding conditional branch `pc`

@@ -564,7 +564,8 @@ void Decoder::fillMemoryInfo(InstInfo &info, const Value *ptr) const {
       info.localVariable = it->second;
     if (info.isGenericAddress)
       info.space = MemSpace::Local;
-  } else if (object->hasName()) {
+  } else if (object->hasName() && !isa<CallInst>(object)) {
+    // A call's result (malloc's block: "call5") has no source name.
     info.objectName = object->getName().str();
   }
 }

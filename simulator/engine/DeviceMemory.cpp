@@ -1,5 +1,7 @@
 #include "simulator/engine/DeviceMemory.h"
 
+#include "simulator/engine/MallocHeap.h"
+
 #include "simulator/engine/AddressWindows.h"
 
 #include <algorithm>
@@ -120,6 +122,21 @@ uint64_t DeviceMemory::allocate(uint64_t bytes, std::string label) {
   // Leave an unmapped gap so small overruns land outside every allocation.
   next_ = (base + bytes + kGapBytes + kAlignment - 1) & ~(kAlignment - 1);
   return base;
+}
+
+bool DeviceMemory::setMallocHeapBytes(uint64_t bytes) {
+  if (mallocHeap_)
+    return false;
+  mallocHeapBytes_ = bytes;
+  return true;
+}
+
+MallocHeap &DeviceMemory::mallocHeap() {
+  if (!mallocHeap_) {
+    uint64_t base = allocate(mallocHeapBytes_, "device malloc heap");
+    mallocHeap_ = std::make_unique<MallocHeap>(base, mallocHeapBytes_);
+  }
+  return *mallocHeap_;
 }
 
 uint64_t DeviceMemory::allocateHostBacked(void *host, uint64_t bytes,

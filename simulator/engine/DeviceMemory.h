@@ -24,6 +24,8 @@
 
 namespace kcheck::sim {
 
+class MallocHeap;
+
 class DeviceMemory {
 public:
   static constexpr uint64_t kPageBytes = 4096;
@@ -124,6 +126,16 @@ public:
   void setLimit(uint64_t bytes) { limitBytes_ = bytes; }
   bool overLimit() const { return overLimit_; }
 
+  /// The heap of in-kernel malloc (MallocHeap.h): its size, which can be
+  /// set until it exists (false after, as cudaDeviceSetLimit refuses), and
+  /// the heap itself, an allocation made at the first call. Not
+  /// thread-safe: the driver makes it before blocks run.
+  bool setMallocHeapBytes(uint64_t bytes);
+  uint64_t mallocHeapBytes() const { return mallocHeapBytes_; }
+  MallocHeap &mallocHeap();
+  /// The heap if a launch made it, else null (for the executor).
+  MallocHeap *existingMallocHeap() const { return mallocHeap_.get(); }
+
 private:
   struct Page;
   struct PageDeleter {
@@ -153,6 +165,8 @@ private:
   std::vector<std::pair<std::string, uint64_t>> symbols_;
   uint64_t next_;
   uint64_t backedBytes_ = 0, limitBytes_ = ~0ull;
+  uint64_t mallocHeapBytes_ = 8 << 20; // cudaLimitMallocHeapSize's default
+  std::unique_ptr<MallocHeap> mallocHeap_;
   uint64_t changeClock_ = 0;
   uint64_t pagesEpoch_ = 1; // see ReadCursor
   bool overLimit_ = false;

@@ -391,6 +391,7 @@ void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
   case Op::Vote:
   case Op::ActiveMask:
   case Op::Printf:
+  case Op::DeviceHeap:
     return;
   }
 }

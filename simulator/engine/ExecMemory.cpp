@@ -4,6 +4,8 @@
 // offsets to the lane's own frame; generic pointers are resolved by window.
 #include "simulator/engine/RunnerImpl.h"
 
+#include "simulator/engine/MallocHeap.h"
+
 #include "core/Float16.h"
 
 #include "simulator/engine/AddressWindows.h"
@@ -545,6 +547,28 @@ bool BlockRunner::Impl::execPrintf(const Inst &in, uint32_t, WarpState &w,
     *options.printfOut << text;
   }
   w.taint[in.dst] = 0;
+  return true;
+}
+
+// malloc and free, lane by lane in lane order (which block, warp and lane
+// gets which address is the GPU allocator's choice).
+bool BlockRunner::Impl::execDeviceHeap(const Inst &in, uint32_t, WarpState &w,
+                                       uint32_t mask) {
+  MallocHeap *heap = memory.existingMallocHeap();
+  bool isMalloc = in.sub == uint8_t(bc::DeviceHeapOp::Malloc);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    uint64_t operand = w.slot(in.a)[lane];
+    if (isMalloc) {
+      std::optional<uint64_t> addr =
+          heap ? heap->allocate(operand) : std::nullopt;
+      w.slot(in.dst)[lane] = addr ? *addr : 0;
+    } else if (operand && heap) {
+      heap->release(operand);
+    }
+  }
+  if (isMalloc)
+    w.taint[in.dst] = 0;
   return true;
 }
 

@@ -121,6 +121,8 @@ struct BlockRunner::Impl {
                    uint32_t overran, const MemSpace *spaces,
                    const uint64_t *addrs);
   bool execPrintf(const bc::Inst &in, uint32_t pc, WarpState &w, uint32_t mask);
+  bool execDeviceHeap(const bc::Inst &in, uint32_t pc, WarpState &w,
+                      uint32_t mask);
   // Resolves lane `lane`'s pointer of IR address space `as`. Returns false
   // (and records a fault) if [addr, addr+bytes) is not valid memory.
   bool resolve(unsigned as, uint64_t raw, uint32_t bytes, bool isWrite,
