@@ -19,6 +19,8 @@ namespace {
 cudaError_t fill(const cudaMemsetParams &p) {
   if (cudaError_t e = entry::sticky())
     return e;
+  if (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4)
+    return entry::fail(cudaErrorInvalidValue);
   std::vector<uint8_t> row(p.width * p.elementSize);
   for (size_t i = 0; i < row.size(); ++i)
     row[i] = uint8_t(p.value >> (8 * (i % p.elementSize)));
