@@ -1,6 +1,7 @@
 #include "conformance/Conformance.h"
 
 #include "analyzer/ptx/WmmaFragments.h"
+#include "conformance/PtxMatrixForms.h"
 #include "core/ArchSpec.h"
 #include "core/DeviceFacts.h"
 #include "host/RuntimeConformance.h"
@@ -182,6 +183,53 @@ Family wmmaBuiltins(const ToolkitInventory &inv) {
   return f;
 }
 
+struct MatrixExclusion {
+  const char *pattern, *reason;
+};
+constexpr MatrixExclusion kMatrixExclusions[] = {
+#define KCHECK_PTX_MATRIX_EXCLUDED(pattern, reason) {pattern, reason},
+#include "conformance/PtxMatrixExclusions.def"
+};
+
+// The PTX ISA's matrix forms: provided when kcheck's PTX lowering runs the
+// form's statement; else excluded by a row of PtxMatrixExclusions.def. A row
+// that excludes a form the lowering runs is stale.
+Family ptxMatrixFormsFamily() {
+  Family f;
+  f.name = "PTX matrix forms (sm_80 to sm_90)";
+  f.source = "the PTX ISA 9.0's mma.sync, ldmatrix, stmatrix and movmatrix "
+             "forms (`conformance/PtxMatrixForms.cpp`; no header lists them)";
+  f.provider = "`analyzer/ptx/PtxLowerMma.cpp` and `PtxLowerTensor.cpp`, "
+               "each form's statement lowered; values checked by "
+               "`tests/conformance/programs/ptx_matrix_forms.cu` on the H200";
+  for (const PtxMatrixForm &form : conformance::ptxMatrixForms()) {
+    Entry e;
+    e.name = form.name;
+    std::string why;
+    bool lowered = lowersPtxMatrixForm(form, why);
+    const MatrixExclusion *excluded = nullptr;
+    for (const MatrixExclusion &x : kMatrixExclusions)
+      if (std::regex_search(form.name, std::regex(x.pattern)))
+        excluded = &x;
+    if (lowered) {
+      e.status = Status::Provided;
+      if (excluded)
+        f.stale.push_back(form.name + " (excluded by " +
+                          std::string(excluded->pattern) + ")");
+    } else if (excluded) {
+      e.status = Status::Excluded;
+      e.note = excluded->reason;
+    } else {
+      e.note = "not lowered: " + why;
+    }
+    if (form.minSm != 80)
+      e.note = "sm_" + std::to_string(form.minSm) + "+" +
+               (e.note.empty() ? "" : "; " + e.note);
+    f.entries.push_back(std::move(e));
+  }
+  return f;
+}
+
 struct Unexecuted {
   const char *pattern, *reason;
 };
@@ -274,6 +322,7 @@ std::vector<Family> conformanceFamilies(const ToolkitInventory &inventory,
       deviceProperties(inventory),
       errors(inventory),
       wmmaBuiltins(inventory),
+      ptxMatrixFormsFamily(),
       deviceFunctions(inventory, calls, DeviceFunction::Origin::ClangBuiltin),
       deviceFunctions(inventory, calls, DeviceFunction::Origin::Libdevice)};
 }

@@ -225,6 +225,8 @@ bool Lowerer::lowerStatement(const Statement &st) {
     return lowerCpAsync(st);
   if (op == "ldmatrix" || op == "stmatrix")
     return lowerLdmatrix(st);
+  if (op == "movmatrix")
+    return lowerMovmatrix(st);
   if (op == "mma")
     return lowerMmaSync(st);
   if (op == "shfl")

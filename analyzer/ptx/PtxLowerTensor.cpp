@@ -1,6 +1,8 @@
-// Tensor-core statements: ldmatrix (one 16-byte shared load per lane, the
+// Matrix data movement: ldmatrix (one 16-byte shared load per lane, the
 // row it addresses, then the fragments each lane holds gathered with
-// shuffles) and mma.sync (math only).
+// shuffles), stmatrix (the inverse: each lane's row gathered, then one
+// 16-byte shared store), movmatrix (a transpose between the lanes'
+// registers). mma.sync is PtxLowerMma.cpp.
 #include "analyzer/ptx/PtxLowerer.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -12,8 +14,6 @@
 namespace kcheck::analyzer::ptx {
 
 using namespace llvm;
-
-namespace {} // namespace
 
 // The 32-bit word `word` (a value per lane, 0..3) of the 16-byte row that
 // lane `srcLane` loaded (rows[0..3]).
@@ -36,7 +36,7 @@ bool Lowerer::lowerLdmatrix(const Statement &st) {
   if (!hasPart(st, "m8n8") || typeOf(st) != "b16" || st.operands.size() != 2)
     return fail("matrix shape or type");
   if (!isLoad)
-    return fail("stmatrix");
+    return lowerStmatrix(st, num, trans);
   const Operand &d = st.operands[0];
   if (d.kind != Operand::Kind::Vector ? num != 1 : d.elements.size() != num)
     return fail("ldmatrix destination");
@@ -87,139 +87,102 @@ bool Lowerer::lowerLdmatrix(const Statement &st) {
   return true;
 }
 
-std::vector<Value *> mmaM16N8(IRBuilder<> &b, Module &module,
-                              ArrayRef<Value *> aRegs, ArrayRef<Value *> bRegs,
-                              ArrayRef<Value *> c, const std::string &abType,
-                              unsigned kCount) {
-  FunctionCallee laneid = module.getOrInsertFunction(
-      "llvm.nvvm.read.ptx.sreg.laneid", b.getInt32Ty());
-  FunctionCallee shflFn = module.getOrInsertFunction(
-      "llvm.nvvm.shfl.sync.idx.i32", b.getInt32Ty(), b.getInt32Ty(),
-      b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty());
-  Value *lane = b.CreateCall(laneid);
-  Value *group = b.CreateLShr(lane, 2), *quad = b.CreateAnd(lane, 3);
-  auto shfl = [&](Value *v, Value *src) {
-    return b.CreateCall(shflFn, {b.getInt32(~0u), v, src, b.getInt32(31)});
-  };
-  Type *halfType = abType == "bf16" ? b.getBFloatTy() : b.getHalfTy();
-  auto halfOf = [&](Value *word, unsigned h) {
-    Value *bitsValue =
-        b.CreateTrunc(b.CreateLShr(word, 16 * h), b.getInt16Ty());
-    return b.CreateFPExt(b.CreateBitCast(bitsValue, halfType), b.getFloatTy());
-  };
-  // A[row][k] for row = group (+8 when `high`): lane group*4 + (k%8)/2,
-  // register (k >= 8 ? 2 : 0) + high, half k%2.
-  auto aRow = [&](bool high) {
-    std::vector<Value *> row(kCount);
-    for (unsigned q = 0; q < 4; ++q) {
-      Value *src = b.CreateAdd(b.CreateShl(group, 2), b.getInt32(q));
-      for (unsigned kHalf = 0; kHalf < kCount / 8; ++kHalf) {
-        Value *word = shfl(aRegs[kHalf * 2 + (high ? 1 : 0)], src);
-        row[kHalf * 8 + 2 * q] = halfOf(word, 0);
-        row[kHalf * 8 + 2 * q + 1] = halfOf(word, 1);
-      }
-    }
-    return row;
-  };
-  // B[k][col]: lane col*4 + (k%8)/2, register k >= 8, half k%2.
-  auto bCol = [&](Value *col) {
-    std::vector<Value *> column(kCount);
-    for (unsigned q = 0; q < 4; ++q) {
-      Value *src = b.CreateAdd(b.CreateShl(col, 2), b.getInt32(q));
-      for (unsigned kHalf = 0; kHalf < kCount / 8; ++kHalf) {
-        Value *word = shfl(bRegs[kHalf], src);
-        column[kHalf * 8 + 2 * q] = halfOf(word, 0);
-        column[kHalf * 8 + 2 * q + 1] = halfOf(word, 1);
-      }
-    }
-    return column;
-  };
-  std::vector<Value *> rows[2] = {aRow(false), aRow(true)};
-  Value *col0 = b.CreateShl(quad, 1);
-  std::vector<Value *> cols[2] = {bCol(col0),
-                                  bCol(b.CreateAdd(col0, b.getInt32(1)))};
-  std::vector<Value *> out(4);
-  for (unsigned i = 0; i < 4; ++i) {
-    Value *acc = c[i];
-    for (unsigned k = 0; k < kCount; ++k)
-      acc = b.CreateIntrinsic(Intrinsic::fma, {b.getFloatTy()},
-                              {rows[i / 2][k], cols[i % 2][k], acc});
-    out[i] = acc;
+// stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared[::cta].b16 [a], r: the
+// inverse of ldmatrix. Lane l (l < 8*num) gives the address of row l%8 of
+// matrix l/8 and stores that 16-byte row, gathered from the lanes' fragments
+// of the matrix: without .trans, word q of row r is lane 4r+q's; with it, row
+// r is column r of the fragments' matrix (the lanes 4c + r/2, half r%2, for
+// the columns c). One 16-byte shared store per lane, as STSM writes rows.
+bool Lowerer::lowerStmatrix(const Statement &st, unsigned num, bool trans) {
+  const Operand &data = st.operands[1];
+  if (data.kind != Operand::Kind::Vector ? num != 1
+                                         : data.elements.size() != num)
+    return fail("stmatrix source");
+  std::vector<Value *> frags;
+  for (unsigned m = 0; m < num; ++m) {
+    Value *v =
+        read(data.kind == Operand::Kind::Vector ? data.elements[m] : data, 32);
+    if (!v)
+      return fail("stmatrix source");
+    frags.push_back(v);
   }
-  return out;
-}
-
-bool Lowerer::lowerMmaSync(const Statement &st) {
-  // mma.sync.aligned.m16n8k{8,16}.row.col.DTYPE.{f16,bf16}.{f16,bf16}.CTYPE
-  // d, a, b, c: tensor-core math, no memory access. Each lane gathers the A
-  // rows and B columns its D elements need from the lanes that hold them
-  // (PTX ISA, "Matrix fragments for mma.m16n8k16 / m16n8k8"), and the
-  // products are summed in float: the sum's rounding may differ from the
-  // tensor core's in the last bits.
-  bool k16 = hasPart(st, "m16n8k16");
-  if ((!k16 && !hasPart(st, "m16n8k8")) || !hasPart(st, "row") ||
-      !hasPart(st, "col") || st.operands.size() != 4)
-    return fail("mma shape or layout");
-  std::vector<std::string> types = typesOf(st);
-  if (types.size() != 4 || types[1] != types[2] ||
-      (types[1] != "f16" && types[1] != "bf16") ||
-      (types[0] != "f32" && types[0] != "f16") ||
-      (types[3] != "f32" && types[3] != "f16"))
-    return fail("mma types");
-  const std::string &dType = types[0], &abType = types[1], &cType = types[3];
-  unsigned aRegs = k16 ? 4 : 2, bRegs = k16 ? 2 : 1;
-  unsigned cdRegs = cType == "f32" ? 4 : 2;
-  const Operand &d = st.operands[0], &a = st.operands[1], &b = st.operands[2],
-                &c = st.operands[3];
-  if (d.kind != Operand::Kind::Vector || a.kind != Operand::Kind::Vector ||
-      b.kind != Operand::Kind::Vector || c.kind != Operand::Kind::Vector ||
-      a.elements.size() != aRegs || b.elements.size() != bRegs ||
-      c.elements.size() != cdRegs ||
-      d.elements.size() != (dType == "f32" ? 4u : 2u))
-    return fail("mma operands");
-  std::vector<Value *> aIn, bIn, cIn;
-  for (const Operand &o : a.elements)
-    aIn.push_back(read(o, 32));
-  for (const Operand &o : b.elements)
-    bIn.push_back(read(o, 32));
-  for (Value *v : aIn)
-    if (!v)
-      return fail("mma A operand");
-  for (Value *v : bIn)
-    if (!v)
-      return fail("mma B operand");
-  for (const Operand &o : c.elements)
-    if (!read(o, 32))
-      return fail("mma C operand");
-  // C elements i = 0..3 as floats: row group + 8*(i/2), column 2*quad + i%2.
-  for (unsigned i = 0; i < 4; ++i) {
-    if (cType == "f32") {
-      cIn.push_back(toFloat(read(c.elements[i], 32), "f32"));
+  Value *lane =
+      intrinsicCall("llvm.nvvm.read.ptx.sreg.laneid", b_.getInt32Ty(), {});
+  auto shfl = [&](Value *v, Value *src) {
+    return intrinsicCall("llvm.nvvm.shfl.sync.idx.i32", b_.getInt32Ty(),
+                         {b_.getInt32(~0u), v, src, b_.getInt32(31)});
+  };
+  Value *matrix = b_.CreateLShr(lane, 3), *r = b_.CreateAnd(lane, 7);
+  // The fragment of this lane's matrix in lane `src` (every lane shuffles
+  // every matrix's register; each keeps its own matrix's).
+  auto fragFrom = [&](Value *src) {
+    Value *out = nullptr;
+    for (unsigned m = 0; m < num; ++m) {
+      Value *v = shfl(frags[m], src);
+      out =
+          out ? b_.CreateSelect(b_.CreateICmpEQ(matrix, b_.getInt32(m)), v, out)
+              : v;
+    }
+    return out;
+  };
+  Value *words[4];
+  for (unsigned w = 0; w < 4; ++w) {
+    if (!trans) {
+      words[w] = fragFrom(b_.CreateAdd(b_.CreateShl(r, 2), b_.getInt32(w)));
       continue;
     }
-    Value *word = read(c.elements[i / 2], 32);
-    cIn.push_back(
-        b_.CreateFPExt(toFloat(b_.CreateTrunc(b_.CreateLShr(word, 16 * (i % 2)),
-                                              b_.getInt16Ty()),
-                               "f16"),
-                       b_.getFloatTy()));
+    Value *src = b_.CreateLShr(r, 1);
+    Value *shift = b_.CreateShl(b_.CreateAnd(r, 1), 4);
+    Value *lo =
+        b_.CreateLShr(fragFrom(b_.CreateAdd(b_.getInt32(8 * w), src)), shift);
+    Value *hi = b_.CreateLShr(
+        fragFrom(b_.CreateAdd(b_.getInt32(8 * w + 4), src)), shift);
+    words[w] = b_.CreateOr(b_.CreateAnd(lo, 0xffff),
+                           b_.CreateShl(b_.CreateAnd(hi, 0xffff), 16));
   }
-  std::vector<Value *> out =
-      mmaM16N8(b_, module_, aIn, bIn, cIn, abType, k16 ? 16 : 8);
-  if (dType == "f32") {
-    for (unsigned i = 0; i < 4; ++i)
-      if (!write(d.elements[i], b_.CreateBitCast(out[i], b_.getInt32Ty())))
-        return false;
-    return true;
-  }
-  for (unsigned r = 0; r < 2; ++r) {
-    Value *lo = b_.CreateZExt(fromFloat(out[2 * r], "f16"), b_.getInt32Ty());
-    Value *hi =
-        b_.CreateZExt(fromFloat(out[2 * r + 1], "f16"), b_.getInt32Ty());
-    if (!write(d.elements[r], b_.CreateOr(lo, b_.CreateShl(hi, 16))))
-      return false;
-  }
+  Value *row = PoisonValue::get(FixedVectorType::get(b_.getInt32Ty(), 4));
+  for (unsigned w = 0; w < 4; ++w)
+    row = b_.CreateInsertElement(row, words[w], w);
+  // Lanes past the matrices' rows give no address and store nothing.
+  bool guarded = num < 4;
+  if (guarded)
+    beginGuarded(b_.CreateICmpULT(lane, b_.getInt32(8 * num)));
+  Value *ptr = address(st.operands[0], 3);
+  if (!ptr)
+    return fail("address");
+  tag(b_.CreateAlignedStore(row, ptr, Align(16)), st);
+  if (guarded)
+    endGuarded();
   return true;
+}
+
+// movmatrix.sync.aligned.m8n8.trans.b16 d, a: the 8x8 matrix of 16-bit
+// elements in the lanes' fragments (lane l: row l/4, columns 2(l%4) and
+// 2(l%4)+1) transposed: d's element (r, c) is a's (c, r).
+bool Lowerer::lowerMovmatrix(const Statement &st) {
+  if (!hasPart(st, "m8n8") || !hasPart(st, "trans") || typeOf(st) != "b16" ||
+      st.operands.size() != 2)
+    return fail("movmatrix form");
+  Value *a = read(st.operands[1], 32);
+  if (!a)
+    return fail("movmatrix source");
+  Value *lane =
+      intrinsicCall("llvm.nvvm.read.ptx.sreg.laneid", b_.getInt32Ty(), {});
+  auto shfl = [&](Value *v, Value *src) {
+    return intrinsicCall("llvm.nvvm.shfl.sync.idx.i32", b_.getInt32Ty(),
+                         {b_.getInt32(~0u), v, src, b_.getInt32(31)});
+  };
+  Value *row = b_.CreateLShr(lane, 2), *quad = b_.CreateAnd(lane, 3);
+  // d(row, 2q + j) = a(2q + j, row): lane 4(2q + j) + row/2, half row%2.
+  Value *shift = b_.CreateShl(b_.CreateAnd(row, 1), 4);
+  Value *half[2];
+  for (unsigned j = 0; j < 2; ++j) {
+    Value *src = b_.CreateAdd(
+        b_.CreateShl(b_.CreateAdd(b_.CreateShl(quad, 1), b_.getInt32(j)), 2),
+        b_.CreateLShr(row, 1));
+    half[j] = b_.CreateAnd(b_.CreateLShr(shfl(a, src), shift), 0xffff);
+  }
+  return write(st.operands[0], b_.CreateOr(half[0], b_.CreateShl(half[1], 16)));
 }
 
 } // namespace kcheck::analyzer::ptx

@@ -20,17 +20,6 @@ namespace kcheck::analyzer::ptx {
 llvm::Value *bytePermute(llvm::IRBuilder<> &b, llvm::Value *a, llvm::Value *bv,
                          llvm::Value *selector);
 
-// One m16n8k{8,16} tensor-core product, D = A*B + C, on a warp's fragments
-// in the PTX ISA's layout (mma.m16n8k16: A in 4 registers, B in 2, C and D 4
-// floats per lane; m16n8k8: 2 and 1): each lane gathers the A rows and B
-// columns its D elements need with shuffles; sums in float (the tensor
-// core's rounding may differ in the last bits). Shared by mma.sync and wmma.
-std::vector<llvm::Value *> mmaM16N8(llvm::IRBuilder<> &b, llvm::Module &module,
-                                    llvm::ArrayRef<llvm::Value *> aRegs,
-                                    llvm::ArrayRef<llvm::Value *> bRegs,
-                                    llvm::ArrayRef<llvm::Value *> c,
-                                    const std::string &abType, unsigned kCount);
-
 class Lowerer {
 public:
   // In a dry run the IR goes into a scratch function and no block is split:
@@ -95,6 +84,8 @@ private:
                             llvm::Value *ptr, llvm::Value *v, bool isRed);
   bool lowerCpAsync(const Statement &st);
   bool lowerLdmatrix(const Statement &st);
+  bool lowerStmatrix(const Statement &st, unsigned num, bool trans);
+  bool lowerMovmatrix(const Statement &st);
   bool lowerMmaSync(const Statement &st);
   bool lowerShfl(const Statement &st);
   bool lowerVote(const Statement &st);

@@ -7,7 +7,10 @@
 // and cg::memcpy_async) and ldmatrix (LDSM .x1/.x2/.x4, .trans) count in none
 // of smsp__sass_inst_executed_op_{shared,global}_{ld,st}, the shared
 // wavefronts or the global sectors of those ops: Nsight Compute counts them
-// under their own ops (op_ldgsts, op_ldsm). Their wavefront rules
+// under their own ops (op_ldgsts, op_ldsm). Nor does stmatrix (STSM .x1/.x2/
+// .x4, .trans) count in op_shared_st: measured on the H200
+// (tests/conformance/programs/ptx_matrix_forms.cu,
+// data/h200-ptx_matrix_forms.ncu.csv). Their wavefront rules
 // (../shared/docs/research/sm90-shared-rules.md) are a later model.
 #pragma once
 
@@ -18,7 +21,8 @@ namespace kcheck::sim {
 enum class SassMemoryClass {
   LoadStore, // LD/ST, LDG/STG, LDS/STS: the ld/st metrics
   Ldgsts,    // cp.async
-  Ldsm       // ldmatrix
+  Ldsm,      // ldmatrix
+  Stsm       // stmatrix
 };
 
 inline SassMemoryClass sassMemoryClassOf(std::string_view ptxInstruction) {
@@ -26,6 +30,8 @@ inline SassMemoryClass sassMemoryClassOf(std::string_view ptxInstruction) {
     return SassMemoryClass::Ldgsts;
   if (ptxInstruction.substr(0, 8) == "ldmatrix")
     return SassMemoryClass::Ldsm;
+  if (ptxInstruction.substr(0, 8) == "stmatrix")
+    return SassMemoryClass::Stsm;
   return SassMemoryClass::LoadStore;
 }
 
