@@ -5,17 +5,20 @@
 //   m16n8k8, m16n8k16  .row.col  f16 -> f16 or f32, bf16 -> f32
 //   m16n8k4, m16n8k8   .row.col  tf32 -> f32
 //   m8n8k16, m16n8k16, m16n8k32  .row.col[.satfinite]  s8/u8 -> s32
-//   m8n8k4   .row.col  f64 -> f64
+//   m8n8k32, m16n8k32, m16n8k64  .row.col[.satfinite]  s4/u4 -> s32
+//   m8n8k128, m16n8k128, m16n8k256  .row.col  b1 -> s32 (.xor/.and.popc)
+//   m8n8k4, m16n8k4, m16n8k8, m16n8k16  .row.col  f64 -> f64
 // Every one of these fragment layouts is the same rule with E elements per
 // 32-bit register (2 for 16-bit types, 1 for tf32 and f64 (a 64-bit
-// register), 4 for 8-bit): with g = lane/4 and t = lane%4, A element
-// (row, k) is in lane (row%8)*4 + (k%4E)/E, register (k/4E)*(M/8) + row/8,
-// element k%E; B element (k, col) in lane col*4 + (k%4E)/E, register k/4E,
-// element k%E; C and D element i of a lane is (g + 8*(i/2), 2t + i%2) (M=16)
-// or (g, 2t + i) (M=8). Each lane gathers the A rows and B columns its D
-// elements need with shuffles and sums k in order: in float for the float
-// types (the tensor core's rounding may differ in the last bits), in double
-// for f64, wrapping in 32 bits for the integer types (.satfinite: clamped).
+// register), 4 for 8-bit, 8 for 4-bit, 32 for b1): with g = lane/4 and t =
+// lane%4, A element (row, k) is in lane (row%8)*4 + (k%4E)/E, register
+// (k/4E)*(M/8) + row/8, element k%E; B element (k, col) in lane col*4 +
+// (k%4E)/E, register k/4E, element k%E; C and D element i of a lane is (g +
+// 8*(i/2), 2t + i%2) (M=16) or (g, 2t + i) (M=8). Each lane gathers the A rows
+// and B columns its D elements need with shuffles and sums k in order: in float
+// for the float types (the tensor core's rounding may differ in the last bits),
+// in double for f64, wrapping in 32 bits for the integer types (.satfinite:
+// clamped; b1's product of two bits is their xor or and, summed: the popc).
 // tf32 operands are f32 registers of which the tensor core reads the upper
 // 19 bits.
 #include "analyzer/ptx/PtxLowerer.h"
@@ -25,6 +28,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -38,8 +42,11 @@ struct MmaForm {
   unsigned m = 0, n = 8, k = 0;
   std::string d, a, b, c; // types
   bool satfinite = false;
+  std::string bitOp;   // b1: "xor" or "and" (then popc)
   unsigned perReg = 1; // A/B elements per 32-bit register
-  bool isInt() const { return a == "s8" || a == "u8"; }
+  bool isInt() const {
+    return a == "s8" || a == "u8" || a == "s4" || a == "u4" || a == "b1";
+  }
   bool isF64() const { return a == "f64"; }
   unsigned aRegs() const { return m * k / 32 / perReg; }
   unsigned bRegs() const { return k * n / 32 / perReg; }
@@ -59,6 +66,8 @@ std::optional<MmaForm> parseForm(const Statement &st, std::string &why) {
       types.push_back(p);
     else if (p == "satfinite")
       f.satfinite = true;
+    else if (p == "xor" || p == "and")
+      f.bitOp = p;
     else if (p == "row" || p == "col")
       rowCol = rowCol || (p == "row" && i + 1 < st.parts.size() &&
                           st.parts[i + 1] == "col");
@@ -87,12 +96,22 @@ std::optional<MmaForm> parseForm(const Statement &st, std::string &why) {
   } else if (f.a == "tf32") {
     ok = f.b == "tf32" && f.d == "f32" && f.c == "f32" &&
          (shape(16, 4) || shape(16, 8));
-  } else if (f.isInt()) {
+  } else if (f.a == "s8" || f.a == "u8") {
     f.perReg = 4;
     ok = (f.b == "s8" || f.b == "u8") && f.d == "s32" && f.c == "s32" &&
          (shape(8, 16) || shape(16, 16) || shape(16, 32));
+  } else if (f.a == "s4" || f.a == "u4") {
+    f.perReg = 8;
+    ok = (f.b == "s4" || f.b == "u4") && f.d == "s32" && f.c == "s32" &&
+         (shape(8, 32) || shape(16, 32) || shape(16, 64));
+  } else if (f.a == "b1") {
+    f.perReg = 32;
+    ok = f.b == "b1" && f.d == "s32" && f.c == "s32" && !f.bitOp.empty() &&
+         hasPart(st, "popc") && !f.satfinite &&
+         (shape(8, 128) || shape(16, 128) || shape(16, 256));
   } else if (f.isF64()) {
-    ok = f.b == "f64" && f.d == "f64" && f.c == "f64" && shape(8, 4);
+    ok = f.b == "f64" && f.d == "f64" && f.c == "f64" &&
+         (shape(8, 4) || shape(16, 4) || shape(16, 8) || shape(16, 16));
   }
   if (!ok || (f.satfinite && !f.isInt())) {
     why = "mma form " + st.parts[3] + " ." + f.d + "." + f.a + "." + f.b + "." +
@@ -165,31 +184,36 @@ bool Lowerer::lowerMmaSync(const Statement &st) {
     Value *bitsValue =
         b_.CreateTrunc(b_.CreateLShr(reg, w * e), b_.getIntNTy(w));
     if (f.isInt())
-      return type == "s8" ? b_.CreateSExt(bitsValue, i32)
-                          : b_.CreateZExt(bitsValue, i32);
+      return type[0] == 's' ? b_.CreateSExt(bitsValue, i32)
+                            : b_.CreateZExt(bitsValue, i32);
     Type *half = type == "bf16" ? b_.getBFloatTy() : b_.getHalfTy();
     return b_.CreateFPExt(b_.CreateBitCast(bitsValue, half), b_.getFloatTy());
   };
   unsigned span = 4 * f.perReg; // k covered by a register's four lanes
-  // A's row (g + 8h) and B's column `col` (a value per lane), k = 0..K-1.
-  auto aRow = [&](unsigned h) {
-    std::vector<Value *> row(f.k);
+  // A's row (g + 8h) and B's column `col` (a value per lane), k = 0..K-1:
+  // each register shuffled once from each of the four lanes that hold it.
+  auto gather = [&](Value *owner, const std::vector<Value *> &regsIn,
+                    auto regOf, const std::string &type) {
+    std::vector<Value *> line(f.k);
+    std::map<std::pair<unsigned, unsigned>, Value *> shuffled;
     for (unsigned k = 0; k < f.k; ++k) {
-      Value *src = b_.CreateAdd(b_.CreateShl(group, 2),
-                                b_.getInt32((k % span) / f.perReg));
-      unsigned reg = (k / span) * (f.m / 8) + h;
-      row[k] = element(shfl(aIn[reg], src), k % f.perReg, f.a);
+      unsigned lane4 = (k % span) / f.perReg, reg = regOf(k);
+      Value *&got = shuffled[{reg, lane4}];
+      if (!got)
+        got = shfl(regsIn[reg],
+                   b_.CreateAdd(b_.CreateShl(owner, 2), b_.getInt32(lane4)));
+      line[k] = element(got, k % f.perReg, type);
     }
-    return row;
+    return line;
+  };
+  auto aRow = [&](unsigned h) {
+    return gather(
+        group, aIn, [&](unsigned k) { return (k / span) * (f.m / 8) + h; },
+        f.a);
   };
   auto bCol = [&](Value *col) {
-    std::vector<Value *> column(f.k);
-    for (unsigned k = 0; k < f.k; ++k) {
-      Value *src = b_.CreateAdd(b_.CreateShl(col, 2),
-                                b_.getInt32((k % span) / f.perReg));
-      column[k] = element(shfl(bIn[k / span], src), k % f.perReg, f.b);
-    }
-    return column;
+    return gather(
+        col, bIn, [&](unsigned k) { return k / span; }, f.b);
   };
   // C's elements as the math type.
   std::vector<Value *> cIn;
@@ -225,8 +249,13 @@ bool Lowerer::lowerMmaSync(const Statement &st) {
       // In 64 bits, then wrapped or (.satfinite) clamped to s32.
       Type *i64 = b_.getInt64Ty();
       Value *sum = b_.CreateSExt(cIn[i], i64);
-      for (unsigned k = 0; k < f.k; ++k)
-        sum = b_.CreateAdd(sum, b_.CreateSExt(b_.CreateMul(r[k], cl[k]), i64));
+      for (unsigned k = 0; k < f.k; ++k) {
+        // b1: popc of the bits' xor or and, bit by bit.
+        Value *product = f.bitOp == "xor"   ? b_.CreateXor(r[k], cl[k])
+                         : f.bitOp == "and" ? b_.CreateAnd(r[k], cl[k])
+                                            : b_.CreateMul(r[k], cl[k]);
+        sum = b_.CreateAdd(sum, b_.CreateSExt(product, i64));
+      }
       if (f.satfinite) {
         sum = b_.CreateBinaryIntrinsic(Intrinsic::smax, sum,
                                        b_.getInt64(INT32_MIN));
