@@ -71,6 +71,14 @@ Value *decode(IRBuilder<> &b, Value *code, const Fp8Format &f) {
                         mag);
 }
 
+} // namespace
+
+Value *decodeFp8(IRBuilder<> &b, Value *code, const std::string &type) {
+  return decode(b, code, type == "e5m2" || type == "e5m2x2" ? kE5m2 : kE4m3);
+}
+
+namespace {
+
 // A double rounded to the nearest FP8 value (ties to even), saturated to the
 // largest finite one, as an i32 byte.
 Value *encode(IRBuilder<> &b, Value *x, const Fp8Format &f, bool relu) {

@@ -3,6 +3,7 @@
 // access). Forms lowered (conformance/PtxMatrixForms.cpp lists them with the
 // others):
 //   m16n8k8, m16n8k16  .row.col  f16 -> f16 or f32, bf16 -> f32
+//   m16n8k32  .row.col  e4m3/e5m2 -> f16 or f32 (sm_89)
 //   m16n8k4, m16n8k8   .row.col  tf32 -> f32
 //   m8n8k16, m16n8k16, m16n8k32  .row.col[.satfinite]  s8/u8 -> s32
 //   m8n8k32, m16n8k32, m16n8k64  .row.col[.satfinite]  s4/u4 -> s32
@@ -109,6 +110,10 @@ std::optional<MmaForm> parseForm(const Statement &st, std::string &why) {
     ok = f.b == "b1" && f.d == "s32" && f.c == "s32" && !f.bitOp.empty() &&
          hasPart(st, "popc") && !f.satfinite &&
          (shape(8, 128) || shape(16, 128) || shape(16, 256));
+  } else if (f.a == "e4m3" || f.a == "e5m2") {
+    f.perReg = 4;
+    ok = (f.b == "e4m3" || f.b == "e5m2") && shape(16, 32) && f.d == f.c &&
+         (f.d == "f32" || f.d == "f16");
   } else if (f.isF64()) {
     ok = f.b == "f64" && f.d == "f64" && f.c == "f64" &&
          (shape(8, 4) || shape(16, 4) || shape(16, 8) || shape(16, 16));
@@ -186,6 +191,9 @@ bool Lowerer::lowerMmaSync(const Statement &st) {
     if (f.isInt())
       return type[0] == 's' ? b_.CreateSExt(bitsValue, i32)
                             : b_.CreateZExt(bitsValue, i32);
+    if (type == "e4m3" || type == "e5m2") // every fp8 value is a float's
+      return b_.CreateFPTrunc(
+          decodeFp8(b_, b_.CreateZExt(bitsValue, i32), type), b_.getFloatTy());
     Type *half = type == "bf16" ? b_.getBFloatTy() : b_.getHalfTy();
     return b_.CreateFPExt(b_.CreateBitCast(bitsValue, half), b_.getFloatTy());
   };

@@ -20,6 +20,11 @@ namespace kcheck::analyzer::ptx {
 llvm::Value *bytePermute(llvm::IRBuilder<> &b, llvm::Value *a, llvm::Value *bv,
                          llvm::Value *selector);
 
+// An e4m3 or e5m2 byte (i32, low 8 bits) as a double, exactly
+// (PtxLowerFp8.cpp).
+llvm::Value *decodeFp8(llvm::IRBuilder<> &b, llvm::Value *code,
+                       const std::string &type);
+
 class Lowerer {
 public:
   // In a dry run the IR goes into a scratch function and no block is split:

@@ -11,6 +11,7 @@
 // kcheck run.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -135,6 +136,46 @@ __global__ void mmaHalf(const void *a, const void *b, const float *c,
         DHalf ? __half2float(
                     __ushort_as_half(uint16_t(dr[i / 2] >> (16 * (i % 2)))))
               : __uint_as_float(dr[i]);
+}
+
+// fp8 (sm_89): m16n8k32, e4m3 or e5m2 each operand, f32 or f16
+// accumulators.
+#define F8(D, AT, BT, OPS)                                                     \
+  "mma.sync.aligned.m16n8k32.row.col." D "." AT "." BT "." D " " OPS ";"
+#define F8_ALL(D, OPS, OUTS, INS)                                              \
+  if constexpr (!AE5 && !BE5)                                                  \
+    asm(F8(D, "e4m3", "e4m3", OPS) : OUTS : INS);                              \
+  else if constexpr (!AE5)                                                     \
+    asm(F8(D, "e4m3", "e5m2", OPS) : OUTS : INS);                              \
+  else if constexpr (!BE5)                                                     \
+    asm(F8(D, "e5m2", "e4m3", OPS) : OUTS : INS);                              \
+  else                                                                         \
+    asm(F8(D, "e5m2", "e5m2", OPS) : OUTS : INS);
+template <bool AE5, bool BE5, bool Half>
+__global__ void mmaFp8(const void *a, const void *b, const float *c, float *d) {
+  uint32_t ar[4], br[2], cr[4] = {}, dr[4] = {};
+  for (int j = 0; j < 4; ++j)
+    ar[j] = aReg<16, 4>(a, 32, j);
+  for (int j = 0; j < 2; ++j)
+    br[j] = bReg<4>(b, j);
+  float cf[4];
+  for (int i = 0; i < 4; ++i)
+    cf[i] = c[accRow<16>(i) * 8 + accCol<16>(i)];
+  for (int i = 0; i < 4; ++i)
+    cr[i] = Half ? (i < 2 ? packHalves(cf[2 * i], cf[2 * i + 1]) : 0)
+                 : __float_as_uint(cf[i]);
+  if constexpr (Half) {
+    F8_ALL("f16", "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9}", D2,
+           A4 COMMA B2 COMMA C2)
+  } else {
+    F8_ALL("f32", "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13}",
+           D4, A4 COMMA B2 COMMA C4)
+  }
+  for (int i = 0; i < 4; ++i)
+    d[accRow<16>(i) * 8 + accCol<16>(i)] =
+        Half ? __half2float(
+                   __ushort_as_half(uint16_t(dr[i / 2] >> (16 * (i % 2)))))
+             : __uint_as_float(dr[i]);
 }
 
 // tf32 -> f32, m16n8k4 and m16n8k8.
@@ -467,6 +508,51 @@ static void floatForms() {
       c[i] = cf[i] = float(i % 11) - 5;
     product(16, k, a, b, c, want);
     uint16_t *da = device(ah, 16 * k), *db = device(bh, k * 8);
+    float *dc = device(cf, 128), *dd = device<float>(nullptr, 128);
+    form.kernel<<<1, 32>>>(da, db, dc, dd);
+    back(df, dd, 128);
+    bool ok = true;
+    for (int i = 0; i < 128; ++i)
+      ok = ok && df[i] == float(want[i]);
+    report(form.name, ok);
+    cudaFree(da), cudaFree(db), cudaFree(dc);
+  }
+  struct {
+    const char *name;
+    bool aE5, bE5, half;
+    void (*kernel)(const void *, const void *, const float *, float *);
+  } fp8Forms[] = {{"mma.m16n8k32.f32.e4m3.e4m3.f32", false, false, false,
+                   mmaFp8<false, false, false>},
+                  {"mma.m16n8k32.f32.e4m3.e5m2.f32", false, true, false,
+                   mmaFp8<false, true, false>},
+                  {"mma.m16n8k32.f32.e5m2.e4m3.f32", true, false, false,
+                   mmaFp8<true, false, false>},
+                  {"mma.m16n8k32.f32.e5m2.e5m2.f32", true, true, false,
+                   mmaFp8<true, true, false>},
+                  {"mma.m16n8k32.f16.e4m3.e4m3.f16", false, false, true,
+                   mmaFp8<false, false, true>},
+                  {"mma.m16n8k32.f16.e4m3.e5m2.f16", false, true, true,
+                   mmaFp8<false, true, true>},
+                  {"mma.m16n8k32.f16.e5m2.e4m3.f16", true, false, true,
+                   mmaFp8<true, false, true>},
+                  {"mma.m16n8k32.f16.e5m2.e5m2.f16", true, true, true,
+                   mmaFp8<true, true, true>}};
+  for (const auto &form : fp8Forms) {
+    double a[512], b[256], c[128], want[128];
+    uint8_t a8[512], b8[256];
+    auto fp8 = [](double v, bool e5) {
+      return uint8_t(__nv_cvt_float_to_fp8(float(v), __NV_SATFINITE,
+                                           e5 ? __NV_E5M2 : __NV_E4M3));
+    };
+    for (int i = 0; i < 512; ++i)
+      a[i] = (i * 7 % 9) - 4, a8[i] = fp8(a[i], form.aE5);
+    for (int i = 0; i < 256; ++i)
+      b[i] = (i * 5 % 7) - 3, b8[i] = fp8(b[i], form.bE5);
+    float cf[128], df[128];
+    for (int i = 0; i < 128; ++i)
+      c[i] = cf[i] = float(i % 11) - 5;
+    product(16, 32, a, b, c, want);
+    uint8_t *da = device(a8, 512), *db = device(b8, 256);
     float *dc = device(cf, 128), *dd = device<float>(nullptr, 128);
     form.kernel<<<1, 32>>>(da, db, dc, dd);
     back(df, dd, 128);
