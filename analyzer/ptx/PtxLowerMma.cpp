@@ -119,8 +119,9 @@ std::optional<MmaForm> parseForm(const Statement &st, std::string &why) {
          (shape(8, 4) || shape(16, 4) || shape(16, 8) || shape(16, 16));
   }
   if (!ok || (f.satfinite && !f.isInt())) {
-    why = "mma form " + st.parts[3] + " ." + f.d + "." + f.a + "." + f.b + "." +
-          f.c + " (not lowered yet: docs/conformance.md, PTX matrix forms)";
+    why = "mma form m" + std::to_string(f.m) + "n" + std::to_string(f.n) + "k" +
+          std::to_string(f.k) + " ." + f.d + "." + f.a + "." + f.b + "." + f.c +
+          " (not lowered yet: docs/conformance.md, PTX matrix forms)";
     return std::nullopt;
   }
   return f;
