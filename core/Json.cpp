@@ -41,6 +41,11 @@ JsonParseResult parseJson(std::string_view text) {
     std::string what = e.what();
     size_t at = what.find("line ");
     r.error = at == std::string::npos ? what : what.substr(at);
+  } catch (const Json::out_of_range &e) {
+    // A number past double's range ("1e99999"): out_of_range.406.
+    std::string what = e.what();
+    size_t at = what.find("] ");
+    r.error = at == std::string::npos ? what : what.substr(at + 2);
   }
   return r;
 }
