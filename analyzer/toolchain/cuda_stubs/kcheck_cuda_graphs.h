@@ -220,8 +220,7 @@ extern "C" {
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
                                    enum cudaStreamCaptureMode mode);
 cudaError_t cudaStreamBeginCaptureToGraph(
-    cudaStream_t stream, cudaGraph_t graph,
-    const cudaGraphNode_t *dependencies,
+    cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
     const cudaGraphEdgeData *dependencyData, size_t numDependencies,
     enum cudaStreamCaptureMode mode);
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);
@@ -317,9 +316,10 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
                                           cudaGraph_t graph,
                                           unsigned long long flags = 0);
-cudaError_t cudaGraphExecKernelNodeSetParams(
-    cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-    const struct cudaKernelNodeParams *p);
+cudaError_t
+cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
+                                 cudaGraphNode_t node,
+                                 const struct cudaKernelNodeParams *p);
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                 cudaGraphExecUpdateResultInfo *resultInfo);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream);
