@@ -130,6 +130,17 @@ inline cudaGraph_t handle(Graph *g) { return reinterpret_cast<cudaGraph_t>(g); }
 inline cudaGraphNode_t handle(Node *n) {
   return reinterpret_cast<cudaGraphNode_t>(n);
 }
+/// The nodes of handles `deps` (n of them), each of `g` and none twice;
+/// nullopt if one is not.
+std::optional<std::vector<Node *>>
+nodesOf(Graph &g, const cudaGraphNode_t *deps, size_t n);
+/// cudaGraphAdd*Node's common part: a node of `work` in `graph` after
+/// `deps`, its handle in `out` (an invalid value for a bad argument).
+cudaError_t addApiNode(cudaGraphNode_t *out, cudaGraph_t graph,
+                       const cudaGraphNode_t *deps, size_t n, Work work);
+/// An allocation node's work: `bytes` reserved now, at the address the
+/// node will give (CudaRuntimeGraphExec.cpp).
+cudaError_t allocationWork(size_t bytes, Work &w);
 /// A node of `work` in `g` after `deps` (each a node of g).
 Node *addNode(Graph &g, Work work, const std::vector<Node *> &deps);
 /// A deep copy of `g` whose nodes remember theirs (Node::origin); `map`

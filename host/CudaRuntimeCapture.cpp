@@ -97,16 +97,11 @@ cudaError_t apiStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
                                          const cudaGraphEdgeData *, size_t n,
                                          int mode) {
   Graph *g = graphOf(graph);
-  if (!g || (n && !deps))
+  std::optional<std::vector<Node *>> after =
+      g ? nodesOf(*g, deps, n) : std::nullopt;
+  if (!after)
     return fail(cudaErrorInvalidValue);
-  std::vector<Node *> after;
-  for (size_t i = 0; i < n; ++i) {
-    Node *d = nodeOf(deps[i]);
-    if (!d || d->graph != g)
-      return fail(cudaErrorInvalidValue);
-    after.push_back(d);
-  }
-  return beginCapture(stream, g, std::move(after), mode);
+  return beginCapture(stream, g, std::move(*after), mode);
 }
 
 cudaError_t apiStreamEndCapture(cudaStream_t stream, cudaGraph_t *out) {
@@ -184,19 +179,14 @@ cudaError_t apiStreamUpdateCaptureDependencies(cudaStream_t stream,
   CapturingStream *s = capturingStream(stream);
   if (!s || s->capture->invalidated)
     return fail(cudaErrorIllegalState);
-  if (flags > 1 || (n && !deps))
+  std::optional<std::vector<Node *>> nodes =
+      nodesOf(*s->capture->graph, deps, n);
+  if (flags > 1 || !nodes)
     return fail(cudaErrorInvalidValue);
-  std::vector<Node *> nodes;
-  for (size_t i = 0; i < n; ++i) {
-    Node *d = nodeOf(deps[i]);
-    if (!d || d->graph != s->capture->graph)
-      return fail(cudaErrorInvalidValue);
-    nodes.push_back(d);
-  }
   if (flags == 1) // cudaStreamSetCaptureDependencies
-    setDeps(*s, std::move(nodes));
+    setDeps(*s, std::move(*nodes));
   else
-    addDeps(*s, nodes);
+    addDeps(*s, *nodes);
   return cudaSuccess;
 }
 cudaError_t apiThreadExchangeStreamCaptureMode(int *mode) {
@@ -267,14 +257,9 @@ cudaError_t captureMalloc(void **ptr, size_t size, cudaStream_t stream) {
     return fail(cudaErrorInvalidValue);
   if (capturingStream(stream)->capture->invalidated)
     return fail(cudaErrorStreamCaptureInvalidated);
-  uint64_t base = rt().device().memory().allocate(size, "cudaMallocAsync");
-  if (!base)
-    return fail(cudaErrorMemoryAllocation);
   Work w;
-  w.type = cudaGraphNodeTypeMemAlloc;
-  w.dptr = reinterpret_cast<void *>(base);
-  w.bytes = size;
-  state().allocationBytes[w.dptr] = size;
+  if (cudaError_t e = allocationWork(size, w))
+    return e;
   *ptr = w.dptr;
   return capture(stream, std::move(w));
 }

@@ -105,6 +105,19 @@ cudaError_t run(const Graph &g) {
   return cudaSuccess;
 }
 
+// Allocation nodes: the address is reserved when the node is made.
+cudaError_t allocationWork(size_t bytes, Work &w) {
+  uint64_t base =
+      entry::rt().device().memory().allocate(bytes, "cudaMallocAsync");
+  if (!base)
+    return entry::fail(cudaErrorMemoryAllocation);
+  w.type = cudaGraphNodeTypeMemAlloc;
+  w.dptr = reinterpret_cast<void *>(base);
+  w.bytes = bytes;
+  state().allocationBytes[w.dptr] = bytes;
+  return cudaSuccess;
+}
+
 } // namespace kcheck::host::graph
 
 namespace kcheck::host::entry {
@@ -249,44 +262,18 @@ cudaError_t apiGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
   return cudaSuccess;
 }
 
-// Allocation nodes: the address is reserved when the node is made.
-cudaError_t allocWork(size_t bytes, Work &w) {
-  if (!bytes)
-    return fail(cudaErrorInvalidValue);
-  uint64_t base = rt().device().memory().allocate(bytes, "cudaMallocAsync");
-  if (!base)
-    return fail(cudaErrorMemoryAllocation);
-  w.type = cudaGraphNodeTypeMemAlloc;
-  w.dptr = reinterpret_cast<void *>(base);
-  w.bytes = bytes;
-  state().allocationBytes[w.dptr] = bytes;
-  return cudaSuccess;
-}
-cudaError_t addWork(cudaGraphNode_t *out, cudaGraph_t graph,
-                    const cudaGraphNode_t *deps, size_t n, Work w) {
-  Graph *g = graphOf(graph);
-  if (!out || !g || (n && !deps))
-    return fail(cudaErrorInvalidValue);
-  std::vector<Node *> after;
-  for (size_t i = 0; i < n; ++i) {
-    Node *d = nodeOf(deps[i]);
-    if (!d || d->graph != g)
-      return fail(cudaErrorInvalidValue);
-    after.push_back(d);
-  }
-  *out = handle(addNode(*g, std::move(w), after));
-  return cudaSuccess;
-}
 cudaError_t apiGraphAddMemAllocNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                     const cudaGraphNode_t *deps, size_t n,
                                     cudaMemAllocNodeParams *p) {
   Work w;
   if (!p)
     return fail(cudaErrorInvalidValue);
-  if (cudaError_t e = allocWork(p->bytesize, w))
+  if (!p->bytesize)
+    return fail(cudaErrorInvalidValue);
+  if (cudaError_t e = allocationWork(p->bytesize, w))
     return e;
   p->dptr = w.dptr;
-  return addWork(out, graph, deps, n, std::move(w));
+  return addApiNode(out, graph, deps, n, std::move(w));
 }
 cudaError_t apiGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                    const cudaGraphNode_t *deps, size_t n,
@@ -296,7 +283,7 @@ cudaError_t apiGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t graph,
   Work w;
   w.type = cudaGraphNodeTypeMemFree;
   w.dptr = dptr;
-  return addWork(out, graph, deps, n, std::move(w));
+  return addApiNode(out, graph, deps, n, std::move(w));
 }
 cudaError_t apiGraphAddNode(cudaGraphNode_t *out, cudaGraph_t graph,
                             const cudaGraphNode_t *deps,
@@ -310,16 +297,18 @@ cudaError_t apiGraphAddNode(cudaGraphNode_t *out, cudaGraph_t graph,
                      "code, which kcheck does not run yet)");
   Work w;
   if (p->type == cudaGraphNodeTypeMemAlloc) {
-    if (cudaError_t e = allocWork(p->alloc.bytesize, w))
+    if (!p->alloc.bytesize)
+      return fail(cudaErrorInvalidValue);
+    if (cudaError_t e = allocationWork(p->alloc.bytesize, w))
       return e;
     p->alloc.dptr = w.dptr;
-    return addWork(out, graph, deps, n, std::move(w));
+    return addApiNode(out, graph, deps, n, std::move(w));
   }
   cudaError_t error;
   std::optional<Work> made = genericWork(*p, error);
   if (!made)
     return fail(error);
-  return addWork(out, graph, deps, n, std::move(*made));
+  return addApiNode(out, graph, deps, n, std::move(*made));
 }
 
 // Graph memory: what allocation nodes that ran and were not freed hold.

@@ -175,17 +175,8 @@ Work hostWork(cudaHostFn_t fn, void *data) {
   return w;
 }
 
-} // namespace kcheck::host::graph
-
-namespace kcheck::host::entry {
-
-namespace {
-
-using namespace graph;
-
-// The dependencies of a new node: each a node of `g`.
 std::optional<std::vector<Node *>>
-dependencies(Graph &g, const cudaGraphNode_t *deps, size_t n) {
+nodesOf(Graph &g, const cudaGraphNode_t *deps, size_t n) {
   if (n && !deps)
     return std::nullopt;
   std::vector<Node *> out;
@@ -199,17 +190,25 @@ dependencies(Graph &g, const cudaGraphNode_t *deps, size_t n) {
   return out;
 }
 
-cudaError_t add(cudaGraphNode_t *out, cudaGraph_t graph,
-                const cudaGraphNode_t *deps, size_t n, Work work) {
+cudaError_t addApiNode(cudaGraphNode_t *out, cudaGraph_t graph,
+                       const cudaGraphNode_t *deps, size_t n, Work work) {
   Graph *g = graphOf(graph);
   if (!out || !g)
-    return fail(cudaErrorInvalidValue);
-  std::optional<std::vector<Node *>> d = dependencies(*g, deps, n);
+    return entry::fail(cudaErrorInvalidValue);
+  std::optional<std::vector<Node *>> d = nodesOf(*g, deps, n);
   if (!d)
-    return fail(cudaErrorInvalidValue);
+    return entry::fail(cudaErrorInvalidValue);
   *out = handle(addNode(*g, std::move(work), *d));
   return cudaSuccess;
 }
+
+} // namespace kcheck::host::graph
+
+namespace kcheck::host::entry {
+
+namespace {
+
+using namespace graph;
 
 cudaError_t apiGraphCreate(cudaGraph_t *graph, unsigned flags) {
   if (!graph || flags)
@@ -252,20 +251,20 @@ cudaError_t apiGraphAddKernelNode(cudaGraphNode_t *out, cudaGraph_t graph,
                  p->kernelParams, p->extra);
   if (!w)
     return fail(cudaErrorInvalidDeviceFunction);
-  return add(out, graph, deps, n, std::move(*w));
+  return addApiNode(out, graph, deps, n, std::move(*w));
 }
 cudaError_t apiGraphAddMemcpyNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                   const cudaGraphNode_t *deps, size_t n,
                                   const cudaMemcpy3DParms *p) {
   if (!p)
     return fail(cudaErrorInvalidValue);
-  return add(out, graph, deps, n, copyWork(*p));
+  return addApiNode(out, graph, deps, n, copyWork(*p));
 }
 cudaError_t apiGraphAddMemcpyNode1D(cudaGraphNode_t *out, cudaGraph_t graph,
                                     const cudaGraphNode_t *deps, size_t n,
                                     void *dst, const void *src, size_t count,
                                     cudaMemcpyKind kind) {
-  return add(out, graph, deps, n, copyWork1D(dst, src, count, kind));
+  return addApiNode(out, graph, deps, n, copyWork1D(dst, src, count, kind));
 }
 // A symbol's copies: a 1D copy from or to the symbol's device address.
 std::optional<void *> symbolAt(const void *symbol, size_t count,
@@ -284,7 +283,7 @@ cudaError_t apiGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *out,
   std::optional<void *> at = symbolAt(symbol, count, offset);
   if (!at)
     return fail(cudaErrorInvalidSymbol);
-  return add(out, graph, deps, n, copyWork1D(*at, src, count, kind));
+  return addApiNode(out, graph, deps, n, copyWork1D(*at, src, count, kind));
 }
 cudaError_t
 apiGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *out, cudaGraph_t graph,
@@ -294,7 +293,7 @@ apiGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *out, cudaGraph_t graph,
   std::optional<void *> at = symbolAt(symbol, count, offset);
   if (!at)
     return fail(cudaErrorInvalidSymbol);
-  return add(out, graph, deps, n, copyWork1D(dst, *at, count, kind));
+  return addApiNode(out, graph, deps, n, copyWork1D(dst, *at, count, kind));
 }
 bool validMemset(const cudaMemsetParams *p) {
   return p && p->dst &&
@@ -306,14 +305,14 @@ cudaError_t apiGraphAddMemsetNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                   const cudaMemsetParams *p) {
   if (!validMemset(p))
     return fail(cudaErrorInvalidValue);
-  return add(out, graph, deps, n, memsetWork(*p));
+  return addApiNode(out, graph, deps, n, memsetWork(*p));
 }
 cudaError_t apiGraphAddHostNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                 const cudaGraphNode_t *deps, size_t n,
                                 const cudaHostNodeParams *p) {
   if (!p || !p->fn)
     return fail(cudaErrorInvalidValue);
-  return add(out, graph, deps, n, hostWork(p->fn, p->userData));
+  return addApiNode(out, graph, deps, n, hostWork(p->fn, p->userData));
 }
 cudaError_t apiGraphAddChildGraphNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                       const cudaGraphNode_t *deps, size_t n,
@@ -324,11 +323,11 @@ cudaError_t apiGraphAddChildGraphNode(cudaGraphNode_t *out, cudaGraph_t graph,
   Work w;
   w.type = cudaGraphNodeTypeGraph;
   w.child = cloneGraph(*c);
-  return add(out, graph, deps, n, std::move(w));
+  return addApiNode(out, graph, deps, n, std::move(w));
 }
 cudaError_t apiGraphAddEmptyNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                  const cudaGraphNode_t *deps, size_t n) {
-  return add(out, graph, deps, n, Work{});
+  return addApiNode(out, graph, deps, n, Work{});
 }
 Work eventWork(cudaGraphNodeType type, cudaEvent_t event) {
   Work w;
@@ -341,15 +340,16 @@ cudaError_t apiGraphAddEventRecordNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                        cudaEvent_t event) {
   if (!event)
     return fail(cudaErrorInvalidValue);
-  return add(out, graph, deps, n,
-             eventWork(cudaGraphNodeTypeEventRecord, event));
+  return addApiNode(out, graph, deps, n,
+                    eventWork(cudaGraphNodeTypeEventRecord, event));
 }
 cudaError_t apiGraphAddEventWaitNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                      const cudaGraphNode_t *deps, size_t n,
                                      cudaEvent_t event) {
   if (!event)
     return fail(cudaErrorInvalidValue);
-  return add(out, graph, deps, n, eventWork(cudaGraphNodeTypeWaitEvent, event));
+  return addApiNode(out, graph, deps, n,
+                    eventWork(cudaGraphNodeTypeWaitEvent, event));
 }
 
 // Queries.
