@@ -1,6 +1,7 @@
 #include "host/CudaRuntime.h"
 
 #include "host/CudaGraph.h"
+#include "host/CudaTextures.h"
 #include "host/RuntimeConformance.h"
 
 #include "simulator/engine/AddressWindows.h"

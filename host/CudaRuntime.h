@@ -40,6 +40,9 @@ namespace kcheck::host {
 namespace graph {
 struct State; // CudaGraph.h
 }
+namespace texture {
+struct State; // CudaTextures.h
+}
 
 /// How a launch went: `error` says why it failed ("" if it did not);
 /// `fault` is set where the GPU would have faulted too (an illegal address, a
@@ -184,6 +187,9 @@ public:
   // Graphs, executable graphs, user objects and captures (CudaGraph.h),
   // made at the first graph call.
   std::unique_ptr<graph::State> graphs;
+  // CUDA arrays, mipmapped arrays and the descriptors of texture and
+  // surface objects (CudaTextures.h), made at the first such call.
+  std::unique_ptr<texture::State> textures;
   uintptr_t notificationHandles = 0; // async-notification handles given
   // Device-wide settings a program reads back (CudaRuntimeQueries.cpp).
   unsigned deviceFlags = 8;       // cudaDeviceMapHost, as the H200 answers

@@ -63,6 +63,14 @@ EntryPoints graphExecEntryPoints();
 /// and a graph's kernel node do.
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t shared, bool cooperative);
+/// CUDA arrays, copies to and from them, texture and surface objects
+/// (CudaRuntimeTextures.cpp).
+EntryPoints textureEntryPoints();
+/// A live CUDA array as pitched memory (its texels row by row), the bytes of
+/// one of its elements and its size in elements, rows and slices; false for
+/// a handle that is not one.
+bool arrayAsPitched(cudaArray_const_t array, cudaPitchedPtr &out,
+                    uint64_t &elementBytes, cudaExtent &size);
 /// A 3D copy of linear memory (CudaRuntimeMemory.cpp): cudaMemcpy3D's work
 /// and a graph's copy node's.
 cudaError_t copy3D(const cudaMemcpy3DParms &p);

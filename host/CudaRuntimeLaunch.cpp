@@ -184,16 +184,6 @@ cudaError_t apiLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
   return launchOn(stream, func, grid, block, args, shared, true);
 }
 
-// cudaChannelFormatDesc by value: only a description of texel bits, which
-// the texture functions would read (they are excluded: RuntimeExclusions).
-struct ChannelFormatDesc {
-  int x, y, z, w;
-  int f; // cudaChannelFormatKind
-};
-ChannelFormatDesc apiCreateChannelDesc(int x, int y, int z, int w, int f) {
-  return {x, y, z, w, f};
-}
-
 } // namespace
 
 EntryPoints launchEntryPoints() {
@@ -201,7 +191,6 @@ EntryPoints launchEntryPoints() {
       {"cudaLaunchKernel", address(apiLaunchKernel)},
       {"cudaLaunchCooperativeKernel", address(apiLaunchCooperativeKernel)},
       {"cudaLaunchKernelExC", address(apiLaunchKernelExC)},
-      {"cudaCreateChannelDesc", address(apiCreateChannelDesc)},
   };
 }
 

@@ -417,11 +417,40 @@ cudaError_t apiMemset3DAsync(PitchedPtr p, int value, Extent e,
 cudaError_t apiMemcpy3D(const Memcpy3DParms *m) {
   if (!m)
     return fail(cudaErrorInvalidValue);
-  if (m->srcArray || m->dstArray)
-    rt().unsupported("cudaMemcpy3D with a cudaArray (texture and surface "
-                     "resources are not simulated yet)");
-  const Extent &e = m->extent; // in bytes for linear memory
-  if (e.width > m->srcPtr.pitch || e.width > m->dstPtr.pitch)
+  // A CUDA array side is pitched memory (its texels row by row), whose
+  // position and the extent count elements, not bytes (cudaMemcpy3D's
+  // documentation).
+  PitchedPtr src = m->srcPtr, dst = m->dstPtr;
+  Pos srcPos = m->srcPos, dstPos = m->dstPos;
+  Extent e = m->extent; // in bytes for linear memory
+  cudaMemcpyKind kind = m->kind;
+  uint64_t elementBytes = 0;
+  auto side = [&](cudaArray_t array, PitchedPtr &p, Pos &pos) {
+    if (!array)
+      return true;
+    uint64_t bytes = 0;
+    Extent size;
+    if (!arrayAsPitched(array, p, bytes, size) ||
+        (elementBytes && bytes != elementBytes))
+      return false;
+    elementBytes = bytes;
+    if (pos.x + e.width > size.width ||
+        pos.y + std::max<size_t>(e.height, 1) > size.height ||
+        pos.z + std::max<size_t>(e.depth, 1) > size.depth)
+      return false;
+    pos.x *= bytes;
+    return true;
+  };
+  if ((m->srcArray && m->srcPtr.ptr) || (m->dstArray && m->dstPtr.ptr) ||
+      !side(m->srcArray, src, srcPos) || !side(m->dstArray, dst, dstPos))
+    return fail(cudaErrorInvalidValue);
+  if (elementBytes) {
+    e.width *= elementBytes;
+    if (kind == cudaMemcpyDefault)
+      kind = cudaMemcpyKind((m->srcArray || isDevice(src.ptr, 1) ? 2 : 0) +
+                            (m->dstArray || isDevice(dst.ptr, 1) ? 1 : 0));
+  }
+  if (e.width > src.pitch || e.width > dst.pitch)
     return fail(cudaErrorInvalidPitchValue);
   auto at = [](const PitchedPtr &p, const Pos &pos, size_t y, size_t z) {
     return static_cast<char *>(p.ptr) +
@@ -430,8 +459,7 @@ cudaError_t apiMemcpy3D(const Memcpy3DParms *m) {
   for (size_t z = 0; z < e.depth; ++z)
     for (size_t y = 0; y < e.height; ++y)
       if (cudaError_t err =
-              copy(at(m->dstPtr, m->dstPos, y, z),
-                   at(m->srcPtr, m->srcPos, y, z), e.width, m->kind))
+              copy(at(dst, dstPos, y, z), at(src, srcPos, y, z), e.width, kind))
         return err;
   return cudaSuccess;
 }

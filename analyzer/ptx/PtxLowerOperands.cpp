@@ -237,6 +237,9 @@ bool Lowerer::lowerStatement(const Statement &st) {
     return lowerBarrier(st);
   if (op == "mbarrier")
     return lowerMbarrier(st);
+  if (op == "tex" || op == "tld4" || op == "txq" || op == "suld" ||
+      op == "sust" || op == "suq")
+    return lowerTexture(st);
   if (kNoEffect.count(op))
     return true;
   if (op == "createpolicy") // an L2 cache policy: a value only hints use

@@ -96,6 +96,7 @@ private:
   bool lowerVote(const Statement &st);
   bool lowerBarrier(const Statement &st);
   bool lowerMbarrier(const Statement &st);
+  bool lowerTexture(const Statement &st); // PtxLowerTexture.cpp
 
   // Helpers.
   llvm::Value *toFloat(llvm::Value *bitsValue, const std::string &type);

@@ -104,8 +104,20 @@ std::optional<Operand> parseOperand(const std::string &raw) {
     o.kind = Operand::Kind::Sink;
     return o;
   }
-  if (s.front() == '[' && s.back() == ']')
-    return parseAddress(s.substr(1, s.size() - 2));
+  if (s.front() == '[' && s.back() == ']') {
+    std::vector<std::string> parts =
+        splitTopLevel(s.substr(1, s.size() - 2), ',');
+    if (parts.size() != 2)
+      return parseAddress(s.substr(1, s.size() - 2));
+    o.kind = Operand::Kind::ImageAddress;
+    for (const std::string &e : parts) {
+      auto element = parseOperand(e);
+      if (!element)
+        return std::nullopt;
+      o.elements.push_back(*element);
+    }
+    return o;
+  }
   if (s.front() == '{' && s.back() == '}') {
     o.kind = Operand::Kind::Vector;
     for (const std::string &e : splitTopLevel(s.substr(1, s.size() - 2), ',')) {

@@ -3,7 +3,8 @@
 // and operands. Pure text processing, no LLVM; PtxLowering turns the result
 // into IR. Covers what CUDA's headers and hand-written kernels put in inline
 // assembly: straight-line code, `{ }` scopes with `.reg` declarations,
-// `@p` / `@!p` guards, `[addr+imm]` addresses, `{a, b}` vectors, `d|p` pairs.
+// `@p` / `@!p` guards, `[addr+imm]` addresses, `[handle, {x, y}]` texture
+// addresses, `{a, b}` vectors, `d|p` pairs.
 // Labels and branches are not parsed (straight-line code only).
 #pragma once
 
@@ -16,13 +17,15 @@ namespace kcheck::analyzer::ptx {
 
 struct Operand {
   enum class Kind {
-    AsmOperand, // $N
-    Register,   // a name: a .reg declared in the template, or %laneid etc.
-    Immediate,  // integer; or a float given as 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
-    Address,    // [base], [base+imm], [imm]
-    Vector,     // {a, b, ...}
-    Pair,       // d|p (shfl, setp)
-    Sink        // _
+    AsmOperand,  // $N
+    Register,    // a name: a .reg declared in the template, or %laneid etc.
+    Immediate,   // integer; or a float given as 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX
+    Address,     // [base], [base+imm], [imm]
+    Vector,      // {a, b, ...}
+    Pair,        // d|p (shfl, setp)
+    Sink,        // _
+    ImageAddress // [handle, {coordinates}] (tex, tld4, suld, sust): elements
+                 // = the handle, then the coordinates (a Vector)
   };
   Kind kind = Kind::Immediate;
   unsigned index = 0; // AsmOperand

@@ -372,6 +372,10 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
       if (!execDeviceHeap(in, pc, w, mask))
         return WarpStop::Abort;
       break;
+    case Op::Texture:
+      if (!execTexture(in, pc, w, mask))
+        return WarpStop::Abort;
+      break;
     case Op::Sreg:
     case Op::ActiveMask:
     case Op::Shfl:

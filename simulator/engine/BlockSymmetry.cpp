@@ -374,6 +374,8 @@ private:
     case Op::Printf:
     case Op::DeviceHeap:
       return set(in.dst, AbsValue::free());
+    case Op::Texture: // texels are data; a surface write has no result
+      return in.n ? setAll(in.dst, in.n, AbsValue::dependent()) : false;
     case Op::Barrier: // a reduction over the block's predicates
       if (in.sub != uint8_t(bc::BarrierReduction::None))
         return set(in.dst, AbsValue::dependent());
@@ -447,6 +449,10 @@ private:
       return unreached(pc, false, "device printf", out);
     case Op::DeviceHeap: // blocks share the heap: each its own addresses
       return unreached(pc, false, "device malloc or free", out);
+    case Op::Texture: // a surface write: stores the proof does not follow
+      if (core::TextureInstruction::decode(in.imm).writes())
+        return unreached(pc, false, "surface write", out);
+      return;
     case Op::Shfl:
     case Op::Vote:
     case Op::WarpSync:

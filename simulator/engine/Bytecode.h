@@ -56,6 +56,11 @@ enum class Op : uint8_t {
   // In-kernel malloc and free (MallocHeap.h): sub = DeviceHeapOp; malloc:
   // a = bytes, dst = pointer (0 when the heap has no room); free: a = pointer
   DeviceHeap,
+  // A texture or surface instruction (TextureUnit.h): imm =
+  // core::TextureInstruction::encode(); a = the object's handle, b = 4
+  // coordinate words, c = 8 extra words (level, gradients, stored data);
+  // dst = 4 result words (none for a surface write: dst = 0, n = 0)
+  Texture,
 };
 
 enum class DeviceHeapOp : uint8_t { Malloc, Free };

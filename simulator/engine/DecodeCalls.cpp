@@ -5,6 +5,7 @@
 #include "simulator/engine/Decoder.h"
 
 #include "core/PtxTags.h"
+#include "core/TextureInstruction.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -470,6 +471,22 @@ Error Decoder::decodeCall(const CallInst &call) {
     TRY_SLOT(operand, call.getArgOperand(0)); // the size, or the pointer
     in.op = Op::DeviceHeap, in.a = operand;
     in.sub = uint8_t(*heap);
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name == core::kTextureReadFunction ||
+      name == core::kTextureWriteFunction) {
+    // As analyzer/ptx/PtxLowerTexture.cpp writes them.
+    auto *desc = dyn_cast<ConstantInt>(call.getArgOperand(0));
+    if (!desc || call.arg_size() != 4)
+      return unsupported(call, "malformed " + name.str());
+    TRY_SLOT(handle, call.getArgOperand(1));
+    TRY_SLOT(coords, call.getArgOperand(2));
+    TRY_SLOT(extra, call.getArgOperand(3));
+    in.op = Op::Texture, in.imm = desc->getZExtValue();
+    in.a = handle, in.b = coords, in.c = extra;
+    if (name == core::kTextureWriteFunction)
+      in.dst = 0, in.n = 0;
     emit(in, call, callOpcode(call));
     return Error::success();
   }

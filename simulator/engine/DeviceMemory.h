@@ -15,6 +15,8 @@
 // input-derived (they are the program's own data).
 #pragma once
 
+#include "simulator/engine/TextureUnit.h"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -135,6 +137,9 @@ public:
   MallocHeap &mallocHeap();
   /// The heap if a launch made it, else null (for the executor).
   MallocHeap *existingMallocHeap() const { return mallocHeap_.get(); }
+
+  /// The texture and surface objects the runtime made over this memory.
+  TextureObjects textures;
 
 private:
   struct Page;

@@ -121,6 +121,8 @@ struct BlockRunner::Impl {
                    uint32_t overran, const MemSpace *spaces,
                    const uint64_t *addrs);
   bool execPrintf(const bc::Inst &in, uint32_t pc, WarpState &w, uint32_t mask);
+  bool execTexture(const bc::Inst &in, uint32_t pc, WarpState &w,
+                   uint32_t mask);
   bool execDeviceHeap(const bc::Inst &in, uint32_t pc, WarpState &w,
                       uint32_t mask);
   // Resolves lane `lane`'s pointer of IR address space `as`. Returns false

@@ -21,6 +21,7 @@ typedef enum cudaError {
   cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidChannelDescriptor = 20,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidResourceHandle = 400,

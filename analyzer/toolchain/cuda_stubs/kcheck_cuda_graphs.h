@@ -13,6 +13,7 @@ typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 typedef struct CUuserObject_st *cudaUserObject_t;
 typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
 typedef unsigned long long cudaGraphConditionalHandle;
 typedef void (*cudaHostFn_t)(void *userData);
 

@@ -1,0 +1,743 @@
+// CUDA arrays, mipmapped arrays, copies to and from them, and texture and
+// surface objects (CudaTextures.h). An array is a DeviceMemory allocation
+// whose texels lie row by row; a texture or surface object is a view of one
+// (or of linear or pitched memory) that the texture unit samples
+// (simulator/engine/TextureUnit.h). Errors are those the CUDA runtime
+// documents for each call; what the H200 answers where the documentation is
+// silent is checked by tests/conformance/programs/textures.cu.
+#include "host/CudaTextures.h"
+
+#include "host/CudaGraph.h"
+#include "simulator/engine/DeviceMemory.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace kcheck::host {
+
+namespace texture {
+
+Array *arrayOf(const void *handle) {
+  State *s = entry::rt().textures.get();
+  if (!s || !handle)
+    return nullptr;
+  for (Array &a : s->arrays)
+    if (&a == handle)
+      return a.freed ? nullptr : &a;
+  return nullptr;
+}
+
+} // namespace texture
+
+namespace entry {
+
+namespace {
+
+using namespace texture;
+
+constexpr unsigned kArrayLayered = 1, kArraySurfaceLoadStore = 2,
+                   kArrayCubemap = 4, kArrayTextureGather = 8,
+                   kArraySparse = 0x40, kArrayDeferredMapping = 0x80;
+// textureAlignment is 512 bytes, which the GPU's cudaMalloc gives every
+// allocation; the simulated one aligns to DeviceMemory::kAlignment (256),
+// so that is what a texture's base must meet here.
+constexpr uint64_t kTextureAlignment = sim::DeviceMemory::kAlignment,
+                   kTexturePitchAlignment = 32;
+
+State &state() {
+  CudaRuntime &r = rt();
+  if (!r.textures)
+    r.textures = std::make_unique<State>();
+  return *r.textures;
+}
+
+// The texel format of a channel descriptor, or the error the runtime gives.
+cudaError_t formatOf(const ChannelFormatDesc &d, sim::TexelFormat &out) {
+  using K = sim::TexelFormat::Kind;
+  if (d.f >= 5 && d.f <= 16) {
+    // cudaChannelFormatKind{Uns,S}ignedNormalized{8,16}X{1,2,4}.
+    int i = d.f - 5;
+    out.kind = i < 6 ? K::Unsigned : K::Signed;
+    out.bits = i % 6 < 3 ? 8 : 16;
+    out.channels = 1u << (i % 3);
+    out.normalizedKind = true;
+    return cudaSuccess;
+  }
+  if (d.f == 4 || d.f >= 17) {
+    Stop why;
+    why.kind = Stop::Kind::Unsupported;
+    why.message = "a CUDA array of channel format kind " + std::to_string(d.f) +
+                  " (NV12, block-compressed and 10-10-10-2 formats are not "
+                  "simulated: their texels are not stored one per element)";
+    rt().stop(std::move(why));
+  }
+  if (d.f > 2)
+    return fail(cudaErrorInvalidChannelDescriptor);
+  int bits[4] = {d.x, d.y, d.z, d.w};
+  unsigned channels = 0;
+  for (unsigned c = 0; c < 4; ++c) {
+    if (bits[c] == 0)
+      break;
+    if (bits[c] != d.x)
+      return fail(cudaErrorInvalidChannelDescriptor);
+    ++channels;
+  }
+  for (unsigned c = channels; c < 4; ++c)
+    if (bits[c] != 0)
+      return fail(cudaErrorInvalidChannelDescriptor);
+  bool widthOk =
+      d.f == 2 ? d.x == 16 || d.x == 32 : d.x == 8 || d.x == 16 || d.x == 32;
+  if (channels == 0 || channels == 3 || !widthOk)
+    return fail(cudaErrorInvalidChannelDescriptor);
+  out.kind = d.f == 0 ? K::Signed : d.f == 1 ? K::Unsigned : K::Float;
+  out.bits = unsigned(d.x);
+  out.channels = channels;
+  return cudaSuccess;
+}
+
+cudaError_t makeArray(cudaArray_t *handle, const ChannelFormatDesc *desc,
+                      cudaExtent extent, unsigned flags, bool isLevel,
+                      Array **made = nullptr) {
+  if (cudaError_t e = sticky())
+    return e;
+  if (!handle || !desc)
+    return fail(cudaErrorInvalidValue);
+  if (flags & (kArraySparse | kArrayDeferredMapping)) {
+    Stop why;
+    why.kind = Stop::Kind::Unsupported;
+    why.message = "a sparse or deferred-mapping CUDA array (its tiles are "
+                  "mapped by the driver's cuMemMapArrayAsync, which kcheck's "
+                  "runtime does not have)";
+    rt().stop(std::move(why));
+  }
+  unsigned known = kArrayLayered | kArraySurfaceLoadStore | kArrayCubemap |
+                   kArrayTextureGather;
+  if (flags & ~known)
+    return fail(cudaErrorInvalidValue);
+  sim::TexelFormat format;
+  if (cudaError_t e = formatOf(*desc, format))
+    return e;
+  bool layered = flags & kArrayLayered, cubemap = flags & kArrayCubemap;
+  if (extent.width == 0 || (extent.height == 0 && extent.depth && !layered) ||
+      (cubemap && (extent.width != extent.height ||
+                   (layered ? extent.depth % 6 : extent.depth != 6))) ||
+      (layered && extent.depth == 0))
+    return fail(cudaErrorInvalidValue);
+  // The H100's limits (cudaDevAttrMaxTexture*/MaxSurface*).
+  size_t maxW = extent.depth && !layered && !cubemap ? 16384
+                : extent.height                      ? 131072
+                                                     : 131072;
+  if (extent.width > maxW || extent.height > 65536 || extent.depth > 16384)
+    return fail(cudaErrorInvalidValue);
+  Array a;
+  a.desc = *desc;
+  a.format = format;
+  a.extent = extent;
+  a.flags = flags;
+  a.isLevel = isLevel;
+  a.pitch = uint64_t(a.width()) * format.bytes();
+  a.slicePitch = a.pitch * a.rows();
+  uint64_t bytes = a.slicePitch * a.slices();
+  a.base = rt().device().memory().allocate(bytes, "cudaArray");
+  State &s = state();
+  s.arrays.push_back(a);
+  *handle = reinterpret_cast<cudaArray_t>(&s.arrays.back());
+  if (made)
+    *made = &s.arrays.back();
+  return cudaSuccess;
+}
+
+ChannelFormatDesc apiCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return {x, y, z, w, f};
+}
+
+cudaError_t apiMallocArray(cudaArray_t *array, const ChannelFormatDesc *desc,
+                           size_t width, size_t height, unsigned flags) {
+  if (flags & (kArrayLayered | kArrayCubemap))
+    return fail(cudaErrorInvalidValue); // cudaMalloc3DArray's flags
+  return makeArray(array, desc, {width, height, 0}, flags, false);
+}
+
+cudaError_t apiMalloc3DArray(cudaArray_t *array, const ChannelFormatDesc *desc,
+                             cudaExtent extent, unsigned flags) {
+  return makeArray(array, desc, extent, flags, false);
+}
+
+cudaError_t apiFreeArray(cudaArray_t array) {
+  if (cudaError_t e = sticky())
+    return e;
+  if (!array)
+    return cudaSuccess;
+  Array *a = arrayOf(array);
+  if (!a)                          // freed already: what the H200 answers
+    return fail(cudaError_t(709)); // cudaErrorContextIsDestroyed
+  if (a->isLevel)
+    return fail(cudaErrorInvalidValue);
+  a->freed = true;
+  return cudaSuccess;
+}
+
+cudaError_t apiArrayGetInfo(ChannelFormatDesc *desc, cudaExtent *extent,
+                            unsigned *flags, cudaArray_t array) {
+  Array *a = arrayOf(array);
+  if (!a)
+    return fail(cudaErrorInvalidResourceHandle);
+  if (desc)
+    *desc = a->desc;
+  if (extent)
+    *extent = a->extent;
+  if (flags)
+    *flags = a->flags;
+  return cudaSuccess;
+}
+
+cudaError_t apiGetChannelDesc(ChannelFormatDesc *desc, cudaArray_t array) {
+  Array *a = arrayOf(array);
+  if (!a)
+    return fail(cudaErrorInvalidResourceHandle);
+  if (!desc)
+    return fail(cudaErrorInvalidValue);
+  *desc = a->desc;
+  return cudaSuccess;
+}
+
+// Planes exist only in NV12 arrays, sparse properties only in sparse
+// arrays, memory requirements only in deferred-mapping arrays: none of
+// those can be made here, so each query is about an array without them.
+cudaError_t apiArrayGetPlane(cudaArray_t *plane, cudaArray_t array, unsigned) {
+  if (!plane || !arrayOf(array))
+    return fail(cudaErrorInvalidValue);
+  return fail(cudaErrorInvalidValue);
+}
+cudaError_t apiArrayGetSparseProperties(void *props, cudaArray_t array) {
+  if (!props || !arrayOf(array))
+    return fail(cudaErrorInvalidValue);
+  return fail(cudaErrorInvalidValue);
+}
+cudaError_t apiArrayGetMemoryRequirements(void *req, cudaArray_t array,
+                                          int device) {
+  if (!req || !arrayOf(array) || device != 0)
+    return fail(cudaErrorInvalidValue);
+  return fail(cudaErrorInvalidValue);
+}
+
+MipmappedArray *mipmapOf(const void *handle) {
+  State *s = rt().textures.get();
+  if (!s || !handle)
+    return nullptr;
+  for (MipmappedArray &m : s->mipmaps)
+    if (&m == handle)
+      return m.freed ? nullptr : &m;
+  return nullptr;
+}
+
+cudaError_t apiMallocMipmappedArray(void **mipmap,
+                                    const ChannelFormatDesc *desc,
+                                    cudaExtent extent, unsigned numLevels,
+                                    unsigned flags) {
+  if (cudaError_t e = sticky())
+    return e;
+  if (!mipmap || !desc || numLevels == 0)
+    return fail(cudaErrorInvalidValue);
+  // At most 1 + floor(log2(the largest extent)) levels.
+  size_t largest = std::max({extent.width, extent.height, extent.depth});
+  unsigned maxLevels = 1;
+  while (largest >> maxLevels)
+    ++maxLevels;
+  if (numLevels > maxLevels)
+    return fail(cudaErrorInvalidValue);
+  bool layered = flags & kArrayLayered, cubemap = flags & kArrayCubemap;
+  MipmappedArray m;
+  m.desc = *desc;
+  m.extent = extent;
+  m.flags = flags;
+  for (unsigned l = 0; l < numLevels; ++l) {
+    auto shrink = [&](size_t v) { return v ? std::max<size_t>(1, v >> l) : 0; };
+    cudaExtent e{shrink(extent.width), shrink(extent.height),
+                 layered || cubemap ? extent.depth : shrink(extent.depth)};
+    cudaArray_t level;
+    Array *made = nullptr;
+    if (cudaError_t err = makeArray(&level, desc, e, flags, true, &made))
+      return err;
+    m.levels.push_back(made);
+  }
+  State &s = state();
+  s.mipmaps.push_back(std::move(m));
+  *mipmap = &s.mipmaps.back();
+  return cudaSuccess;
+}
+
+cudaError_t apiGetMipmappedArrayLevel(cudaArray_t *level, const void *mipmap,
+                                      unsigned index) {
+  MipmappedArray *m = mipmapOf(mipmap);
+  if (!m)
+    return fail(cudaErrorInvalidResourceHandle);
+  if (!level || index >= m->levels.size())
+    return fail(cudaErrorInvalidValue);
+  *level = reinterpret_cast<cudaArray_t>(m->levels[index]);
+  return cudaSuccess;
+}
+
+cudaError_t apiFreeMipmappedArray(void *mipmap) {
+  if (cudaError_t e = sticky())
+    return e;
+  if (!mipmap)
+    return cudaSuccess;
+  MipmappedArray *m = mipmapOf(mipmap);
+  if (!m)
+    return fail(cudaErrorInvalidValue);
+  m->freed = true;
+  for (Array *a : m->levels)
+    a->freed = true;
+  return cudaSuccess;
+}
+cudaError_t apiMipmappedArrayGetSparseProperties(void *props, void *mipmap) {
+  if (!props || !mipmapOf(mipmap))
+    return fail(cudaErrorInvalidValue);
+  return fail(cudaErrorInvalidValue);
+}
+cudaError_t apiMipmappedArrayGetMemoryRequirements(void *req, void *mipmap,
+                                                   int device) {
+  if (!req || !mipmapOf(mipmap) || device != 0)
+    return fail(cudaErrorInvalidValue);
+  return fail(cudaErrorInvalidValue);
+}
+
+cudaError_t apiDeviceGetTexture1DLinearMaxWidth(size_t *width,
+                                                const ChannelFormatDesc *desc,
+                                                int device) {
+  if (!width || !desc)
+    return fail(cudaErrorInvalidValue);
+  if (device != 0)
+    return fail(cudaErrorInvalidDevice);
+  sim::TexelFormat format;
+  if (cudaError_t e = formatOf(*desc, format))
+    return e;
+  // 2^32 bytes, as the H200 answers (2^30 floats, 2^28 float4s).
+  *width = (size_t(1) << 32) / format.bytes();
+  return cudaSuccess;
+}
+
+// Copies between arrays and memory, each a 3D copy (copy3D), as a graph's
+// copy node is too. Offsets and widths are in bytes (the 2D calls) and
+// become elements in the 3D parameters.
+cudaError_t arrayCopy(cudaMemcpy3DParms p, cudaStream_t stream, bool async) {
+  if (async && capturing(stream))
+    return capture(stream, graph::copyWork(p));
+  return copy3D(p);
+}
+
+size_t elementBytes(cudaArray_const_t array) {
+  Array *a = arrayOf(array);
+  return a ? a->format.bytes() : 1;
+}
+
+cudaError_t toArray2D(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                      const void *src, size_t spitch, size_t width,
+                      size_t height, cudaMemcpyKind kind, cudaStream_t stream,
+                      bool async) {
+  size_t eb = elementBytes(dst);
+  if (!arrayOf(dst) || wOffset % eb || width % eb)
+    return fail(cudaErrorInvalidValue);
+  cudaMemcpy3DParms p{};
+  p.srcPtr = {const_cast<void *>(src), spitch, width, height};
+  p.dstArray = dst;
+  p.dstPos = {wOffset / eb, hOffset, 0};
+  p.extent = {width / eb, height, 1};
+  p.kind = kind;
+  return arrayCopy(p, stream, async);
+}
+
+cudaError_t fromArray2D(void *dst, size_t dpitch, cudaArray_const_t src,
+                        size_t wOffset, size_t hOffset, size_t width,
+                        size_t height, cudaMemcpyKind kind, cudaStream_t stream,
+                        bool async) {
+  size_t eb = elementBytes(src);
+  if (!arrayOf(src) || wOffset % eb || width % eb)
+    return fail(cudaErrorInvalidValue);
+  cudaMemcpy3DParms p{};
+  p.srcArray = const_cast<cudaArray_t>(src);
+  p.srcPos = {wOffset / eb, hOffset, 0};
+  p.dstPtr = {dst, dpitch, width, height};
+  p.extent = {width / eb, height, 1};
+  p.kind = kind;
+  return arrayCopy(p, stream, async);
+}
+
+cudaError_t apiMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                               const void *src, size_t spitch, size_t width,
+                               size_t height, cudaMemcpyKind kind) {
+  return toArray2D(dst, wOffset, hOffset, src, spitch, width, height, kind,
+                   nullptr, false);
+}
+cudaError_t apiMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
+                                    size_t hOffset, const void *src,
+                                    size_t spitch, size_t width, size_t height,
+                                    cudaMemcpyKind kind, cudaStream_t stream) {
+  return toArray2D(dst, wOffset, hOffset, src, spitch, width, height, kind,
+                   stream, true);
+}
+cudaError_t apiMemcpy2DFromArray(void *dst, size_t dpitch,
+                                 cudaArray_const_t src, size_t wOffset,
+                                 size_t hOffset, size_t width, size_t height,
+                                 cudaMemcpyKind kind) {
+  return fromArray2D(dst, dpitch, src, wOffset, hOffset, width, height, kind,
+                     nullptr, false);
+}
+cudaError_t apiMemcpy2DFromArrayAsync(void *dst, size_t dpitch,
+                                      cudaArray_const_t src, size_t wOffset,
+                                      size_t hOffset, size_t width,
+                                      size_t height, cudaMemcpyKind kind,
+                                      cudaStream_t stream) {
+  return fromArray2D(dst, dpitch, src, wOffset, hOffset, width, height, kind,
+                     stream, true);
+}
+cudaError_t apiMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
+                                    size_t hOffsetDst, cudaArray_const_t src,
+                                    size_t wOffsetSrc, size_t hOffsetSrc,
+                                    size_t width, size_t height,
+                                    cudaMemcpyKind kind) {
+  size_t eb = elementBytes(src);
+  if (!arrayOf(src) || !arrayOf(dst) || eb != elementBytes(dst) ||
+      wOffsetDst % eb || wOffsetSrc % eb || width % eb)
+    return fail(cudaErrorInvalidValue);
+  cudaMemcpy3DParms p{};
+  p.srcArray = const_cast<cudaArray_t>(src);
+  p.srcPos = {wOffsetSrc / eb, hOffsetSrc, 0};
+  p.dstArray = dst;
+  p.dstPos = {wOffsetDst / eb, hOffsetDst, 0};
+  p.extent = {width / eb, height, 1};
+  p.kind = kind;
+  return copy3D(p);
+}
+
+// The deprecated linear copies: `count` bytes from (wOffset, hOffset) on,
+// row after row.
+cudaError_t linearArrayCopy(Array *a, size_t wOffset, size_t hOffset,
+                            size_t count, void *host, bool toArray,
+                            cudaMemcpyKind kind) {
+  if (!a)
+    return fail(cudaErrorInvalidValue);
+  uint64_t start = hOffset * a->pitch + wOffset;
+  if (wOffset > a->pitch || start + count > a->slicePitch * a->slices())
+    return fail(cudaErrorInvalidValue);
+  void *arrayBytes = reinterpret_cast<void *>(a->base + start);
+  if (kind == cudaMemcpyDefault)
+    kind = toArray ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+  cudaMemcpy3DParms p{};
+  p.srcPtr = {toArray ? host : arrayBytes, count, count, 1};
+  p.dstPtr = {toArray ? arrayBytes : host, count, count, 1};
+  p.extent = {count, 1, 1};
+  p.kind = kind;
+  return copy3D(p);
+}
+cudaError_t apiMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                             const void *src, size_t count,
+                             cudaMemcpyKind kind) {
+  return linearArrayCopy(arrayOf(dst), wOffset, hOffset, count,
+                         const_cast<void *>(src), true, kind);
+}
+cudaError_t apiMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
+                                  size_t hOffset, const void *src, size_t count,
+                                  cudaMemcpyKind kind, cudaStream_t) {
+  return apiMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
+}
+cudaError_t apiMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
+                               size_t hOffset, size_t count,
+                               cudaMemcpyKind kind) {
+  return linearArrayCopy(arrayOf(src), wOffset, hOffset, count, dst, false,
+                         kind);
+}
+cudaError_t apiMemcpyFromArrayAsync(void *dst, cudaArray_const_t src,
+                                    size_t wOffset, size_t hOffset,
+                                    size_t count, cudaMemcpyKind kind,
+                                    cudaStream_t) {
+  return apiMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
+}
+cudaError_t apiMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst,
+                                  size_t hOffsetDst, cudaArray_const_t src,
+                                  size_t wOffsetSrc, size_t hOffsetSrc,
+                                  size_t count, cudaMemcpyKind) {
+  Array *s = arrayOf(src), *d = arrayOf(dst);
+  if (!s || !d)
+    return fail(cudaErrorInvalidValue);
+  std::vector<uint8_t> bytes(count);
+  if (cudaError_t e =
+          linearArrayCopy(s, wOffsetSrc, hOffsetSrc, count, bytes.data(), false,
+                          cudaMemcpyDeviceToHost))
+    return e;
+  return linearArrayCopy(d, wOffsetDst, hOffsetDst, count, bytes.data(), true,
+                         cudaMemcpyHostToDevice);
+}
+
+// Texture and surface objects.
+sim::TextureLevel levelOf(const Array &a) {
+  sim::TextureLevel l;
+  l.base = a.base;
+  l.pitch = a.pitch;
+  l.slicePitch = a.slicePitch;
+  l.width = uint32_t(a.width());
+  l.height = uint32_t(a.rows());
+  bool volume = a.extent.depth && !(a.flags & (kArrayLayered | kArrayCubemap));
+  l.depth = volume ? uint32_t(a.extent.depth) : 1;
+  return l;
+}
+
+void describeArray(const Array &a, sim::TextureView &v) {
+  v.format = a.format;
+  bool cubemap = a.flags & kArrayCubemap;
+  v.cubemap = cubemap;
+  if (a.flags & kArrayLayered)
+    v.layers = uint32_t(cubemap ? a.extent.depth / 6 : a.extent.depth);
+  v.levels.push_back(levelOf(a));
+}
+
+cudaError_t viewOf(const ResourceDesc &r, sim::TextureView &v, bool surface) {
+  using R = sim::TextureView::Resource;
+  switch (r.resType) {
+  case 0: { // cudaResourceTypeArray
+    Array *a = arrayOf(r.res.array.array);
+    // cudaArraySurfaceLoadStore is documented as required; the H200
+    // makes a surface without it all the same.
+    if (!a)
+      return fail(cudaErrorInvalidValue);
+    v.resource = R::Array;
+    describeArray(*a, v);
+    return cudaSuccess;
+  }
+  case 1: { // cudaResourceTypeMipmappedArray
+    MipmappedArray *m = mipmapOf(r.res.mipmap.mipmap);
+    if (!m || surface)
+      return fail(cudaErrorInvalidValue);
+    v.resource = R::MipmappedArray;
+    describeArray(*m->levels[0], v);
+    for (size_t l = 1; l < m->levels.size(); ++l)
+      v.levels.push_back(levelOf(*m->levels[l]));
+    return cudaSuccess;
+  }
+  case 2: { // cudaResourceTypeLinear
+    uint64_t ptr = reinterpret_cast<uint64_t>(r.res.linear.devPtr);
+    if (surface || !ptr || ptr % kTextureAlignment)
+      return fail(cudaErrorInvalidValue);
+    if (cudaError_t e = formatOf(r.res.linear.desc, v.format))
+      return e;
+    v.resource = R::Linear;
+    sim::TextureLevel l;
+    l.base = ptr;
+    l.width = uint32_t(r.res.linear.sizeInBytes / v.format.bytes());
+    l.pitch = r.res.linear.sizeInBytes;
+    if (r.res.linear.sizeInBytes > (uint64_t(1) << 28) * v.format.bytes())
+      return fail(cudaErrorInvalidValue);
+    v.levels.push_back(l);
+    return cudaSuccess;
+  }
+  case 3: { // cudaResourceTypePitch2D
+    const auto &p = r.res.pitch2D;
+    uint64_t ptr = reinterpret_cast<uint64_t>(p.devPtr);
+    if (surface || !ptr || ptr % kTextureAlignment ||
+        p.pitchInBytes % kTexturePitchAlignment)
+      return fail(cudaErrorInvalidValue);
+    if (cudaError_t e = formatOf(p.desc, v.format))
+      return e;
+    if (p.width * v.format.bytes() > p.pitchInBytes || p.width > 131072 ||
+        p.height > 65000)
+      return fail(cudaErrorInvalidValue);
+    v.resource = R::Pitch2D;
+    sim::TextureLevel l;
+    l.base = ptr;
+    l.pitch = p.pitchInBytes;
+    l.slicePitch = p.pitchInBytes * p.height;
+    l.width = uint32_t(p.width);
+    l.height = uint32_t(p.height);
+    v.levels.push_back(l);
+    return cudaSuccess;
+  }
+  default:
+    return fail(cudaErrorInvalidValue);
+  }
+}
+
+cudaError_t apiCreateTextureObject(unsigned long long *object,
+                                   const ResourceDesc *resource,
+                                   const TextureDesc *tex,
+                                   const ResourceViewDesc *view) {
+  if (cudaError_t e = sticky())
+    return e;
+  if (!object || !resource || !tex)
+    return fail(cudaErrorInvalidValue);
+  sim::TextureView v;
+  if (cudaError_t e = viewOf(*resource, v, false))
+    return e;
+  if (view && view->format != 0) {
+    Stop why;
+    why.kind = Stop::Kind::Unsupported;
+    why.message = "a texture object with a resource view that changes the "
+                  "format (cudaResourceViewDesc::format)";
+    rt().stop(std::move(why));
+  }
+  for (unsigned d = 0; d < 3; ++d)
+    v.addressMode[d] = uint8_t(tex->addressMode[d]);
+  v.filterMode = uint8_t(tex->filterMode);
+  v.mipmapFilterMode = uint8_t(tex->mipmapFilterMode);
+  v.readMode = uint8_t(tex->readMode);
+  v.normalizedCoords = tex->normalizedCoords;
+  v.srgb = tex->sRGB;
+  std::copy(tex->borderColor, tex->borderColor + 4, v.borderColor.begin());
+  v.mipmapLevelBias = tex->mipmapLevelBias;
+  v.minMipmapLevelClamp = tex->minMipmapLevelClamp;
+  v.maxMipmapLevelClamp = tex->maxMipmapLevelClamp;
+  // Normalized-float reads of 32-bit integers do not exist.
+  if (v.readMode == 1 && v.format.kind != sim::TexelFormat::Kind::Float &&
+      v.format.bits == 32)
+    return fail(cudaErrorInvalidValue);
+  Object o;
+  o.resource = *resource;
+  o.texture = *tex;
+  if (view)
+    o.view = *view, o.hasView = true;
+  *object = rt().device().memory().textures.create(std::move(v), false);
+  state().objects[*object] = o;
+  return cudaSuccess;
+}
+
+Object *objectOf(unsigned long long handle, bool surface) {
+  State *s = rt().textures.get();
+  if (!s)
+    return nullptr;
+  auto it = s->objects.find(handle);
+  return it == s->objects.end() || it->second.surface != surface ? nullptr
+                                                                 : &it->second;
+}
+
+// Texture and surface handles are one namespace: the H200 destroys a
+// surface given to cudaDestroyTextureObject too, and destroying it again
+// succeeds.
+cudaError_t destroyObject(unsigned long long handle) {
+  if (cudaError_t e = sticky())
+    return e;
+  Object *o = objectOf(handle, false);
+  if (!o)
+    o = objectOf(handle, true);
+  if (!o)
+    return cudaSuccess;
+  rt().device().memory().textures.destroy(handle, o->surface);
+  state().objects.erase(handle);
+  return cudaSuccess;
+}
+cudaError_t apiDestroyTextureObject(unsigned long long handle) {
+  return destroyObject(handle);
+}
+cudaError_t apiGetTextureObjectResourceDesc(ResourceDesc *out,
+                                            unsigned long long handle) {
+  Object *o = objectOf(handle, false);
+  if (!o || !out)
+    return fail(cudaErrorInvalidValue);
+  *out = o->resource;
+  return cudaSuccess;
+}
+cudaError_t apiGetTextureObjectTextureDesc(TextureDesc *out,
+                                           unsigned long long handle) {
+  Object *o = objectOf(handle, false);
+  if (!o || !out)
+    return fail(cudaErrorInvalidValue);
+  *out = o->texture;
+  return cudaSuccess;
+}
+cudaError_t apiGetTextureObjectResourceViewDesc(ResourceViewDesc *out,
+                                                unsigned long long handle) {
+  Object *o = objectOf(handle, false);
+  if (!o || !out || !o->hasView)
+    return fail(cudaErrorInvalidValue);
+  *out = o->view;
+  return cudaSuccess;
+}
+
+cudaError_t apiCreateSurfaceObject(unsigned long long *object,
+                                   const ResourceDesc *resource) {
+  if (cudaError_t e = sticky())
+    return e;
+  if (!object || !resource)
+    return fail(cudaErrorInvalidValue);
+  sim::TextureView v;
+  if (cudaError_t e = viewOf(*resource, v, true))
+    return e;
+  Object o;
+  o.resource = *resource;
+  o.surface = true;
+  *object = rt().device().memory().textures.create(std::move(v), true);
+  state().objects[*object] = o;
+  return cudaSuccess;
+}
+cudaError_t apiDestroySurfaceObject(unsigned long long handle) {
+  return destroyObject(handle);
+}
+cudaError_t apiGetSurfaceObjectResourceDesc(ResourceDesc *out,
+                                            unsigned long long handle) {
+  Object *o = objectOf(handle, true);
+  if (!o || !out)
+    return fail(cudaErrorInvalidValue);
+  *out = o->resource;
+  return cudaSuccess;
+}
+
+} // namespace
+
+bool arrayAsPitched(cudaArray_const_t handle, cudaPitchedPtr &out,
+                    uint64_t &elementBytes, cudaExtent &size) {
+  texture::Array *a = texture::arrayOf(handle);
+  if (!a)
+    return false;
+  out = {reinterpret_cast<void *>(a->base), a->pitch, a->width(), a->rows()};
+  elementBytes = a->format.bytes();
+  size = {a->width(), a->rows(), a->slices()};
+  return true;
+}
+
+EntryPoints textureEntryPoints() {
+  return {
+      {"cudaCreateChannelDesc", address(apiCreateChannelDesc)},
+      {"cudaMallocArray", address(apiMallocArray)},
+      {"cudaMalloc3DArray", address(apiMalloc3DArray)},
+      {"cudaFreeArray", address(apiFreeArray)},
+      {"cudaArrayGetInfo", address(apiArrayGetInfo)},
+      {"cudaGetChannelDesc", address(apiGetChannelDesc)},
+      {"cudaArrayGetPlane", address(apiArrayGetPlane)},
+      {"cudaArrayGetSparseProperties", address(apiArrayGetSparseProperties)},
+      {"cudaArrayGetMemoryRequirements",
+       address(apiArrayGetMemoryRequirements)},
+      {"cudaMallocMipmappedArray", address(apiMallocMipmappedArray)},
+      {"cudaGetMipmappedArrayLevel", address(apiGetMipmappedArrayLevel)},
+      {"cudaFreeMipmappedArray", address(apiFreeMipmappedArray)},
+      {"cudaMipmappedArrayGetSparseProperties",
+       address(apiMipmappedArrayGetSparseProperties)},
+      {"cudaMipmappedArrayGetMemoryRequirements",
+       address(apiMipmappedArrayGetMemoryRequirements)},
+      {"cudaDeviceGetTexture1DLinearMaxWidth",
+       address(apiDeviceGetTexture1DLinearMaxWidth)},
+      {"cudaMemcpy2DToArray", address(apiMemcpy2DToArray)},
+      {"cudaMemcpy2DToArrayAsync", address(apiMemcpy2DToArrayAsync)},
+      {"cudaMemcpy2DFromArray", address(apiMemcpy2DFromArray)},
+      {"cudaMemcpy2DFromArrayAsync", address(apiMemcpy2DFromArrayAsync)},
+      {"cudaMemcpy2DArrayToArray", address(apiMemcpy2DArrayToArray)},
+      {"cudaMemcpyToArray", address(apiMemcpyToArray)},
+      {"cudaMemcpyToArrayAsync", address(apiMemcpyToArrayAsync)},
+      {"cudaMemcpyFromArray", address(apiMemcpyFromArray)},
+      {"cudaMemcpyFromArrayAsync", address(apiMemcpyFromArrayAsync)},
+      {"cudaMemcpyArrayToArray", address(apiMemcpyArrayToArray)},
+      {"cudaCreateTextureObject", address(apiCreateTextureObject)},
+      {"cudaDestroyTextureObject", address(apiDestroyTextureObject)},
+      {"cudaGetTextureObjectResourceDesc",
+       address(apiGetTextureObjectResourceDesc)},
+      {"cudaGetTextureObjectTextureDesc",
+       address(apiGetTextureObjectTextureDesc)},
+      {"cudaGetTextureObjectResourceViewDesc",
+       address(apiGetTextureObjectResourceViewDesc)},
+      {"cudaCreateSurfaceObject", address(apiCreateSurfaceObject)},
+      {"cudaDestroySurfaceObject", address(apiDestroySurfaceObject)},
+      {"cudaGetSurfaceObjectResourceDesc",
+       address(apiGetSurfaceObjectResourceDesc)},
+  };
+}
+
+} // namespace entry
+} // namespace kcheck::host

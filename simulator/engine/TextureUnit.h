@@ -1,0 +1,117 @@
+// Textures and surfaces as the device sees them: the objects the runtime
+// creates (cudaCreateTextureObject, cudaCreateSurfaceObject), each a view of
+// device memory with a texel format and sampling state, and the texture
+// unit's functions that execute one lane of a tex / tld4 / suld / sust
+// instruction (core/TextureInstruction.h) on such a view.
+//
+// Storage. A CUDA array's layout on the GPU is opaque (block-linear); here
+// its texels lie row by row in a DeviceMemory allocation (level by level for
+// a mipmapped array; layers and cubemap faces as 2D slices), which no program
+// can observe: arrays are reached only through copies, textures and surfaces.
+//
+// Rules and their sources:
+// - addressing, point and linear filtering, normalized coordinates, address
+//   modes, read modes, sRGB, cubemap face selection, gather order: the CUDA
+//   C++ Programming Guide, "Texture Fetching" (linear filtering's weights are
+//   9-bit fixed point with 8 fractional bits) and the PTX ISA 9.0, "Texture
+//   Instructions" (tld4's order: (i,j+1) (i+1,j+1) (i+1,j) (i,j));
+// - a channel the format lacks reads as 0 (w too, and the border colour's
+//   too), mipmap levels blend by a weight truncated to 8 fractional bits:
+//   measured on the H200 (tests/conformance/programs/textures.cu,
+//   docs/validation/data/h200-textures.txt).
+// Counters: texture and surface instructions run on the texture pipeline
+// (SASS TEX/TLD4/SULD/SUST), which no ld/st metric counts; kcheck does not
+// model its own counters, and says so per launch.
+#pragma once
+
+#include "core/TextureInstruction.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kcheck::sim {
+
+/// The memory a texture instruction reads and writes (the engine's view of
+/// global memory: its store buffer included). read() returns whether a byte
+/// read is input-derived.
+class TexelMemory {
+public:
+  virtual ~TexelMemory() = default;
+  virtual bool valid(uint64_t addr, uint64_t n) const = 0;
+  virtual bool read(uint64_t addr, void *dst, uint64_t n) = 0;
+  virtual void write(uint64_t addr, const void *src, uint64_t n) = 0;
+};
+
+/// cudaChannelFormatDesc, reduced to what sampling needs.
+struct TexelFormat {
+  enum class Kind : uint8_t { Signed, Unsigned, Float };
+  Kind kind = Kind::Float;
+  unsigned channels = 1;
+  unsigned bits = 32; // per channel (every channel alike)
+  // The kind was one of cudaChannelFormatKind{Uns,S}ignedNormalized*: the
+  // texture returns normalized floats whatever the read mode.
+  bool normalizedKind = false;
+  unsigned bytes() const { return channels * bits / 8; }
+};
+
+/// One mipmap level (level 0 for a plain array, linear or pitched memory).
+struct TextureLevel {
+  uint64_t base = 0;       // device address of texel (0, 0, 0)
+  uint64_t pitch = 0;      // bytes between rows
+  uint64_t slicePitch = 0; // bytes between 2D slices (3D depth, layers, faces)
+  uint32_t width = 1, height = 1, depth = 1; // depth: 3D only
+};
+
+struct TextureView {
+  enum class Resource : uint8_t { Array, MipmappedArray, Linear, Pitch2D };
+  Resource resource = Resource::Array;
+  TexelFormat format;
+  std::vector<TextureLevel> levels; // at least one
+  uint32_t layers = 0;              // layered: layer count; 0: not layered
+  bool cubemap = false;             // 6 faces per layer, as slices
+  // Sampling state (textures; cudaTextureDesc's values).
+  std::array<uint8_t, 3> addressMode{};         // cudaTextureAddressMode
+  uint8_t filterMode = 0, mipmapFilterMode = 0; // 0 point, 1 linear
+  uint8_t readMode = 0; // 0 element type, 1 normalized float
+  bool normalizedCoords = false, srgb = false;
+  std::array<float, 4> borderColor{};
+  float mipmapLevelBias = 0, minMipmapLevelClamp = 0, maxMipmapLevelClamp = 0;
+};
+
+/// The texture and surface objects of a device, by handle. Written by the
+/// runtime between launches, read by blocks on several threads.
+class TextureObjects {
+public:
+  /// A new handle for `view` (handles are never 0, never reused).
+  uint64_t create(TextureView view, bool surface);
+  bool destroy(uint64_t handle, bool surface);
+  /// The view of texture (or surface) `handle`, or null.
+  const TextureView *find(uint64_t handle, bool surface) const;
+
+private:
+  mutable std::mutex mutex_;
+  std::map<uint64_t, std::pair<TextureView, bool>> objects_;
+  uint64_t next_ = 1;
+};
+
+/// One lane's instruction: `coords` and `extra` as the instruction's words
+/// (core/TextureInstruction.h). Returns the four destination words, or an
+/// error: a surface access out of range in .trap mode, a view the
+/// instruction cannot read.
+struct TextureResult {
+  std::array<uint32_t, 4> words{};
+  bool tainted = false; // a texel read was input-derived
+  std::string error;    // "" when it executed
+};
+TextureResult executeTexture(const core::TextureInstruction &inst,
+                             const TextureView &view,
+                             const std::array<uint32_t, 4> &coords,
+                             const std::array<uint32_t, 8> &extra,
+                             TexelMemory &memory);
+
+} // namespace kcheck::sim
