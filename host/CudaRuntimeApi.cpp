@@ -479,7 +479,7 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
     entries.push_back(entry);
   for (const EntryPoints &more :
        {captureEntryPoints(), graphEntryPoints(), graphParamEntryPoints(),
-        graphExecEntryPoints(), textureEntryPoints()})
+        graphExecEntryPoints(), textureEntryPoints(), arrayCopyEntryPoints()})
     for (const auto &entry : more)
       entries.push_back(entry);
   return entries;

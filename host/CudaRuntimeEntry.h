@@ -66,6 +66,8 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
 /// CUDA arrays, copies to and from them, texture and surface objects
 /// (CudaRuntimeTextures.cpp).
 EntryPoints textureEntryPoints();
+/// Copies between CUDA arrays and memory (CudaRuntimeArrayCopies.cpp).
+EntryPoints arrayCopyEntryPoints();
 /// A live CUDA array as pitched memory (its texels row by row), the bytes of
 /// one of its elements and its size in elements, rows and slices; false for
 /// a handle that is not one.

@@ -1,5 +1,5 @@
-// CUDA arrays, mipmapped arrays, copies to and from them, and texture and
-// surface objects (CudaTextures.h). An array is a DeviceMemory allocation
+// CUDA arrays, mipmapped arrays, and texture and surface objects
+// (CudaTextures.h; copies to and from arrays: CudaRuntimeArrayCopies.cpp). An array is a DeviceMemory allocation
 // whose texels lie row by row; a texture or surface object is a view of one
 // (or of linear or pitched memory) that the texture unit samples
 // (simulator/engine/TextureUnit.h). Errors are those the CUDA runtime
@@ -318,158 +318,6 @@ cudaError_t apiDeviceGetTexture1DLinearMaxWidth(size_t *width,
   return cudaSuccess;
 }
 
-// Copies between arrays and memory, each a 3D copy (copy3D), as a graph's
-// copy node is too. Offsets and widths are in bytes (the 2D calls) and
-// become elements in the 3D parameters.
-cudaError_t arrayCopy(cudaMemcpy3DParms p, cudaStream_t stream, bool async) {
-  if (async && capturing(stream))
-    return capture(stream, graph::copyWork(p));
-  return copy3D(p);
-}
-
-size_t elementBytes(cudaArray_const_t array) {
-  Array *a = arrayOf(array);
-  return a ? a->format.bytes() : 1;
-}
-
-cudaError_t toArray2D(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                      const void *src, size_t spitch, size_t width,
-                      size_t height, cudaMemcpyKind kind, cudaStream_t stream,
-                      bool async) {
-  size_t eb = elementBytes(dst);
-  if (!arrayOf(dst) || wOffset % eb || width % eb)
-    return fail(cudaErrorInvalidValue);
-  cudaMemcpy3DParms p{};
-  p.srcPtr = {const_cast<void *>(src), spitch, width, height};
-  p.dstArray = dst;
-  p.dstPos = {wOffset / eb, hOffset, 0};
-  p.extent = {width / eb, height, 1};
-  p.kind = kind;
-  return arrayCopy(p, stream, async);
-}
-
-cudaError_t fromArray2D(void *dst, size_t dpitch, cudaArray_const_t src,
-                        size_t wOffset, size_t hOffset, size_t width,
-                        size_t height, cudaMemcpyKind kind, cudaStream_t stream,
-                        bool async) {
-  size_t eb = elementBytes(src);
-  if (!arrayOf(src) || wOffset % eb || width % eb)
-    return fail(cudaErrorInvalidValue);
-  cudaMemcpy3DParms p{};
-  p.srcArray = const_cast<cudaArray_t>(src);
-  p.srcPos = {wOffset / eb, hOffset, 0};
-  p.dstPtr = {dst, dpitch, width, height};
-  p.extent = {width / eb, height, 1};
-  p.kind = kind;
-  return arrayCopy(p, stream, async);
-}
-
-cudaError_t apiMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                               const void *src, size_t spitch, size_t width,
-                               size_t height, cudaMemcpyKind kind) {
-  return toArray2D(dst, wOffset, hOffset, src, spitch, width, height, kind,
-                   nullptr, false);
-}
-cudaError_t apiMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset,
-                                    size_t hOffset, const void *src,
-                                    size_t spitch, size_t width, size_t height,
-                                    cudaMemcpyKind kind, cudaStream_t stream) {
-  return toArray2D(dst, wOffset, hOffset, src, spitch, width, height, kind,
-                   stream, true);
-}
-cudaError_t apiMemcpy2DFromArray(void *dst, size_t dpitch,
-                                 cudaArray_const_t src, size_t wOffset,
-                                 size_t hOffset, size_t width, size_t height,
-                                 cudaMemcpyKind kind) {
-  return fromArray2D(dst, dpitch, src, wOffset, hOffset, width, height, kind,
-                     nullptr, false);
-}
-cudaError_t apiMemcpy2DFromArrayAsync(void *dst, size_t dpitch,
-                                      cudaArray_const_t src, size_t wOffset,
-                                      size_t hOffset, size_t width,
-                                      size_t height, cudaMemcpyKind kind,
-                                      cudaStream_t stream) {
-  return fromArray2D(dst, dpitch, src, wOffset, hOffset, width, height, kind,
-                     stream, true);
-}
-cudaError_t apiMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
-                                    size_t hOffsetDst, cudaArray_const_t src,
-                                    size_t wOffsetSrc, size_t hOffsetSrc,
-                                    size_t width, size_t height,
-                                    cudaMemcpyKind kind) {
-  size_t eb = elementBytes(src);
-  if (!arrayOf(src) || !arrayOf(dst) || eb != elementBytes(dst) ||
-      wOffsetDst % eb || wOffsetSrc % eb || width % eb)
-    return fail(cudaErrorInvalidValue);
-  cudaMemcpy3DParms p{};
-  p.srcArray = const_cast<cudaArray_t>(src);
-  p.srcPos = {wOffsetSrc / eb, hOffsetSrc, 0};
-  p.dstArray = dst;
-  p.dstPos = {wOffsetDst / eb, hOffsetDst, 0};
-  p.extent = {width / eb, height, 1};
-  p.kind = kind;
-  return copy3D(p);
-}
-
-// The deprecated linear copies: `count` bytes from (wOffset, hOffset) on,
-// row after row.
-cudaError_t linearArrayCopy(Array *a, size_t wOffset, size_t hOffset,
-                            size_t count, void *host, bool toArray,
-                            cudaMemcpyKind kind) {
-  if (!a)
-    return fail(cudaErrorInvalidValue);
-  uint64_t start = hOffset * a->pitch + wOffset;
-  if (wOffset > a->pitch || start + count > a->slicePitch * a->slices())
-    return fail(cudaErrorInvalidValue);
-  void *arrayBytes = reinterpret_cast<void *>(a->base + start);
-  if (kind == cudaMemcpyDefault)
-    kind = toArray ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-  cudaMemcpy3DParms p{};
-  p.srcPtr = {toArray ? host : arrayBytes, count, count, 1};
-  p.dstPtr = {toArray ? arrayBytes : host, count, count, 1};
-  p.extent = {count, 1, 1};
-  p.kind = kind;
-  return copy3D(p);
-}
-cudaError_t apiMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                             const void *src, size_t count,
-                             cudaMemcpyKind kind) {
-  return linearArrayCopy(arrayOf(dst), wOffset, hOffset, count,
-                         const_cast<void *>(src), true, kind);
-}
-cudaError_t apiMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
-                                  size_t hOffset, const void *src, size_t count,
-                                  cudaMemcpyKind kind, cudaStream_t) {
-  return apiMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
-}
-cudaError_t apiMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
-                               size_t hOffset, size_t count,
-                               cudaMemcpyKind kind) {
-  return linearArrayCopy(arrayOf(src), wOffset, hOffset, count, dst, false,
-                         kind);
-}
-cudaError_t apiMemcpyFromArrayAsync(void *dst, cudaArray_const_t src,
-                                    size_t wOffset, size_t hOffset,
-                                    size_t count, cudaMemcpyKind kind,
-                                    cudaStream_t) {
-  return apiMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
-}
-cudaError_t apiMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst,
-                                  size_t hOffsetDst, cudaArray_const_t src,
-                                  size_t wOffsetSrc, size_t hOffsetSrc,
-                                  size_t count, cudaMemcpyKind) {
-  Array *s = arrayOf(src), *d = arrayOf(dst);
-  if (!s || !d)
-    return fail(cudaErrorInvalidValue);
-  std::vector<uint8_t> bytes(count);
-  if (cudaError_t e =
-          linearArrayCopy(s, wOffsetSrc, hOffsetSrc, count, bytes.data(), false,
-                          cudaMemcpyDeviceToHost))
-    return e;
-  return linearArrayCopy(d, wOffsetDst, hOffsetDst, count, bytes.data(), true,
-                         cudaMemcpyHostToDevice);
-}
-
 // Texture and surface objects.
 sim::TextureLevel levelOf(const Array &a) {
   sim::TextureLevel l;
@@ -714,16 +562,6 @@ EntryPoints textureEntryPoints() {
        address(apiMipmappedArrayGetMemoryRequirements)},
       {"cudaDeviceGetTexture1DLinearMaxWidth",
        address(apiDeviceGetTexture1DLinearMaxWidth)},
-      {"cudaMemcpy2DToArray", address(apiMemcpy2DToArray)},
-      {"cudaMemcpy2DToArrayAsync", address(apiMemcpy2DToArrayAsync)},
-      {"cudaMemcpy2DFromArray", address(apiMemcpy2DFromArray)},
-      {"cudaMemcpy2DFromArrayAsync", address(apiMemcpy2DFromArrayAsync)},
-      {"cudaMemcpy2DArrayToArray", address(apiMemcpy2DArrayToArray)},
-      {"cudaMemcpyToArray", address(apiMemcpyToArray)},
-      {"cudaMemcpyToArrayAsync", address(apiMemcpyToArrayAsync)},
-      {"cudaMemcpyFromArray", address(apiMemcpyFromArray)},
-      {"cudaMemcpyFromArrayAsync", address(apiMemcpyFromArrayAsync)},
-      {"cudaMemcpyArrayToArray", address(apiMemcpyArrayToArray)},
       {"cudaCreateTextureObject", address(apiCreateTextureObject)},
       {"cudaDestroyTextureObject", address(apiDestroyTextureObject)},
       {"cudaGetTextureObjectResourceDesc",
