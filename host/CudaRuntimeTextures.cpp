@@ -1,10 +1,10 @@
 // CUDA arrays, mipmapped arrays, and texture and surface objects
-// (CudaTextures.h; copies to and from arrays: CudaRuntimeArrayCopies.cpp). An array is a DeviceMemory allocation
-// whose texels lie row by row; a texture or surface object is a view of one
-// (or of linear or pitched memory) that the texture unit samples
-// (simulator/engine/TextureUnit.h). Errors are those the CUDA runtime
-// documents for each call; what the H200 answers where the documentation is
-// silent is checked by tests/conformance/programs/textures.cu.
+// (CudaTextures.h; copies to and from arrays: CudaRuntimeArrayCopies.cpp). An
+// array is a DeviceMemory allocation whose texels lie row by row; a texture or
+// surface object is a view of one (or of linear or pitched memory) that the
+// texture unit samples (simulator/engine/TextureUnit.h). Errors are those the
+// CUDA runtime documents for each call; what the H200 answers where the
+// documentation is silent is checked by tests/conformance/programs/textures.cu.
 #include "host/CudaTextures.h"
 
 #include "host/CudaGraph.h"
