@@ -387,7 +387,8 @@ cudaError_t viewOf(const ResourceDesc &r, sim::TextureView &v, bool surface) {
       return fail(cudaErrorInvalidValue);
     if (cudaError_t e = formatOf(p.desc, v.format))
       return e;
-    if (p.width * v.format.bytes() > p.pitchInBytes || p.width > 131072 ||
+    if (p.width == 0 || p.height == 0 ||
+        p.width * v.format.bytes() > p.pitchInBytes || p.width > 131072 ||
         p.height > 65000)
       return fail(cudaErrorInvalidValue);
     v.resource = R::Pitch2D;
