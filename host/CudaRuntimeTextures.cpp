@@ -44,6 +44,14 @@ constexpr unsigned kArrayLayered = 1, kArraySurfaceLoadStore = 2,
 constexpr uint64_t kTextureAlignment = sim::DeviceMemory::kAlignment,
                    kTexturePitchAlignment = 32;
 
+// A construct the simulated runtime does not have: the run stops, naming it.
+[[noreturn]] void stopUnsupported(std::string what) {
+  Stop why;
+  why.kind = Stop::Kind::Unsupported;
+  why.message = std::move(what);
+  rt().stop(std::move(why));
+}
+
 State &state() {
   CudaRuntime &r = rt();
   if (!r.textures)
@@ -64,12 +72,10 @@ cudaError_t formatOf(const ChannelFormatDesc &d, sim::TexelFormat &out) {
     return cudaSuccess;
   }
   if (d.f == 4 || d.f >= 17) {
-    Stop why;
-    why.kind = Stop::Kind::Unsupported;
-    why.message = "a CUDA array of channel format kind " + std::to_string(d.f) +
-                  " (NV12, block-compressed and 10-10-10-2 formats are not "
-                  "simulated: their texels are not stored one per element)";
-    rt().stop(std::move(why));
+    stopUnsupported("a CUDA array of channel format kind " +
+                    std::to_string(d.f) +
+                    " (NV12, block-compressed and 10-10-10-2 formats are not "
+                    "simulated: their texels are not stored one per element)");
   }
   if (d.f > 2)
     return fail(cudaErrorInvalidChannelDescriptor);
@@ -103,12 +109,9 @@ cudaError_t makeArray(cudaArray_t *handle, const ChannelFormatDesc *desc,
   if (!handle || !desc)
     return fail(cudaErrorInvalidValue);
   if (flags & (kArraySparse | kArrayDeferredMapping)) {
-    Stop why;
-    why.kind = Stop::Kind::Unsupported;
-    why.message = "a sparse or deferred-mapping CUDA array (its tiles are "
-                  "mapped by the driver's cuMemMapArrayAsync, which kcheck's "
-                  "runtime does not have)";
-    rt().stop(std::move(why));
+    stopUnsupported("a sparse or deferred-mapping CUDA array (its tiles are "
+                    "mapped by the driver's cuMemMapArrayAsync, which kcheck's "
+                    "runtime does not have)");
   }
   unsigned known = kArrayLayered | kArraySurfaceLoadStore | kArrayCubemap |
                    kArrayTextureGather;
@@ -203,21 +206,15 @@ cudaError_t apiGetChannelDesc(ChannelFormatDesc *desc, cudaArray_t array) {
 
 // Planes exist only in NV12 arrays, sparse properties only in sparse
 // arrays, memory requirements only in deferred-mapping arrays: none of
-// those can be made here, so each query is about an array without them.
-cudaError_t apiArrayGetPlane(cudaArray_t *plane, cudaArray_t array, unsigned) {
-  if (!plane || !arrayOf(array))
-    return fail(cudaErrorInvalidValue);
+// those can be made here, so each query is about an array without them: an
+// invalid value, whatever the arguments (the H200's answer for a plain array).
+cudaError_t apiArrayGetPlane(cudaArray_t *, cudaArray_t, unsigned) {
   return fail(cudaErrorInvalidValue);
 }
-cudaError_t apiArrayGetSparseProperties(void *props, cudaArray_t array) {
-  if (!props || !arrayOf(array))
-    return fail(cudaErrorInvalidValue);
+cudaError_t apiArrayGetSparseProperties(void *, cudaArray_t) {
   return fail(cudaErrorInvalidValue);
 }
-cudaError_t apiArrayGetMemoryRequirements(void *req, cudaArray_t array,
-                                          int device) {
-  if (!req || !arrayOf(array) || device != 0)
-    return fail(cudaErrorInvalidValue);
+cudaError_t apiArrayGetMemoryRequirements(void *, cudaArray_t, int) {
   return fail(cudaErrorInvalidValue);
 }
 
@@ -291,15 +288,10 @@ cudaError_t apiFreeMipmappedArray(void *mipmap) {
     a->freed = true;
   return cudaSuccess;
 }
-cudaError_t apiMipmappedArrayGetSparseProperties(void *props, void *mipmap) {
-  if (!props || !mipmapOf(mipmap))
-    return fail(cudaErrorInvalidValue);
+cudaError_t apiMipmappedArrayGetSparseProperties(void *, void *) {
   return fail(cudaErrorInvalidValue);
 }
-cudaError_t apiMipmappedArrayGetMemoryRequirements(void *req, void *mipmap,
-                                                   int device) {
-  if (!req || !mipmapOf(mipmap) || device != 0)
-    return fail(cudaErrorInvalidValue);
+cudaError_t apiMipmappedArrayGetMemoryRequirements(void *, void *, int) {
   return fail(cudaErrorInvalidValue);
 }
 
@@ -418,11 +410,8 @@ cudaError_t apiCreateTextureObject(unsigned long long *object,
   if (cudaError_t e = viewOf(*resource, v, false))
     return e;
   if (view && view->format != 0) {
-    Stop why;
-    why.kind = Stop::Kind::Unsupported;
-    why.message = "a texture object with a resource view that changes the "
-                  "format (cudaResourceViewDesc::format)";
-    rt().stop(std::move(why));
+    stopUnsupported("a texture object with a resource view that changes the "
+                    "format (cudaResourceViewDesc::format)");
   }
   for (unsigned d = 0; d < 3; ++d)
     v.addressMode[d] = uint8_t(tex->addressMode[d]);

@@ -44,10 +44,14 @@ bool BlockRunner::Impl::execTexture(const bc::Inst &in, uint32_t pc,
   for (unsigned k = 0; k < 8; ++k)
     dataTainted |= in.c && w.taint[in.c + k];
   bool resultTainted = false;
+  const TextureView *view = nullptr;
+  uint64_t viewHandle = 0;
   for (uint32_t m = mask; m; m &= m - 1) {
     unsigned lane = std::countr_zero(m);
     uint64_t handle = w.slot(in.a)[lane];
-    const TextureView *view = memory.textures.find(handle, surface);
+    // A warp's lanes mostly name one object: look it up once.
+    if (!view || handle != viewHandle)
+      view = memory.textures.find(handle, surface), viewHandle = handle;
     if (!view) {
       recordFault(FaultCause::Memory, "invalid texture object",
                   std::string(surface ? "surface" : "texture") +
