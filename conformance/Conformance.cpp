@@ -186,7 +186,8 @@ Family wmmaBuiltins(const ToolkitInventory &inv) {
 struct MatrixExclusion {
   const char *pattern, *reason;
 };
-constexpr MatrixExclusion kMatrixExclusions[] = {
+// A vector: the table may be empty.
+const std::vector<MatrixExclusion> kMatrixExclusions = {
 #define KCHECK_PTX_MATRIX_EXCLUDED(pattern, reason) {pattern, reason},
 #include "conformance/PtxMatrixExclusions.def"
 };
@@ -199,9 +200,11 @@ Family ptxMatrixFormsFamily() {
   f.name = "PTX matrix forms (sm_80 to sm_90)";
   f.source = "the PTX ISA 9.0's mma.sync, ldmatrix, stmatrix and movmatrix "
              "forms (`conformance/PtxMatrixForms.cpp`; no header lists them)";
-  f.provider = "`analyzer/ptx/PtxLowerMma.cpp` and `PtxLowerTensor.cpp`, "
-               "each form's statement lowered; values checked by "
-               "`tests/conformance/programs/ptx_matrix_forms.cu` on the H200";
+  f.provider = "`analyzer/ptx/PtxLowerMma.cpp`, `PtxLowerMmaQuadPairs.cpp` "
+               "and `PtxLowerTensor.cpp`, each form's statement lowered; "
+               "values checked by "
+               "`tests/conformance/programs/ptx_matrix_forms.cu` and "
+               "`mma_m8n8k4.cu` on the H200";
   for (const PtxMatrixForm &form : conformance::ptxMatrixForms()) {
     Entry e;
     e.name = form.name;

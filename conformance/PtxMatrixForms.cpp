@@ -122,11 +122,14 @@ PtxMatrixForm movement(const std::string &op, unsigned num, bool trans) {
 
 std::vector<PtxMatrixForm> ptxMatrixForms() {
   std::vector<PtxMatrixForm> forms;
-  // m8n8k4 f16 (sm_70): every A/B layout, f16 or f32 D and C.
+  // m8n8k4 f16 (sm_70): every A/B layout; D and C f16 or f32 but for an
+  // f16 D with an f32 C (ptxas: ".dtype must be '.f32' when .ctype is
+  // '.f32'").
   for (const char *layouts : {"row.row", "row.col", "col.row", "col.col"})
     for (const char *d : {"f16", "f32"})
       for (const char *c : {"f16", "f32"})
-        forms.push_back(mma({8, 8, 4}, layouts, d, "f16", "f16", c, "", 70));
+        if (std::string(d) == "f32" || std::string(c) == "f16")
+          forms.push_back(mma({8, 8, 4}, layouts, d, "f16", "f16", c, "", 70));
   // m16n8k8 and m16n8k16: f16 (D and C both f16 or both f32), bf16 ->
   // f32.
   for (Shape s : {Shape{16, 8, 8}, Shape{16, 8, 16}}) {

@@ -479,7 +479,8 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
     entries.push_back(entry);
   for (const EntryPoints &more :
        {captureEntryPoints(), graphEntryPoints(), graphParamEntryPoints(),
-        graphExecEntryPoints(), textureEntryPoints(), arrayCopyEntryPoints()})
+        graphExecEntryPoints(), textureEntryPoints(),
+        textureObjectEntryPoints(), arrayCopyEntryPoints()})
     for (const auto &entry : more)
       entries.push_back(entry);
   return entries;

@@ -14,32 +14,41 @@ namespace {
 using texture::Array;
 using texture::arrayOf;
 
-// Copies between arrays and memory, each a 3D copy (copy3D), as a graph's
-// copy node is too. Offsets and widths are in bytes (the 2D calls) and
-// become elements in the 3D parameters.
+// Copies between arrays and memory, each a 3D copy of pitched memory
+// (copy3D) over the array's texels, as a graph's copy node is too.
 cudaError_t arrayCopy(cudaMemcpy3DParms p, cudaStream_t stream, bool async) {
   if (async && capturing(stream))
     return capture(stream, graph::copyWork(p));
   return copy3D(p);
 }
 
-size_t elementBytes(cudaArray_const_t array) {
+// A 2D region of an array in bytes, as pitched memory: its texels row by
+// row. The H200 copies any whole number of bytes, not of elements (a 6-byte
+// row of a float array, arrays of different element sizes), within the
+// array's rows; past them is an invalid value.
+bool region(cudaArray_const_t array, size_t wOffset, size_t hOffset,
+            size_t width, size_t height, cudaPitchedPtr &out, cudaPos &pos) {
   Array *a = arrayOf(array);
-  return a ? a->format.bytes() : 1;
+  if (!a)
+    return false;
+  uint64_t rowBytes = a->width() * a->format.bytes();
+  if (wOffset + width > rowBytes || hOffset + height > a->rows())
+    return false;
+  out = {reinterpret_cast<void *>(a->base), a->pitch, rowBytes, a->rows()};
+  pos = {wOffset, hOffset, 0};
+  return true;
 }
 
 cudaError_t toArray2D(cudaArray_t dst, size_t wOffset, size_t hOffset,
                       const void *src, size_t spitch, size_t width,
                       size_t height, cudaMemcpyKind kind, cudaStream_t stream,
                       bool async) {
-  size_t eb = elementBytes(dst);
-  if (!arrayOf(dst) || wOffset % eb || width % eb)
-    return fail(cudaErrorInvalidValue);
   cudaMemcpy3DParms p{};
+  if (!region(dst, wOffset, hOffset, width, height, p.dstPtr, p.dstPos) ||
+      spitch < width)
+    return fail(cudaErrorInvalidValue);
   p.srcPtr = {const_cast<void *>(src), spitch, width, height};
-  p.dstArray = dst;
-  p.dstPos = {wOffset / eb, hOffset, 0};
-  p.extent = {width / eb, height, 1};
+  p.extent = {width, height, 1};
   p.kind = kind;
   return arrayCopy(p, stream, async);
 }
@@ -48,14 +57,12 @@ cudaError_t fromArray2D(void *dst, size_t dpitch, cudaArray_const_t src,
                         size_t wOffset, size_t hOffset, size_t width,
                         size_t height, cudaMemcpyKind kind, cudaStream_t stream,
                         bool async) {
-  size_t eb = elementBytes(src);
-  if (!arrayOf(src) || wOffset % eb || width % eb)
-    return fail(cudaErrorInvalidValue);
   cudaMemcpy3DParms p{};
-  p.srcArray = const_cast<cudaArray_t>(src);
-  p.srcPos = {wOffset / eb, hOffset, 0};
+  if (!region(src, wOffset, hOffset, width, height, p.srcPtr, p.srcPos) ||
+      dpitch < width)
+    return fail(cudaErrorInvalidValue);
   p.dstPtr = {dst, dpitch, width, height};
-  p.extent = {width / eb, height, 1};
+  p.extent = {width, height, 1};
   p.kind = kind;
   return arrayCopy(p, stream, async);
 }
@@ -92,18 +99,13 @@ cudaError_t apiMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
                                     size_t hOffsetDst, cudaArray_const_t src,
                                     size_t wOffsetSrc, size_t hOffsetSrc,
                                     size_t width, size_t height,
-                                    cudaMemcpyKind kind) {
-  size_t eb = elementBytes(src);
-  if (!arrayOf(src) || !arrayOf(dst) || eb != elementBytes(dst) ||
-      wOffsetDst % eb || wOffsetSrc % eb || width % eb)
-    return fail(cudaErrorInvalidValue);
+                                    cudaMemcpyKind) {
   cudaMemcpy3DParms p{};
-  p.srcArray = const_cast<cudaArray_t>(src);
-  p.srcPos = {wOffsetSrc / eb, hOffsetSrc, 0};
-  p.dstArray = dst;
-  p.dstPos = {wOffsetDst / eb, hOffsetDst, 0};
-  p.extent = {width / eb, height, 1};
-  p.kind = kind;
+  if (!region(src, wOffsetSrc, hOffsetSrc, width, height, p.srcPtr, p.srcPos) ||
+      !region(dst, wOffsetDst, hOffsetDst, width, height, p.dstPtr, p.dstPos))
+    return fail(cudaErrorInvalidValue);
+  p.extent = {width, height, 1};
+  p.kind = cudaMemcpyDeviceToDevice;
   return copy3D(p);
 }
 
@@ -111,7 +113,8 @@ cudaError_t apiMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
 // row after row.
 cudaError_t linearArrayCopy(Array *a, size_t wOffset, size_t hOffset,
                             size_t count, void *host, bool toArray,
-                            cudaMemcpyKind kind) {
+                            cudaMemcpyKind kind, cudaStream_t stream = nullptr,
+                            bool async = false) {
   if (!a)
     return fail(cudaErrorInvalidValue);
   uint64_t start = hOffset * a->pitch + wOffset;
@@ -125,7 +128,7 @@ cudaError_t linearArrayCopy(Array *a, size_t wOffset, size_t hOffset,
   p.dstPtr = {toArray ? arrayBytes : host, count, count, 1};
   p.extent = {count, 1, 1};
   p.kind = kind;
-  return copy3D(p);
+  return arrayCopy(p, stream, async);
 }
 cudaError_t apiMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
                              const void *src, size_t count,
@@ -135,8 +138,9 @@ cudaError_t apiMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
 }
 cudaError_t apiMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset,
                                   size_t hOffset, const void *src, size_t count,
-                                  cudaMemcpyKind kind, cudaStream_t) {
-  return apiMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
+                                  cudaMemcpyKind kind, cudaStream_t stream) {
+  return linearArrayCopy(arrayOf(dst), wOffset, hOffset, count,
+                         const_cast<void *>(src), true, kind, stream, true);
 }
 cudaError_t apiMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
                                size_t hOffset, size_t count,
@@ -147,8 +151,9 @@ cudaError_t apiMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset,
 cudaError_t apiMemcpyFromArrayAsync(void *dst, cudaArray_const_t src,
                                     size_t wOffset, size_t hOffset,
                                     size_t count, cudaMemcpyKind kind,
-                                    cudaStream_t) {
-  return apiMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
+                                    cudaStream_t stream) {
+  return linearArrayCopy(arrayOf(src), wOffset, hOffset, count, dst, false,
+                         kind, stream, true);
 }
 cudaError_t apiMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst,
                                   size_t hOffsetDst, cudaArray_const_t src,

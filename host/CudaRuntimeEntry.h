@@ -63,9 +63,10 @@ EntryPoints graphExecEntryPoints();
 /// and a graph's kernel node do.
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t shared, bool cooperative);
-/// CUDA arrays, copies to and from them, texture and surface objects
-/// (CudaRuntimeTextures.cpp).
+/// CUDA arrays and mipmapped arrays (CudaRuntimeTextures.cpp).
 EntryPoints textureEntryPoints();
+/// Texture and surface objects (CudaRuntimeTextureObjects.cpp).
+EntryPoints textureObjectEntryPoints();
 /// Copies between CUDA arrays and memory (CudaRuntimeArrayCopies.cpp).
 EntryPoints arrayCopyEntryPoints();
 /// A live CUDA array as pitched memory (its texels row by row), the bytes of

@@ -1,8 +1,7 @@
-// CUDA arrays, mipmapped arrays, and texture and surface objects
-// (CudaTextures.h; copies to and from arrays: CudaRuntimeArrayCopies.cpp). An
-// array is a DeviceMemory allocation whose texels lie row by row; a texture or
-// surface object is a view of one (or of linear or pitched memory) that the
-// texture unit samples (simulator/engine/TextureUnit.h). Errors are those the
+// CUDA arrays and mipmapped arrays (CudaTextures.h; copies to and from
+// arrays: CudaRuntimeArrayCopies.cpp; texture and surface objects:
+// CudaRuntimeTextureObjects.cpp). An array is a DeviceMemory allocation whose
+// texels lie row by row. Errors are those the
 // CUDA runtime documents for each call; what the H200 answers where the
 // documentation is silent is checked by tests/conformance/programs/textures.cu.
 #include "host/CudaTextures.h"
@@ -27,33 +26,26 @@ Array *arrayOf(const void *handle) {
   return nullptr;
 }
 
-} // namespace texture
-
-namespace entry {
-
-namespace {
-
-using namespace texture;
-
-constexpr unsigned kArrayLayered = 1, kArraySurfaceLoadStore = 2,
-                   kArrayCubemap = 4, kArrayTextureGather = 8,
-                   kArraySparse = 0x40, kArrayDeferredMapping = 0x80;
-// textureAlignment is 512 bytes, which the GPU's cudaMalloc gives every
-// allocation; the simulated one aligns to DeviceMemory::kAlignment (256),
-// so that is what a texture's base must meet here.
-constexpr uint64_t kTextureAlignment = sim::DeviceMemory::kAlignment,
-                   kTexturePitchAlignment = 32;
+MipmappedArray *mipmapOf(const void *handle) {
+  State *s = entry::rt().textures.get();
+  if (!s || !handle)
+    return nullptr;
+  for (MipmappedArray &m : s->mipmaps)
+    if (&m == handle)
+      return m.freed ? nullptr : &m;
+  return nullptr;
+}
 
 // A construct the simulated runtime does not have: the run stops, naming it.
 [[noreturn]] void stopUnsupported(std::string what) {
   Stop why;
   why.kind = Stop::Kind::Unsupported;
   why.message = std::move(what);
-  rt().stop(std::move(why));
+  entry::rt().stop(std::move(why));
 }
 
 State &state() {
-  CudaRuntime &r = rt();
+  CudaRuntime &r = entry::rt();
   if (!r.textures)
     r.textures = std::make_unique<State>();
   return *r.textures;
@@ -78,28 +70,36 @@ cudaError_t formatOf(const ChannelFormatDesc &d, sim::TexelFormat &out) {
                     "simulated: their texels are not stored one per element)");
   }
   if (d.f > 2)
-    return fail(cudaErrorInvalidChannelDescriptor);
+    return entry::fail(cudaErrorInvalidChannelDescriptor);
   int bits[4] = {d.x, d.y, d.z, d.w};
   unsigned channels = 0;
   for (unsigned c = 0; c < 4; ++c) {
     if (bits[c] == 0)
       break;
     if (bits[c] != d.x)
-      return fail(cudaErrorInvalidChannelDescriptor);
+      return entry::fail(cudaErrorInvalidChannelDescriptor);
     ++channels;
   }
   for (unsigned c = channels; c < 4; ++c)
     if (bits[c] != 0)
-      return fail(cudaErrorInvalidChannelDescriptor);
+      return entry::fail(cudaErrorInvalidChannelDescriptor);
   bool widthOk =
       d.f == 2 ? d.x == 16 || d.x == 32 : d.x == 8 || d.x == 16 || d.x == 32;
   if (channels == 0 || channels == 3 || !widthOk)
-    return fail(cudaErrorInvalidChannelDescriptor);
+    return entry::fail(cudaErrorInvalidChannelDescriptor);
   out.kind = d.f == 0 ? K::Signed : d.f == 1 ? K::Unsigned : K::Float;
   out.bits = unsigned(d.x);
   out.channels = channels;
   return cudaSuccess;
 }
+
+} // namespace texture
+
+namespace entry {
+
+namespace {
+
+using namespace texture;
 
 cudaError_t makeArray(cudaArray_t *handle, const ChannelFormatDesc *desc,
                       cudaExtent extent, unsigned flags, bool isLevel,
@@ -218,16 +218,6 @@ cudaError_t apiArrayGetMemoryRequirements(void *, cudaArray_t, int) {
   return fail(cudaErrorInvalidValue);
 }
 
-MipmappedArray *mipmapOf(const void *handle) {
-  State *s = rt().textures.get();
-  if (!s || !handle)
-    return nullptr;
-  for (MipmappedArray &m : s->mipmaps)
-    if (&m == handle)
-      return m.freed ? nullptr : &m;
-  return nullptr;
-}
-
 cudaError_t apiMallocMipmappedArray(void **mipmap,
                                     const ChannelFormatDesc *desc,
                                     cudaExtent extent, unsigned numLevels,
@@ -310,214 +300,6 @@ cudaError_t apiDeviceGetTexture1DLinearMaxWidth(size_t *width,
   return cudaSuccess;
 }
 
-// Texture and surface objects.
-sim::TextureLevel levelOf(const Array &a) {
-  sim::TextureLevel l;
-  l.base = a.base;
-  l.pitch = a.pitch;
-  l.slicePitch = a.slicePitch;
-  l.width = uint32_t(a.width());
-  l.height = uint32_t(a.rows());
-  bool volume = a.extent.depth && !(a.flags & (kArrayLayered | kArrayCubemap));
-  l.depth = volume ? uint32_t(a.extent.depth) : 1;
-  return l;
-}
-
-void describeArray(const Array &a, sim::TextureView &v) {
-  v.format = a.format;
-  bool cubemap = a.flags & kArrayCubemap;
-  v.cubemap = cubemap;
-  if (a.flags & kArrayLayered)
-    v.layers = uint32_t(cubemap ? a.extent.depth / 6 : a.extent.depth);
-  v.levels.push_back(levelOf(a));
-}
-
-cudaError_t viewOf(const ResourceDesc &r, sim::TextureView &v, bool surface) {
-  using R = sim::TextureView::Resource;
-  switch (r.resType) {
-  case 0: { // cudaResourceTypeArray
-    Array *a = arrayOf(r.res.array.array);
-    // cudaArraySurfaceLoadStore is documented as required; the H200
-    // makes a surface without it all the same.
-    if (!a)
-      return fail(cudaErrorInvalidValue);
-    v.resource = R::Array;
-    describeArray(*a, v);
-    return cudaSuccess;
-  }
-  case 1: { // cudaResourceTypeMipmappedArray
-    MipmappedArray *m = mipmapOf(r.res.mipmap.mipmap);
-    if (!m || surface)
-      return fail(cudaErrorInvalidValue);
-    v.resource = R::MipmappedArray;
-    describeArray(*m->levels[0], v);
-    for (size_t l = 1; l < m->levels.size(); ++l)
-      v.levels.push_back(levelOf(*m->levels[l]));
-    return cudaSuccess;
-  }
-  case 2: { // cudaResourceTypeLinear
-    uint64_t ptr = reinterpret_cast<uint64_t>(r.res.linear.devPtr);
-    if (surface || !ptr || ptr % kTextureAlignment)
-      return fail(cudaErrorInvalidValue);
-    if (cudaError_t e = formatOf(r.res.linear.desc, v.format))
-      return e;
-    v.resource = R::Linear;
-    sim::TextureLevel l;
-    l.base = ptr;
-    l.width = uint32_t(r.res.linear.sizeInBytes / v.format.bytes());
-    l.pitch = r.res.linear.sizeInBytes;
-    if (r.res.linear.sizeInBytes > (uint64_t(1) << 28) * v.format.bytes())
-      return fail(cudaErrorInvalidValue);
-    v.levels.push_back(l);
-    return cudaSuccess;
-  }
-  case 3: { // cudaResourceTypePitch2D
-    const auto &p = r.res.pitch2D;
-    uint64_t ptr = reinterpret_cast<uint64_t>(p.devPtr);
-    if (surface || !ptr || ptr % kTextureAlignment ||
-        p.pitchInBytes % kTexturePitchAlignment)
-      return fail(cudaErrorInvalidValue);
-    if (cudaError_t e = formatOf(p.desc, v.format))
-      return e;
-    if (p.width == 0 || p.height == 0 ||
-        p.width * v.format.bytes() > p.pitchInBytes || p.width > 131072 ||
-        p.height > 65000)
-      return fail(cudaErrorInvalidValue);
-    v.resource = R::Pitch2D;
-    sim::TextureLevel l;
-    l.base = ptr;
-    l.pitch = p.pitchInBytes;
-    l.slicePitch = p.pitchInBytes * p.height;
-    l.width = uint32_t(p.width);
-    l.height = uint32_t(p.height);
-    v.levels.push_back(l);
-    return cudaSuccess;
-  }
-  default:
-    return fail(cudaErrorInvalidValue);
-  }
-}
-
-cudaError_t apiCreateTextureObject(unsigned long long *object,
-                                   const ResourceDesc *resource,
-                                   const TextureDesc *tex,
-                                   const ResourceViewDesc *view) {
-  if (cudaError_t e = sticky())
-    return e;
-  if (!object || !resource || !tex)
-    return fail(cudaErrorInvalidValue);
-  sim::TextureView v;
-  if (cudaError_t e = viewOf(*resource, v, false))
-    return e;
-  if (view && view->format != 0) {
-    stopUnsupported("a texture object with a resource view that changes the "
-                    "format (cudaResourceViewDesc::format)");
-  }
-  for (unsigned d = 0; d < 3; ++d)
-    v.addressMode[d] = uint8_t(tex->addressMode[d]);
-  v.filterMode = uint8_t(tex->filterMode);
-  v.mipmapFilterMode = uint8_t(tex->mipmapFilterMode);
-  v.readMode = uint8_t(tex->readMode);
-  v.normalizedCoords = tex->normalizedCoords;
-  v.srgb = tex->sRGB;
-  std::copy(tex->borderColor, tex->borderColor + 4, v.borderColor.begin());
-  v.mipmapLevelBias = tex->mipmapLevelBias;
-  v.minMipmapLevelClamp = tex->minMipmapLevelClamp;
-  v.maxMipmapLevelClamp = tex->maxMipmapLevelClamp;
-  // Normalized-float reads of 32-bit integers do not exist.
-  if (v.readMode == 1 && v.format.kind != sim::TexelFormat::Kind::Float &&
-      v.format.bits == 32)
-    return fail(cudaErrorInvalidValue);
-  Object o;
-  o.resource = *resource;
-  o.texture = *tex;
-  if (view)
-    o.view = *view, o.hasView = true;
-  *object = rt().device().memory().textures.create(std::move(v), false);
-  state().objects[*object] = o;
-  return cudaSuccess;
-}
-
-Object *objectOf(unsigned long long handle, bool surface) {
-  State *s = rt().textures.get();
-  if (!s)
-    return nullptr;
-  auto it = s->objects.find(handle);
-  return it == s->objects.end() || it->second.surface != surface ? nullptr
-                                                                 : &it->second;
-}
-
-// Texture and surface handles are one namespace: the H200 destroys a
-// surface given to cudaDestroyTextureObject too, and destroying it again
-// succeeds.
-cudaError_t destroyObject(unsigned long long handle) {
-  if (cudaError_t e = sticky())
-    return e;
-  Object *o = objectOf(handle, false);
-  if (!o)
-    o = objectOf(handle, true);
-  if (!o)
-    return cudaSuccess;
-  rt().device().memory().textures.destroy(handle, o->surface);
-  state().objects.erase(handle);
-  return cudaSuccess;
-}
-cudaError_t apiDestroyTextureObject(unsigned long long handle) {
-  return destroyObject(handle);
-}
-cudaError_t apiGetTextureObjectResourceDesc(ResourceDesc *out,
-                                            unsigned long long handle) {
-  Object *o = objectOf(handle, false);
-  if (!o || !out)
-    return fail(cudaErrorInvalidValue);
-  *out = o->resource;
-  return cudaSuccess;
-}
-cudaError_t apiGetTextureObjectTextureDesc(TextureDesc *out,
-                                           unsigned long long handle) {
-  Object *o = objectOf(handle, false);
-  if (!o || !out)
-    return fail(cudaErrorInvalidValue);
-  *out = o->texture;
-  return cudaSuccess;
-}
-cudaError_t apiGetTextureObjectResourceViewDesc(ResourceViewDesc *out,
-                                                unsigned long long handle) {
-  Object *o = objectOf(handle, false);
-  if (!o || !out || !o->hasView)
-    return fail(cudaErrorInvalidValue);
-  *out = o->view;
-  return cudaSuccess;
-}
-
-cudaError_t apiCreateSurfaceObject(unsigned long long *object,
-                                   const ResourceDesc *resource) {
-  if (cudaError_t e = sticky())
-    return e;
-  if (!object || !resource)
-    return fail(cudaErrorInvalidValue);
-  sim::TextureView v;
-  if (cudaError_t e = viewOf(*resource, v, true))
-    return e;
-  Object o;
-  o.resource = *resource;
-  o.surface = true;
-  *object = rt().device().memory().textures.create(std::move(v), true);
-  state().objects[*object] = o;
-  return cudaSuccess;
-}
-cudaError_t apiDestroySurfaceObject(unsigned long long handle) {
-  return destroyObject(handle);
-}
-cudaError_t apiGetSurfaceObjectResourceDesc(ResourceDesc *out,
-                                            unsigned long long handle) {
-  Object *o = objectOf(handle, true);
-  if (!o || !out)
-    return fail(cudaErrorInvalidValue);
-  *out = o->resource;
-  return cudaSuccess;
-}
-
 } // namespace
 
 bool arrayAsPitched(cudaArray_const_t handle, cudaPitchedPtr &out,
@@ -552,18 +334,6 @@ EntryPoints textureEntryPoints() {
        address(apiMipmappedArrayGetMemoryRequirements)},
       {"cudaDeviceGetTexture1DLinearMaxWidth",
        address(apiDeviceGetTexture1DLinearMaxWidth)},
-      {"cudaCreateTextureObject", address(apiCreateTextureObject)},
-      {"cudaDestroyTextureObject", address(apiDestroyTextureObject)},
-      {"cudaGetTextureObjectResourceDesc",
-       address(apiGetTextureObjectResourceDesc)},
-      {"cudaGetTextureObjectTextureDesc",
-       address(apiGetTextureObjectTextureDesc)},
-      {"cudaGetTextureObjectResourceViewDesc",
-       address(apiGetTextureObjectResourceViewDesc)},
-      {"cudaCreateSurfaceObject", address(apiCreateSurfaceObject)},
-      {"cudaDestroySurfaceObject", address(apiDestroySurfaceObject)},
-      {"cudaGetSurfaceObjectResourceDesc",
-       address(apiGetSurfaceObjectResourceDesc)},
   };
 }
 

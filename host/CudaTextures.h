@@ -6,12 +6,14 @@
 #pragma once
 
 #include "host/CudaRuntimeEntry.h"
+#include "simulator/engine/DeviceMemory.h"
 #include "simulator/engine/TextureUnit.h"
 
 #include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <string>
 
 namespace kcheck::host::texture {
 
@@ -101,7 +103,26 @@ struct State {
   std::map<uint64_t, Object> objects; // by handle
 };
 
-/// A live array of the runtime, or null.
+// cudaArray* flags (driver_types.h).
+constexpr unsigned kArrayLayered = 1, kArraySurfaceLoadStore = 2,
+                   kArrayCubemap = 4, kArrayTextureGather = 8,
+                   kArraySparse = 0x40, kArrayDeferredMapping = 0x80;
+// textureAlignment is 512 bytes, which the GPU's cudaMalloc gives every
+// allocation; the simulated one aligns to DeviceMemory::kAlignment (256),
+// so that is what a texture's base must meet here.
+constexpr uint64_t kTextureAlignment = sim::DeviceMemory::kAlignment,
+                   kTexturePitchAlignment = 32;
+
+/// The runtime's texture state, made on first use.
+State &state();
+/// A live array (mipmapped array) of the runtime, or null.
 Array *arrayOf(const void *handle);
+MipmappedArray *mipmapOf(const void *handle);
+/// The texel format of a channel descriptor, or the error the runtime
+/// gives (cudaErrorInvalidChannelDescriptor for one no array can have).
+cudaError_t formatOf(const ChannelFormatDesc &d, sim::TexelFormat &out);
+/// A construct the simulated runtime does not have: the run stops, naming
+/// it.
+[[noreturn]] void stopUnsupported(std::string what);
 
 } // namespace kcheck::host::texture

@@ -9,6 +9,7 @@
 //   m8n8k32, m16n8k32, m16n8k64  .row.col[.satfinite]  s4/u4 -> s32
 //   m8n8k128, m16n8k128, m16n8k256  .row.col  b1 -> s32 (.xor/.and.popc)
 //   m8n8k4, m16n8k4, m16n8k8, m16n8k16  .row.col  f64 -> f64
+// and m8n8k4 with f16 operands, every layout (PtxLowerMmaQuadPairs.cpp).
 // Every one of these fragment layouts is the same rule with E elements per
 // 32-bit register (2 for 16-bit types, 1 for tf32 and f64 (a 64-bit
 // register), 4 for 8-bit, 8 for 4-bit, 32 for b1): with g = lane/4 and t =
@@ -130,6 +131,8 @@ std::optional<MmaForm> parseForm(const Statement &st, std::string &why) {
 } // namespace
 
 bool Lowerer::lowerMmaSync(const Statement &st) {
+  if (hasPart(st, "m8n8k4") && hasPart(st, "f16"))
+    return lowerMmaQuadPairs(st); // PtxLowerMmaQuadPairs.cpp
   std::string why;
   std::optional<MmaForm> form = parseForm(st, why);
   if (!form)

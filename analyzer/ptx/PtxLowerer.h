@@ -92,6 +92,7 @@ private:
   bool lowerStmatrix(const Statement &st, unsigned num, bool trans);
   bool lowerMovmatrix(const Statement &st);
   bool lowerMmaSync(const Statement &st);
+  bool lowerMmaQuadPairs(const Statement &st); // m8n8k4 with f16 operands
   bool lowerShfl(const Statement &st);
   bool lowerVote(const Statement &st);
   bool lowerBarrier(const Statement &st);

@@ -48,8 +48,14 @@ bool returnsFloat(const TextureView &v) {
          v.readMode == 1;
 }
 
-float srgbToLinear(float c) {
-  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+// sRGB to linear, of an 8-bit value: the H200's table (SrgbTable.def), not
+// IEC 61966-2-1's formula, from which it differs by up to 0.5 %.
+float srgbToLinear(uint8_t v) {
+  static constexpr uint32_t kTable[256] = {
+#define KCHECK_SRGB(bits) bits,
+#include "simulator/engine/SrgbTable.def"
+  };
+  return std::bit_cast<float>(kTable[v]);
 }
 
 // A texel's channels, raw (sign- or zero-extended), from memory.
@@ -108,7 +114,7 @@ public:
     }
     if (v_.srgb && c < 3 && v_.format.kind == TexelFormat::Kind::Unsigned &&
         bits == 8)
-      f = srgbToLinear(f);
+      f = srgbToLinear(uint8_t(r));
     return f;
   }
 
@@ -188,6 +194,8 @@ public:
       base[d] = floorIndex(ub);
       w[d] = weight(ub - std::floor(ub));
     }
+    if (filtersInFixedPoint())
+      return fixedPointLinear(level, base, w, dims, slice);
     Float4 out{};
     for (unsigned corner = 0; corner < (1u << dims); ++corner) {
       int64_t idx[3];
@@ -202,6 +210,71 @@ public:
       Float4 t = asFloats(at(level, idx, dims, slice));
       for (unsigned c = 0; c < 4; ++c)
         out[c] += float(f) * t[c];
+    }
+    return out;
+  }
+
+  // 8- and 16-bit normalized texels (not sRGB) filter in 16-bit fixed point
+  // (measured on the H200, tests/conformance/programs/texture_filtering.cu,
+  // bit for bit in 1D): an unsigned texel is v (16-bit) or 257 v (8-bit), a
+  // signed one v or round(32767 v / 127) (-128 included, unclamped); the
+  // sum of texel times integer weight (8 fractional bits) rounds to the
+  // nearest unit, which is divided by 65535 (signed: 32767, then clamped to
+  // -1; 8-bit signed texels differ from the H200 by a unit in 4 % of
+  // weights). Border texels are the border colour in the same units.
+  bool filtersInFixedPoint() const {
+    const TexelFormat &f = v_.format;
+    return f.kind != TexelFormat::Kind::Float && f.bits <= 16 && !v_.srgb;
+  }
+  Float4 fixedPointLinear(const TextureLevel &level, const int64_t base[3],
+                          const double w[3], unsigned dims,
+                          int64_t slice) const {
+    bool isSigned = v_.format.kind == TexelFormat::Kind::Signed;
+    double unit = isSigned ? 32767 : 65535;
+    // Corner weights in 1/256: x's (256 - wx, wx); each further dimension
+    // gives its upper corners weight wd in all: corner c > 0's is
+    // round(W_c wd / 256), corner 0's the rest, and each lower corner keeps
+    // what its upper one does not take (2D measured: the upper-right weight
+    // is round(wx wy / 256), the others what remains; 3D by the same rule,
+    // not measured).
+    int64_t weights[8] = {};
+    weights[0] = 256 - int64_t(w[0] * 256), weights[1] = int64_t(w[0] * 256);
+    for (unsigned d = 1; d < dims; ++d) {
+      int64_t wd = int64_t(w[d] * 256), rest = wd;
+      for (unsigned c = (1u << d) - 1; c > 0; --c) {
+        int64_t upper = (weights[c] * wd + 128) >> 8;
+        weights[c | (1u << d)] = upper;
+        weights[c] -= upper;
+        rest -= upper;
+      }
+      weights[1u << d] = rest;
+      weights[0] -= rest;
+    }
+    std::array<int64_t, 4> sum{};
+    for (unsigned corner = 0; corner < (1u << dims); ++corner) {
+      int64_t idx[3], weight = weights[corner];
+      for (unsigned d = 0; d < dims; ++d)
+        idx[d] = base[d] + (corner >> d & 1);
+      if (weight == 0)
+        continue;
+      RawTexel t = at(level, idx, dims, slice);
+      for (unsigned c = 0; c < v_.format.channels; ++c) {
+        int64_t fixed;
+        if (!t.present)
+          fixed = std::llround(double(v_.borderColor[c]) * unit);
+        else if (!isSigned)
+          fixed = int64_t(t.raw[c]) * (v_.format.bits == 8 ? 257 : 1);
+        else if (v_.format.bits == 8)
+          fixed = std::llround(double(int64_t(t.raw[c])) * 32767 / 127);
+        else
+          fixed = int64_t(t.raw[c]);
+        sum[c] += weight * fixed;
+      }
+    }
+    Float4 out{};
+    for (unsigned c = 0; c < v_.format.channels; ++c) {
+      float r = float(std::llround(double(sum[c]) / 256)) / float(unit);
+      out[c] = isSigned ? std::max(-1.0f, r) : r;
     }
     return out;
   }
@@ -313,7 +386,10 @@ TextureResult texFetch(const TI &inst, const TextureView &v,
     layer = std::clamp<int64_t>(layer, 0, v.layers - 1);
   // Texel-space coordinates of level 0 (scaled per level below).
   double norm[3] = {0, 0, 0};
-  bool normalized = v.normalizedCoords;
+  // A mipmapped array's coordinates are normalized whatever the texture
+  // says (measured on the H200: tests/conformance/programs/arrays.cu).
+  bool normalized =
+      v.normalizedCoords || v.resource == TextureView::Resource::MipmappedArray;
   int64_t slice = v.layers ? layer : 0;
   if (inst.geometry == G::Cube || inst.geometry == G::ACube) {
     int face;

@@ -18,7 +18,11 @@
 // - a channel the format lacks reads as 0 (w too, and the border colour's
 //   too), mipmap levels blend by a weight truncated to 8 fractional bits:
 //   measured on the H200 (tests/conformance/programs/textures.cu,
-//   docs/validation/data/h200-textures.txt).
+//   docs/validation/data/h200-textures.txt);
+// - 8- and 16-bit normalized texels filter in 16-bit fixed point, sRGB
+//   converts by the H200's table (SrgbTable.def), a mipmapped array's
+//   coordinates are normalized: measured on the H200
+//   (tests/conformance/programs/texture_filtering.cu and arrays.cu).
 // Counters: texture and surface instructions run on the texture pipeline
 // (SASS TEX/TLD4/SULD/SUST), which no ld/st metric counts; kcheck does not
 // model its own counters, and says so per launch.
