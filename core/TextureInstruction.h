@@ -1,7 +1,7 @@
 // A PTX texture or surface instruction (tex, tld4, txq, suld, sust, suq) as
 // the IR pipeline lowers it (analyzer/ptx/PtxLowerTexture.cpp writes it, one
 // 64-bit constant operand of a kcheck.texture.* call) and the engine executes
-// it (simulator/models/TextureSampler.h). No LLVM: fields only.
+// it (simulator/engine/TextureUnit.h). No LLVM: fields only.
 //
 // The calls, as the pipeline declares them (every operand word is an i32;
 // float coordinates are their bits):
