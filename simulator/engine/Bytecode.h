@@ -14,10 +14,10 @@ namespace kcheck::sim::bc {
 enum class Op : uint8_t {
   Nop,
   IntBin,      // sub = IntBinOp, bits = width
-  FloatBin,    // sub = FloatBinOp, bits = 32/64
-  FNeg,        // bits = 32/64
+  FloatBin,    // sub = FloatBinOp, bits = 16/32/64 (16: sub2 = 1: bfloat16)
+  FNeg,        // bits = 16/32/64; flags = kNegCanonicalNaN
   ICmp,        // sub = alu::IcmpPred, bits = operand width
-  FCmp,        // sub = alu::FcmpPred, bits = 32/64
+  FCmp,        // sub = alu::FcmpPred, bits = 16/32/64 (sub2 as FloatBin)
   Select,      // a = cond, b = true, c = false; flags&1: vector condition
   Cast,        // sub = CastKind, bits = source width, bits2 = result width
   Copy,        // dst[e] = a[e] (freeze, same-layout bitcast, extractvalue)
@@ -46,8 +46,10 @@ enum class Op : uint8_t {
             // flags & kMemberMaskSlot: aux = member mask
   Vote, // sub = VoteKind; a = predicate; flags & kMemberMaskSlot: aux = mask
   ActiveMask,
-  IntFn,   // sub = IntFnKind, bits = width; a, b, c
-  FloatFn, // sub = FloatFnKind, bits = 32/64; a, b, c
+  IntFn, // sub = IntFnKind, bits = width; a, b, c
+  // sub = FloatFnKind, bits = 16/32/64 (16: sub2 = 1 for bfloat16), flags =
+  // kFn*; a, b, c
+  FloatFn,
   // PTX arithmetic with an explicit rounding mode, .ftz or .sat (add.rp.f64,
   // fma.rz.ftz.f32, cvt.rm.f32.s64): sub = RoundedOp, sub2 = Rounding,
   // flags = kRoundFtz | kRoundSat, bits = result width (32/64); a, b, c
@@ -93,14 +95,35 @@ enum class RoundedOp : uint8_t {
   FromU32,
   FromS64,
   FromU64,
-  FromF64
+  FromF64,
+  // f32 to a 16-bit float (cvt.rn.f16.f32, cvt.rz.relu.satfinite.bf16.f32;
+  // a pair, cvt.rn.f16x2.f32, when n = 2: element 0 from b, 1 from a)
+  ToHalf,
+  ToBfloat,
+  // f32 to tf32 (an i32); f32 pairs (a, b: b in the low byte) or f16x2 (n
+  // = 2: element 0 in the low byte) to an 8-bit float pair (an i16); such a
+  // pair to f16x2 (element 0 from the low byte)
+  ToTf32,
+  ToE4m3,
+  ToE5m2,
+  FromE4m3,
+  FromE5m2
 };
 /// __syncthreads_count/_and/_or (barrier.cta.red.{popc,and,or}): the barrier
 /// also reduces each thread's predicate over the block.
 enum class BarrierReduction : uint8_t { None, Popc, And, Or };
 /// IEEE 754's four rounding directions, as PTX names them (.rn .rz .rm .rp).
-enum class Rounding : uint8_t { Nearest, Zero, Down, Up };
-inline constexpr uint16_t kRoundFtz = 1, kRoundSat = 2;
+/// NearestAway: cvt.rna (tf32 only).
+enum class Rounding : uint8_t { Nearest, Zero, Down, Up, NearestAway };
+/// FNeg of neg.bf16 (an arithmetic instruction, not a sign flip): a NaN is
+/// the canonical one.
+inline constexpr uint16_t kNegCanonicalNaN = 1;
+inline constexpr uint16_t kRoundFtz = 1, kRoundSat = 2, kRoundRelu = 4,
+                          kRoundSatFinite = 8;
+/// FloatFn's flags: PTX's modifiers of min/max (.ftz, .NaN, .xorsign.abs)
+/// and of 16-bit fma (.ftz, .sat, .relu).
+inline constexpr uint16_t kFnFtz = 1, kFnNaN = 2, kFnXorSignAbs = 4, kFnSat = 8,
+                          kFnRelu = 16;
 enum class CastKind : uint8_t {
   Trunc,
   ZExt,

@@ -1,8 +1,11 @@
 // Decoding of calls: NVVM special registers, barriers, warp primitives,
-// math intrinsics (generic, NVVM and libdevice __nv_*), memory intrinsics
-// and vprintf. Intrinsics are matched by name because NVVM names change
-// between LLVM versions (barrier0 vs barrier.cta.sync.aligned.all).
+// math intrinsics (generic, NVVM and libdevice __nv_*, by the tables of
+// DecodeMathTables.h), memory intrinsics and vprintf. Intrinsics are matched by
+// name because NVVM names change between LLVM versions (barrier0 vs
+// barrier.cta.sync.aligned.all).
 #include "simulator/engine/Decoder.h"
+
+#include "simulator/engine/DecodeMathTables.h"
 
 #include "core/PtxTags.h"
 #include "core/TextureInstruction.h"
@@ -56,253 +59,6 @@ std::optional<bc::SregKind> sregOf(StringRef reg) {
   if (kind < 0)
     return std::nullopt;
   return S(kind);
-}
-
-struct MathFn {
-  bool isFloat;
-  uint8_t kind;
-};
-
-// StringSwitch results are encoded as ints: 0x100 | kind for float
-// functions, kind for integer ones, -1 for none.
-constexpr int floatCode(FloatFnKind k) { return 0x100 | int(k); }
-constexpr int intCode(IntFnKind k) { return int(k); }
-std::optional<MathFn> decodeCode(int code) {
-  if (code < 0)
-    return std::nullopt;
-  return MathFn{(code & 0x100) != 0, uint8_t(code & 0xff)};
-}
-std::optional<MathFn> floatFn(FloatFnKind k) {
-  return decodeCode(floatCode(k));
-}
-std::optional<MathFn> intFn(IntFnKind k) { return decodeCode(intCode(k)); }
-
-// LLVM's integer intrinsics that the engine computes.
-std::optional<MathFn> genericIntIntrinsic(Intrinsic::ID id) {
-  switch (id) {
-  case Intrinsic::umin:
-    return intFn(IntFnKind::UMin);
-  case Intrinsic::umax:
-    return intFn(IntFnKind::UMax);
-  case Intrinsic::smin:
-    return intFn(IntFnKind::SMin);
-  case Intrinsic::smax:
-    return intFn(IntFnKind::SMax);
-  case Intrinsic::abs:
-    return intFn(IntFnKind::Abs);
-  case Intrinsic::ctpop:
-    return intFn(IntFnKind::Ctpop);
-  case Intrinsic::ctlz:
-    return intFn(IntFnKind::Ctlz);
-  case Intrinsic::cttz:
-    return intFn(IntFnKind::Cttz);
-  case Intrinsic::fshl:
-    return intFn(IntFnKind::Fshl);
-  case Intrinsic::fshr:
-    return intFn(IntFnKind::Fshr);
-  case Intrinsic::bswap:
-    return intFn(IntFnKind::Bswap);
-  case Intrinsic::bitreverse:
-    return intFn(IntFnKind::Bitreverse);
-  default:
-    return std::nullopt;
-  }
-}
-
-// LLVM's floating-point intrinsics that the engine computes.
-std::optional<MathFn> genericFloatIntrinsic(Intrinsic::ID id) {
-  switch (id) {
-  case Intrinsic::sqrt:
-    return floatFn(FloatFnKind::Sqrt);
-  case Intrinsic::fabs:
-    return floatFn(FloatFnKind::Fabs);
-  case Intrinsic::exp:
-    return floatFn(FloatFnKind::Exp);
-  case Intrinsic::exp2:
-    return floatFn(FloatFnKind::Exp2);
-  case Intrinsic::exp10:
-    return floatFn(FloatFnKind::Exp10);
-  case Intrinsic::log:
-    return floatFn(FloatFnKind::Log);
-  case Intrinsic::log2:
-    return floatFn(FloatFnKind::Log2);
-  case Intrinsic::log10:
-    return floatFn(FloatFnKind::Log10);
-  case Intrinsic::sin:
-    return floatFn(FloatFnKind::Sin);
-  case Intrinsic::cos:
-    return floatFn(FloatFnKind::Cos);
-  case Intrinsic::tan:
-    return floatFn(FloatFnKind::Tan);
-  case Intrinsic::tanh:
-    return floatFn(FloatFnKind::Tanh);
-  case Intrinsic::floor:
-    return floatFn(FloatFnKind::Floor);
-  case Intrinsic::ceil:
-    return floatFn(FloatFnKind::Ceil);
-  case Intrinsic::trunc:
-    return floatFn(FloatFnKind::Trunc);
-  case Intrinsic::round:
-    return floatFn(FloatFnKind::Round);
-  case Intrinsic::rint:
-  case Intrinsic::nearbyint:
-  case Intrinsic::roundeven:
-    return floatFn(FloatFnKind::Rint);
-  case Intrinsic::minnum:
-    return floatFn(FloatFnKind::MinNum);
-  case Intrinsic::maxnum:
-    return floatFn(FloatFnKind::MaxNum);
-  case Intrinsic::minimum:
-    return floatFn(FloatFnKind::Minimum);
-  case Intrinsic::maximum:
-    return floatFn(FloatFnKind::Maximum);
-  case Intrinsic::copysign:
-    return floatFn(FloatFnKind::CopySign);
-  case Intrinsic::pow:
-    return floatFn(FloatFnKind::Pow);
-  case Intrinsic::fma:
-  case Intrinsic::fmuladd:
-    return floatFn(FloatFnKind::Fma);
-  default:
-    return std::nullopt;
-  }
-}
-
-std::optional<MathFn> genericIntrinsic(Intrinsic::ID id) {
-  if (std::optional<MathFn> fn = genericIntIntrinsic(id))
-    return fn;
-  return genericFloatIntrinsic(id);
-}
-
-// llvm.nvvm.<fn>[.approx|.rn|.ftz|...].<type>: the first component decides.
-std::optional<MathFn> nvvmMath(StringRef rest) {
-  StringRef fn = rest.split('.').first;
-  if (rest.starts_with("div.approx") || rest.starts_with("div.rn") ||
-      rest.starts_with("div.full") || rest.starts_with("div.rz") ||
-      rest.starts_with("div.rm") || rest.starts_with("div.rp"))
-    return floatFn(FloatFnKind::Div);
-  return decodeCode(
-      StringSwitch<int>(fn)
-          .Case("fmax", floatCode(FloatFnKind::MaxNum))
-          .Case("fmin", floatCode(FloatFnKind::MinNum))
-          .Case("ex2", floatCode(FloatFnKind::Exp2))
-          .Case("lg2", floatCode(FloatFnKind::Log2))
-          .Case("rsqrt", floatCode(FloatFnKind::Rsqrt))
-          .Case("sqrt", floatCode(FloatFnKind::Sqrt))
-          .Case("rcp", floatCode(FloatFnKind::Rcp))
-          .Case("sin", floatCode(FloatFnKind::Sin))
-          .Case("cos", floatCode(FloatFnKind::Cos))
-          .Case("fabs", floatCode(FloatFnKind::Fabs))
-          .Case("saturate", floatCode(FloatFnKind::Saturate))
-          .Case("fma", floatCode(FloatFnKind::Fma))
-          .Case("mulhi", rest.contains(".ui") || rest.contains(".ull")
-                             ? intCode(IntFnKind::MulHiU)
-                             : intCode(IntFnKind::MulHiS))
-          .Case("mul24", rest.contains(".ui") ? intCode(IntFnKind::Mul24U)
-                                              : intCode(IntFnKind::Mul24S))
-          .Default(-1));
-}
-
-// llvm.nvvm.<op>.<rounding>[.ftz][.sat].<f|d> and the conversions
-// <from>2<f|d>.<rounding>[.ftz]: PTX arithmetic in an explicit rounding
-// direction (bc::Op::RoundedFloat). `rest` follows "llvm.nvvm.".
-struct RoundedCall {
-  bc::RoundedOp op;
-  bc::Rounding rounding;
-  uint16_t flags;
-};
-std::optional<RoundedCall> roundedFloatCall(StringRef rest) {
-  SmallVector<StringRef, 6> parts;
-  rest.split(parts, '.');
-  if (parts.size() < 2)
-    return std::nullopt;
-  using R = bc::RoundedOp;
-  auto op = StringSwitch<std::optional<R>>(parts[0])
-                .Case("add", R::Add)
-                .Case("mul", R::Mul)
-                .Case("fma", R::Fma)
-                .Case("div", R::Div)
-                .Case("sqrt", R::Sqrt)
-                .Case("rcp", R::Rcp)
-                .Cases({"i2f", "i2d"}, R::FromS32)
-                .Cases({"ui2f", "ui2d"}, R::FromU32)
-                .Cases({"ll2f", "ll2d"}, R::FromS64)
-                .Cases({"ull2f", "ull2d"}, R::FromU64)
-                .Case("d2f", R::FromF64)
-                .Default(std::nullopt);
-  auto rounding = StringSwitch<std::optional<bc::Rounding>>(parts[1])
-                      .Case("rn", bc::Rounding::Nearest)
-                      .Case("rz", bc::Rounding::Zero)
-                      .Case("rm", bc::Rounding::Down)
-                      .Case("rp", bc::Rounding::Up)
-                      .Default(std::nullopt);
-  if (!op || !rounding)
-    return std::nullopt;
-  RoundedCall c{*op, *rounding, 0};
-  for (size_t i = 2; i < parts.size(); ++i) {
-    if (parts[i] == "ftz")
-      c.flags |= bc::kRoundFtz;
-    else if (parts[i] == "sat")
-      c.flags |= bc::kRoundSat;
-    else if (!(i + 1 == parts.size() && (parts[i] == "f" || parts[i] == "d")))
-      return std::nullopt; // a form this table does not know
-  }
-  return c;
-}
-
-// libdevice (__nv_*) functions the CUDA math headers call.
-std::optional<MathFn> libdevice(StringRef name) {
-  if (!name.consume_front("__nv_"))
-    return std::nullopt;
-  name.consume_front("fast_");
-  if (name.size() > 1 && name.ends_with("f") && name != "erf" &&
-      name != "modf" && name != "fdividef")
-    name = name.drop_back(); // float flavour; the type comes from the call
-  return decodeCode(
-      StringSwitch<int>(name)
-          .Case("sqrt", floatCode(FloatFnKind::Sqrt))
-          .Case("rsqrt", floatCode(FloatFnKind::Rsqrt))
-          .Case("fabs", floatCode(FloatFnKind::Fabs))
-          .Case("exp", floatCode(FloatFnKind::Exp))
-          .Case("exp2", floatCode(FloatFnKind::Exp2))
-          .Case("exp10", floatCode(FloatFnKind::Exp10))
-          .Case("log", floatCode(FloatFnKind::Log))
-          .Case("log2", floatCode(FloatFnKind::Log2))
-          .Case("log10", floatCode(FloatFnKind::Log10))
-          .Case("sin", floatCode(FloatFnKind::Sin))
-          .Case("cos", floatCode(FloatFnKind::Cos))
-          .Case("tan", floatCode(FloatFnKind::Tan))
-          .Case("tanh", floatCode(FloatFnKind::Tanh))
-          .Case("floor", floatCode(FloatFnKind::Floor))
-          .Case("ceil", floatCode(FloatFnKind::Ceil))
-          .Case("trunc", floatCode(FloatFnKind::Trunc))
-          .Case("round", floatCode(FloatFnKind::Round))
-          .Case("rint", floatCode(FloatFnKind::Rint))
-          .Case("nearbyint", floatCode(FloatFnKind::Rint))
-          .Case("fmin", floatCode(FloatFnKind::MinNum))
-          .Case("fmax", floatCode(FloatFnKind::MaxNum))
-          .Case("copysign", floatCode(FloatFnKind::CopySign))
-          .Case("pow", floatCode(FloatFnKind::Pow))
-          .Case("fmod", floatCode(FloatFnKind::Fmod))
-          .Case("atan2", floatCode(FloatFnKind::Atan2))
-          .Case("erf", floatCode(FloatFnKind::Erf))
-          .Case("fma", floatCode(FloatFnKind::Fma))
-          .Case("fdividef", floatCode(FloatFnKind::Div))
-          .Case("fdivide", floatCode(FloatFnKind::Div))
-          .Case("saturate", floatCode(FloatFnKind::Saturate))
-          .Cases({"min", "llmin"}, intCode(IntFnKind::SMin))
-          .Cases({"max", "llmax"}, intCode(IntFnKind::SMax))
-          .Cases({"umin", "ullmin"}, intCode(IntFnKind::UMin))
-          .Cases({"umax", "ullmax"}, intCode(IntFnKind::UMax))
-          .Cases({"abs", "llabs"}, intCode(IntFnKind::Abs))
-          .Cases({"popc", "popcll"}, intCode(IntFnKind::Ctpop))
-          .Cases({"clz", "clzll"}, intCode(IntFnKind::Ctlz))
-          .Cases({"brev", "brevll"}, intCode(IntFnKind::Bitreverse))
-          .Cases({"mulhi", "mul64hi"}, intCode(IntFnKind::MulHiS))
-          .Cases({"umulhi", "umul64hi"}, intCode(IntFnKind::MulHiU))
-          .Case("mul24", intCode(IntFnKind::Mul24S))
-          .Case("umul24", intCode(IntFnKind::Mul24U))
-          .Default(-1));
 }
 
 bool ignoredIntrinsic(Intrinsic::ID id) {
@@ -399,7 +155,7 @@ bool executesNatively(StringRef name) {
                  true)
           .Default(false))
     return false;
-  return libdevice(name).has_value() || name == "vprintf" ||
+  return decode::libdevice(name).has_value() || name == "vprintf" ||
          name == "__assertfail" || deviceHeapCall(name).has_value();
 }
 
@@ -435,7 +191,7 @@ Error Decoder::decodeCall(const CallInst &call) {
     Intrinsic::ID id = callee->getIntrinsicID();
     if (ignoredIntrinsic(id))
       return Error::success();
-    if (auto fn = genericIntrinsic(id))
+    if (auto fn = decode::genericIntrinsic(id))
       return emitMath(call, in, fn->isFloat, fn->kind, name);
     switch (id) {
     case Intrinsic::memcpy:
@@ -444,6 +200,22 @@ Error Decoder::decodeCall(const CallInst &call) {
     case Intrinsic::memset:
     case Intrinsic::memset_inline:
       return decodeMemTransfer(call, in, id);
+    case Intrinsic::convert_from_fp16:
+    case Intrinsic::convert_to_fp16: {
+      // A half's 16 bits (an i16) to float or double, and back: casts.
+      TRY_SLOT(src, call.getArgOperand(0));
+      bool from = id == Intrinsic::convert_from_fp16;
+      Type *wide = from ? retType : call.getArgOperand(0)->getType();
+      in.op = Op::Cast, in.a = src;
+      in.sub = uint8_t(from ? bc::CastKind::FPExt : bc::CastKind::FPTrunc);
+      auto wideBits = uint8_t(
+          wide->getScalarType()->getPrimitiveSizeInBits().getFixedValue());
+      in.bits = from ? 16 : wideBits;
+      in.bits2 = from ? wideBits : 16;
+      in.sub2 = 0; // half
+      emit(in, call, callOpcode(call));
+      return Error::success();
+    }
     case Intrinsic::trap:
     case Intrinsic::debugtrap:
     case Intrinsic::ubsantrap:
@@ -456,7 +228,7 @@ Error Decoder::decodeCall(const CallInst &call) {
   if (name.consume_front("llvm.nvvm."))
     return decodeNvvmCall(call, in, name);
 
-  if (auto fn = libdevice(name))
+  if (auto fn = decode::libdevice(name))
     return emitMath(call, in, fn->isFloat, fn->kind, name);
 
   if (name == "__assertfail") {
@@ -561,11 +333,43 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
             .Default(std::nullopt);
     if (!kind)
       return unsupported(call, "intrinsic " + calleeName(call));
-    MathFn fn = *intFn(*kind);
+    decode::MathFn fn = *decode::intFn(*kind);
     return emitMath(call, in, fn.isFloat, fn.kind, name);
   }
-  if (auto rounded = roundedFloatCall(name)) {
+  if (auto fp8 = decode::fp8Call(name)) {
+    // Two operands (ff), or one vector (f16x2, e4m3x2's i16).
+    if (Error e = callOperandSlots(call, in))
+      return e;
+    in.op = Op::RoundedFloat;
+    in.sub = uint8_t(fp8->op);
+    in.flags = fp8->relu ? bc::kRoundRelu : 0;
+    in.bits = 16;
+    in.bits2 = fp8->fromHalf ? 16 : 32; // the operands' width
+    in.n = uint16_t(fp8->op == bc::RoundedOp::FromE4m3 ||
+                            fp8->op == bc::RoundedOp::FromE5m2
+                        ? 2
+                        : 1);
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (auto rounded = decode::roundedFloatCall(name)) {
     Type *result = call.getType();
+    if (rounded->op == bc::RoundedOp::ToHalf ||
+        rounded->op == bc::RoundedOp::ToBfloat ||
+        rounded->op == bc::RoundedOp::ToTf32) {
+      // f32 to 16 bits (a half, bfloat or i16 result), or a pair of them
+      // from two f32 operands (a <2 x half/bfloat> result).
+      if (Error e = callOperandSlots(call, in))
+        return e;
+      in.op = Op::RoundedFloat;
+      in.sub = uint8_t(rounded->op);
+      in.sub2 = uint8_t(rounded->rounding);
+      in.flags = rounded->flags;
+      in.bits = rounded->op == bc::RoundedOp::ToTf32 ? 32 : 16;
+      in.n = uint16_t(call.arg_size() == 2 ? 2 : 1);
+      emit(in, call, callOpcode(call));
+      return Error::success();
+    }
     if (!result->isFloatTy() && !result->isDoubleTy())
       return unsupported(call, "type of intrinsic " + calleeName(call));
     if (Error e = callOperandSlots(call, in))
@@ -578,8 +382,23 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
     emit(in, call, callOpcode(call));
     return Error::success();
   }
-  if (auto fn = nvvmMath(name))
-    return emitMath(call, in, fn->isFloat, fn->kind, name);
+  if (name == "neg.bf16" || name == "neg.bf16x2") { // a sign flip
+    TRY_SLOT(a, call.getArgOperand(0));
+    auto n = slotCount(call.getType(), call);
+    if (!n)
+      return n.takeError();
+    in.op = Op::FNeg, in.a = a, in.bits = 16, in.sub2 = 1;
+    in.flags = bc::kNegCanonicalNaN;
+    in.n = uint16_t(*n);
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (auto fn = decode::nvvmMath(name)) {
+    std::optional<uint16_t> flags = decode::nvvmModifiers(name, call.getType());
+    if (!flags)
+      return unsupported(call, "intrinsic " + calleeName(call));
+    return emitMath(call, in, fn->isFloat, fn->kind, name, *flags);
+  }
   return unsupported(call, "intrinsic " + calleeName(call));
 }
 
@@ -658,15 +477,19 @@ Error Decoder::memberMaskSlot(const Value *mask, Inst &in) {
 
 // `name`: the callee's name as the caller matched it, for the error.
 Error Decoder::emitMath(const CallInst &call, Inst &in, bool isFloat,
-                        uint8_t kind, StringRef name) {
+                        uint8_t kind, StringRef name, uint16_t flags) {
   if (Error e = callOperandSlots(call, in))
     return e;
   Type *retType = call.getType();
   Type *scalar = retType->getScalarType();
-  if (isFloat && !scalar->isFloatTy() && !scalar->isDoubleTy())
+  if (isFloat && !scalar->isFloatTy() && !scalar->isDoubleTy() &&
+      !scalar->isHalfTy() && !scalar->isBFloatTy())
     return unsupported(call, "type of " + name);
   in.op = isFloat ? Op::FloatFn : Op::IntFn;
   in.sub = kind;
+  in.flags = flags;
+  if (isFloat)
+    setFloatFormat(retType, in);
   in.bits = uint8_t(scalar->getPrimitiveSizeInBits().getFixedValue());
   if (auto n = slotCount(retType, call); !n)
     return n.takeError();

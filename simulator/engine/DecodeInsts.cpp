@@ -464,8 +464,8 @@ Error Decoder::decodeBinary(const Instruction &inst, Inst &in) {
     return unsupported(inst, Twine("operator '") + inst.getOpcodeName() + "'");
   }
   in.op = inst.getType()->isFPOrFPVectorTy() ? Op::FloatBin : Op::IntBin;
-  if (Error e = checkFloatArithmetic(inst.getType(), inst))
-    return e;
+  if (in.op == Op::FloatBin)
+    setFloatFormat(inst.getType(), in);
   emit(in, inst, inst.getOpcodeName());
   return Error::success();
 }
@@ -475,8 +475,6 @@ Error Decoder::decodeFNeg(const Instruction &inst, Inst &in) {
   TRY_SLOT(a, neg->getOperand(0));
   in.op = Op::FNeg, in.a = a;
   in.bits = uint8_t(scalarBits(inst.getType(), dl_));
-  if (Error e = checkFloatArithmetic(inst.getType(), inst))
-    return e;
   emit(in, inst, "fneg");
   return Error::success();
 }
@@ -489,8 +487,8 @@ Error Decoder::decodeCompare(const Instruction &inst, Inst &in) {
   in.a = a, in.b = b;
   in.sub = uint8_t(cmp->getPredicate());
   in.bits = uint8_t(scalarBits(cmp->getOperand(0)->getType(), dl_));
-  if (Error e = checkFloatArithmetic(cmp->getOperand(0)->getType(), inst))
-    return e;
+  if (in.op == Op::FCmp)
+    setFloatFormat(cmp->getOperand(0)->getType(), in);
   emit(in, inst, inst.getOpcodeName());
   return Error::success();
 }

@@ -69,11 +69,10 @@ Error Decoder::checkScalar(Type *type, const Instruction &at) const {
   return unsupported(at, "type '" + name + "'");
 }
 
-Error Decoder::checkFloatArithmetic(Type *type, const Instruction &at) const {
-  Type *scalar = type->getScalarType();
-  if (scalar->isHalfTy() || scalar->isBFloatTy())
-    return unsupported(at, "arithmetic on 16-bit floats");
-  return Error::success();
+// Float arithmetic of every width the engine has: 16-bit floats (half, or
+// bfloat16: sub2 = 1) as well as f32 and f64.
+void Decoder::setFloatFormat(Type *type, bc::Inst &in) const {
+  in.sub2 = type->getScalarType()->isBFloatTy() ? 1 : 0;
 }
 
 Expected<unsigned> Decoder::slotCount(Type *type, const Instruction &at) const {

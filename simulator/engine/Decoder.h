@@ -78,10 +78,10 @@ private:
   llvm::Error serialize(const llvm::Constant *c, uint8_t *out,
                         const llvm::Instruction &at);
   llvm::Error checkScalar(llvm::Type *type, const llvm::Instruction &at) const;
-  // 16-bit floats are held and converted (fpext, fptrunc, bitcast), not
-  // computed with: the IR pipeline widens f16/bf16 arithmetic to double.
-  llvm::Error checkFloatArithmetic(llvm::Type *type,
-                                   const llvm::Instruction &at) const;
+  // 16-bit floats: the IR pipeline widens f16/bf16 arithmetic to double;
+  // what remains (intrinsics on half vectors, bfloat16 min/max) runs on
+  // 16-bit registers (SmallFloat.h). Sets sub2 for bfloat16.
+  void setFloatFormat(llvm::Type *type, bc::Inst &in) const;
   // Parts of decodeCall (DecodeCalls.cpp): `in` carries the call's result
   // slot and vector width; each emits the call's instruction.
   llvm::Error decodeNvvmCall(const llvm::CallInst &call, bc::Inst &in,
@@ -92,8 +92,9 @@ private:
                          llvm::StringRef name);
   llvm::Error callOperandSlots(const llvm::CallInst &call, bc::Inst &in);
   llvm::Error memberMaskSlot(const llvm::Value *mask, bc::Inst &in);
+  // flags: FloatFn's bc::kFn* modifiers.
   llvm::Error emitMath(const llvm::CallInst &call, bc::Inst &in, bool isFloat,
-                       uint8_t kind, llvm::StringRef name);
+                       uint8_t kind, llvm::StringRef name, uint16_t flags = 0);
   llvm::Error decodeMemTransfer(const llvm::CallInst &call, bc::Inst &in,
                                 unsigned intrinsicId);
   llvm::Error emitTrap(const llvm::CallInst &call, bc::Inst &in, TrapInfo trap);

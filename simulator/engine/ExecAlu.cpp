@@ -4,6 +4,7 @@
 
 #include "simulator/engine/AluOps.h"
 #include "simulator/engine/RoundedFloat.h"
+#include "simulator/engine/SmallFloat.h"
 
 #include <bit>
 #include <cmath>
@@ -164,11 +165,26 @@ void canonicalizeF32NaNs(uint64_t *d, uint32_t mask) {
   }
 }
 
+// 16-bit floats: in double, rounded once (SmallFloat.h).
+void floatBinLanes16(bc::FloatBinOp op, bool bf, uint64_t *d, const uint64_t *a,
+                     const uint64_t *b, uint32_t mask) {
+  withFloatBinOp(op, [&](auto k) {
+    forLanes(d, mask, [&](unsigned l) {
+      return smallFromDouble(
+          floatBinOf<decltype(k)::value>(smallToDouble(a[l], bf),
+                                         smallToDouble(b[l], bf)),
+          bf);
+    });
+  });
+}
+
 void execFloatBin(const Inst &in, WarpState &w, uint32_t mask) {
   for (unsigned e = 0; e < in.n; ++e) {
     const uint64_t *a = w.slot(in.a + e), *b = w.slot(in.b + e);
     auto op = bc::FloatBinOp(in.sub);
-    if (in.bits == 32) {
+    if (in.bits == 16) {
+      floatBinLanes16(op, in.sub2, w.slot(in.dst + e), a, b, mask);
+    } else if (in.bits == 32) {
       floatBinLanes<float>(op, w.slot(in.dst + e), a, b, mask);
       canonicalizeF32NaNs(w.slot(in.dst + e), mask);
     } else {
@@ -180,8 +196,17 @@ void execFloatBin(const Inst &in, WarpState &w, uint32_t mask) {
 void execFNeg(const Inst &in, WarpState &w, uint32_t mask) {
   for (unsigned e = 0; e < in.n; ++e) {
     const uint64_t *a = w.slot(in.a + e);
-    uint64_t sign = in.bits == 32 ? 0x80000000ull : 0x8000000000000000ull;
-    forLanes(w.slot(in.dst + e), mask, [&](unsigned l) { return a[l] ^ sign; });
+    uint64_t sign = in.bits == 16   ? 0x8000ull
+                    : in.bits == 32 ? 0x80000000ull
+                                    : 0x8000000000000000ull;
+    if (in.flags & bc::kNegCanonicalNaN) // 16-bit only
+      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
+        return std::isnan(smallToDouble(a[l], in.sub2)) ? 0x7fffull
+                                                        : a[l] ^ sign;
+      });
+    else
+      forLanes(w.slot(in.dst + e), mask,
+               [&](unsigned l) { return a[l] ^ sign; });
   }
 }
 
@@ -189,6 +214,9 @@ void execFCmp(const Inst &in, WarpState &w, uint32_t mask) {
   for (unsigned e = 0; e < in.n; ++e) {
     const uint64_t *a = w.slot(in.a + e), *b = w.slot(in.b + e);
     forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
+      if (in.bits == 16)
+        return uint64_t(fcmp(in.sub, smallToDouble(a[l], in.sub2),
+                             smallToDouble(b[l], in.sub2)));
       return uint64_t(in.bits == 32 ? fcmp(in.sub, asF32(a[l]), asF32(b[l]))
                                     : fcmp(in.sub, asF64(a[l]), asF64(b[l])));
     });
@@ -296,16 +324,90 @@ void execIntFn(const Inst &in, WarpState &w, uint32_t mask) {
   }
 }
 
+// min and max of every width, with PTX's modifiers (SmallFloat.h).
+bool isMinMax(bc::FloatFnKind k) {
+  using K = bc::FloatFnKind;
+  return k == K::MinNum || k == K::MaxNum || k == K::Minimum || k == K::Maximum;
+}
+void minMaxLanes(const Inst &in, uint64_t *d, const uint64_t *a,
+                 const uint64_t *b, uint32_t mask) {
+  using K = bc::FloatFnKind;
+  auto k = K(in.sub);
+  MinMaxMode mode;
+  mode.max = k == K::MaxNum || k == K::Maximum;
+  mode.nan = k == K::Minimum || k == K::Maximum || (in.flags & bc::kFnNaN);
+  mode.xorSignAbs = in.flags & bc::kFnXorSignAbs;
+  mode.ftz = in.flags & bc::kFnFtz;
+  forLanes(d, mask, [&](unsigned l) {
+    return ptxMinMax(mode, in.bits, in.sub2, a[l], b[l]);
+  });
+}
+
+// A 16-bit float function: fma rounded once (with .ftz, .sat, .relu),
+// fabs and copysign on the bits, the others in double, rounded once.
+uint64_t floatFn16(const Inst &in, uint64_t a, uint64_t b, uint64_t c) {
+  using K = bc::FloatFnKind;
+  bool bf = in.sub2;
+  auto k = K(in.sub);
+  if (k == K::CopySign)
+    return (a & 0x7fff) | (b & 0x8000);
+  auto flush = [&](uint64_t v) {
+    double x = smallToDouble(v, bf);
+    bool tiny = std::fabs(x) < (bf ? 0x1p-126 : 0x1p-14);
+    return (in.flags & bc::kFnFtz) && tiny ? v & 0x8000 : v;
+  };
+  uint64_t r;
+  if (k == K::Fabs) // an arithmetic instruction: a NaN is canonical
+    r = std::isnan(smallToDouble(a, bf)) ? smallFromDouble(NAN, bf)
+                                         : flush(a) & 0x7fff;
+  else if (k == K::Fma)
+    r = smallFma(flush(a), flush(b), flush(c), bf);
+  else
+    r = smallFromDouble(floatFn(k, smallToDouble(a, bf), smallToDouble(b, bf),
+                                smallToDouble(c, bf)),
+                        bf);
+  r = flush(r);
+  double x = smallToDouble(r, bf);
+  if ((in.flags & bc::kFnSat) && !(x > 0)) // 0 or below, or NaN: +0
+    return 0;
+  if ((in.flags & bc::kFnSat) && x > 1)
+    return smallFromDouble(1.0, bf);
+  if ((in.flags & bc::kFnRelu) && x <= 0) // -0 too
+    return 0;
+  return r;
+}
+
+// An f32 register with a subnormal value flushed to a zero of its sign.
+uint64_t flushF32(uint64_t v) {
+  return (v & 0x7f800000u) == 0 ? v & 0x80000000u : v;
+}
+
 void execFloatFn(const Inst &in, WarpState &w, uint32_t mask) {
   for (unsigned e = 0; e < in.n; ++e) {
     const uint64_t *a = w.slot(in.a + (in.a ? e : 0));
     const uint64_t *b = w.slot(in.b + (in.b ? e : 0));
     const uint64_t *c = w.slot(in.c + (in.c ? e : 0));
     auto k = bc::FloatFnKind(in.sub);
-    if (in.bits == 32) {
-      floatFnLanes<float>(k, w.slot(in.dst + e), a, b, c, mask);
+    if (isMinMax(k)) {
+      minMaxLanes(in, w.slot(in.dst + e), a, b, mask);
+    } else if (in.bits == 16) {
+      forLanes(w.slot(in.dst + e), mask,
+               [&](unsigned l) { return floatFn16(in, a[l], b[l], c[l]); });
+    } else if (in.bits == 32) {
+      // .ftz: subnormal operands and results are sign-preserving zeros.
+      uint64_t fa[kWarpSize], fb[kWarpSize], fc[kWarpSize];
+      if (in.flags & bc::kFnFtz) {
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          fa[l] = flushF32(a[l]), fb[l] = flushF32(b[l]),
+          fc[l] = flushF32(c[l]);
+        a = fa, b = fb, c = fc;
+      }
+      uint64_t *d = w.slot(in.dst + e);
+      floatFnLanes<float>(k, d, a, b, c, mask);
       if (k != bc::FloatFnKind::CopySign) // a bit operation (LOP3)
-        canonicalizeF32NaNs(w.slot(in.dst + e), mask);
+        canonicalizeF32NaNs(d, mask);
+      if (in.flags & bc::kFnFtz)
+        forLanes(d, mask, [&](unsigned l) { return flushF32(d[l]); });
     } else
       floatFnLanes<double>(k, w.slot(in.dst + e), a, b, c, mask);
   }
@@ -315,9 +417,48 @@ void execRoundedFloat(const Inst &in, WarpState &w, uint32_t mask) {
   const uint64_t *a = w.slot(in.a);
   const uint64_t *b = w.slot(in.b ? in.b : in.a);
   const uint64_t *c = w.slot(in.c ? in.c : in.a);
+  auto op = bc::RoundedOp(in.sub);
+  using R = bc::RoundedOp;
+  bool relu = in.flags & bc::kRoundRelu;
+  if (op == R::ToE4m3 || op == R::ToE5m2) {
+    // Two f32 (a high, b low) or an f16x2 (element 0 low) to a byte pair.
+    bool e5m2 = op == R::ToE5m2, fromHalf = in.bits2 == 16;
+    const uint64_t *hiSrc = fromHalf ? w.slot(in.a + 1) : a;
+    const uint64_t *loSrc = fromHalf ? a : b;
+    auto value = [&](uint64_t v) {
+      return fromHalf ? smallToDouble(v, false) : double(asF32(v));
+    };
+    forLanes(w.slot(in.dst), mask, [&](unsigned l) {
+      return uint64_t(fp8FromDouble(value(loSrc[l]), e5m2, relu)) |
+             uint64_t(fp8FromDouble(value(hiSrc[l]), e5m2, relu)) << 8;
+    });
+    return;
+  }
+  if (op == R::FromE4m3 || op == R::FromE5m2) {
+    // A byte pair to f16x2, element 0 from the low byte (exact).
+    bool e5m2 = op == R::FromE5m2;
+    for (unsigned e = 0; e < 2; ++e)
+      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
+        double v = fp8ToDouble(uint8_t(a[l] >> (8 * e)), e5m2);
+        if (relu && (v < 0 || std::signbit(v)))
+          v = 0;
+        return smallFromDouble(v, false);
+      });
+    return;
+  }
+  if (in.n == 2) { // a pair of 16-bit conversions: element 0 from b
+    for (unsigned e = 0; e < 2; ++e) {
+      const uint64_t *src = e == 0 ? b : a;
+      forLanes(w.slot(in.dst + e), mask, [&](unsigned l) {
+        return roundedFloat(op, bc::Rounding(in.sub2), in.flags, in.bits,
+                            src[l], 0, 0);
+      });
+    }
+    return;
+  }
   forLanes(w.slot(in.dst), mask, [&](unsigned l) {
-    return roundedFloat(bc::RoundedOp(in.sub), bc::Rounding(in.sub2), in.flags,
-                        in.bits, a[l], b[l], c[l]);
+    return roundedFloat(op, bc::Rounding(in.sub2), in.flags, in.bits, a[l],
+                        b[l], c[l]);
   });
 }
 

@@ -1,5 +1,7 @@
 #include "simulator/engine/RoundedFloat.h"
 
+#include "simulator/engine/SmallFloat.h"
+
 #include <cfenv>
 #include <cmath>
 #include <cstring>
@@ -39,6 +41,9 @@ public:
       break;
     case bc::Rounding::Up:
       mode = FE_UPWARD;
+      break;
+    case bc::Rounding::NearestAway: // tf32 only, rounded by its own code
+      mode = FE_TONEAREST;
       break;
     }
     std::fesetround(mode);
@@ -87,7 +92,14 @@ template <class T> T arithmetic(RoundedOp op, bc::Rounding r, T x, T y, T z) {
   case RoundedOp::FromS64:
   case RoundedOp::FromU64:
   case RoundedOp::FromF64:
-    break; // conversions: convert() below
+  case RoundedOp::ToHalf:
+  case RoundedOp::ToBfloat:
+  case RoundedOp::ToTf32:
+  case RoundedOp::ToE4m3:
+  case RoundedOp::ToE5m2:
+  case RoundedOp::FromE4m3:
+  case RoundedOp::FromE5m2:
+    break; // conversions: convert() below, and roundedFloat's own
   }
   return result;
 }
@@ -141,6 +153,18 @@ template <class T> T finish(T x, uint16_t flags) {
 
 uint64_t roundedFloat(bc::RoundedOp op, bc::Rounding rounding, uint16_t flags,
                       unsigned bits, uint64_t a, uint64_t b, uint64_t c) {
+  if (op == RoundedOp::ToTf32)
+    return alu::tf32FromFloat(bitCast<float>(uint32_t(a)), unsigned(rounding),
+                              flags & bc::kRoundRelu,
+                              flags & bc::kRoundSatFinite);
+  if (op == RoundedOp::ToHalf || op == RoundedOp::ToBfloat) {
+    float x = bitCast<float>(uint32_t(a));
+    if (flags & bc::kRoundFtz)
+      x = flush(x);
+    return alu::smallFromFloat(x, op == RoundedOp::ToBfloat, unsigned(rounding),
+                               flags & bc::kRoundRelu,
+                               flags & bc::kRoundSatFinite);
+  }
   if (bits == 32) {
     float r;
     if (isConversion(op)) {
