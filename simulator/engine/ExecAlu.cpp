@@ -344,7 +344,8 @@ void minMaxLanes(const Inst &in, uint64_t *d, const uint64_t *a,
 }
 
 // A 16-bit float function: fma rounded once (with .ftz, .sat, .relu),
-// fabs and copysign on the bits, the others in double, rounded once.
+// fabs (NaN canonical) and copysign on the bits, the others in double,
+// rounded once.
 uint64_t floatFn16(const Inst &in, uint64_t a, uint64_t b, uint64_t c) {
   using K = bc::FloatFnKind;
   bool bf = in.sub2;
