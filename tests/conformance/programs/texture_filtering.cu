@@ -6,32 +6,13 @@
 // compares with the H200's (docs/validation/data/h200-texture_filtering.txt);
 // the checks are what the guide does define (a weight of 0 or 1 returns a
 // texel, filtering is monotonic between two texels).
+#include "conformance_checks.h"
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-static int checks = 0, failures = 0;
-#define CHECK(cond, what)                                                      \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      std::printf("FAILED %s (line %d)\n", what, __LINE__);                    \
-    }                                                                          \
-  } while (0)
-#define OK(call)                                                               \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    ++checks;                                                                  \
-    if (e_ != cudaSuccess) {                                                   \
-      ++failures;                                                              \
-      std::printf("FAILED %s is %s (line %d)\n", #call, cudaGetErrorName(e_),  \
-                  __LINE__);                                                   \
-    }                                                                          \
-  } while (0)
 
 static uint32_t bits(float f) {
   uint32_t u;

@@ -11,6 +11,7 @@
 // as `probe` lines, which the test compares with the H200's
 // (docs/validation/data/h200-textures.txt). It prints one line per failed
 // check and a summary.
+#include "conformance_checks.h"
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -18,29 +19,6 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
-
-static int checks = 0, failures = 0;
-#define CHECK(cond, what)                                                      \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      std::printf("FAILED %s (line %d)\n", what, __LINE__);                    \
-    }                                                                          \
-  } while (0)
-#define OK(call)                                                               \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    ++checks;                                                                  \
-    if (e_ != cudaSuccess) {                                                   \
-      ++failures;                                                              \
-      std::printf("FAILED %s is %s (line %d)\n", #call, cudaGetErrorName(e_),  \
-                  __LINE__);                                                   \
-    }                                                                          \
-  } while (0)
-#define PROBE_ERROR(name, call)                                                \
-  std::printf("probe %s %d\n", name, int(call));                               \
-  cudaGetLastError()
 
 static uint32_t bits(float f) {
   uint32_t u;
