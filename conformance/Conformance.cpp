@@ -141,7 +141,7 @@ Family errors(const ToolkitInventory &inv) {
   Family f;
   f.name = "cudaError_t codes";
   f.source = "`enum cudaError` in `driver_types.h`";
-  f.provider = "`host/CudaErrors.def` (names and messages as the H200 "
+  f.provider = "`core/CudaErrors.def` (names and messages as the H200 "
                "prints them)";
   for (const Enumerator &e : inv.errors) {
     Entry entry;

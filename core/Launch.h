@@ -21,6 +21,9 @@ struct LaunchConfig {
   // cudaLaunchCooperativeKernel: every block resident at once, so blocks may
   // wait for each other (cooperative groups' grid.sync()).
   bool cooperative = false;
+  // Launched by a kernel (dynamic parallelism): its nesting depth, 1 for a
+  // child of a grid the host launched; 0 for a host launch.
+  unsigned deviceDepth = 0;
 };
 
 } // namespace kcheck::core

@@ -69,6 +69,11 @@ Json reportJson(const PredictionReport &report) {
       launch["lines"] = linesJson(l.lines);
       launch["lines_innermost"] = linesJson(l.innermostLines);
     }
+    if (l.launchedFrom)
+      launch["launched_from"] = {{"launch", l.launchedFrom->launch},
+                                 {"file", l.launchedFrom->where.file},
+                                 {"line", l.launchedFrom->where.line},
+                                 {"depth", l.launchedFrom->depth}};
     launch["notes"] = l.notes;
     launches.push_back(std::move(launch));
   }

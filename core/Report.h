@@ -9,6 +9,7 @@
 
 #include "core/JsonFwd.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,13 @@ struct LineReport {
   unsigned line = 0;
   Counters metrics;
   SimtCounts simt; // JSON: the kcheck__simt_* keys of "metrics"
+};
+
+/// Where a kernel launched a launch (dynamic parallelism).
+struct DeviceLaunchOrigin {
+  int launch = 0; // the launching grid's LaunchReport::index
+  SourceLoc where;
+  unsigned depth = 1; // nesting depth: 1 for a child of a host launch
 };
 
 struct LaunchReport {
@@ -40,6 +48,8 @@ struct LaunchReport {
   // table's view, and kcheck-profile's); JSON "lines_innermost".
   std::vector<LineReport> innermostLines;
   std::vector<std::string> notes;
+  // Launched by a kernel, not by host code.
+  std::optional<DeviceLaunchOrigin> launchedFrom;
 
   /// Predicted for this launch: isPredicted()'s metrics and alsoPredicted.
   bool predicts(Metric m) const;

@@ -60,6 +60,7 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
     lr.kernel = l.kernelName;
     lr.signature = l.signature;
     lr.config = l.config;
+    lr.launchedFrom = l.launchedFrom;
     SimulatedLaunch sl;
     sl.kernel = l.kernel;
     auto &b = branches[l.function];

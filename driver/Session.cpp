@@ -139,6 +139,9 @@ bool StaticAnalysis::compile(const std::optional<std::string> &mainFileText) {
   s_.clangDiagnostics = cm_.diagnostics;
   if (!cm_.ok || !cm_.module)
     return false;
+  copts.relocatableDeviceCode = cm_.relocatable;
+  if (cm_.relocatableAdded)
+    host_.notes.push_back(analyzer::kRelocatableAddedNote);
   // Only where the program's own code launches nothing (yet): following the
   // libraries is new and covers CUB's dispatch, not all of Thrust.
   if (!host_.libraryCall.empty() && host_.launches.empty())

@@ -65,7 +65,7 @@ core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
 // Errors.
 
 // The runtime's names and messages, as cudaGetErrorName/String print them
-// (host/CudaErrors.def, as the H200 printed them).
+// (core/CudaErrors.def, as the H200 printed them).
 const char *errorString(int e) { return cudaErrorText(e).message; }
 const char *errorName(int e) { return cudaErrorText(e).name; }
 

@@ -6,6 +6,7 @@
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
+#include "core/RuntimeRules.h"
 
 #include <algorithm>
 #include <vector>
@@ -31,14 +32,8 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   // dynamic shared memory than the kernel may have).
   core::DeviceFacts f = core::deviceFacts(r.arch());
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  int bound = r.device().launchBound(it->second);
-  if (!grid.x || !grid.y || !grid.z || !threads ||
-      threads > uint64_t(f.maxThreadsPerBlock) ||
-      (bound && threads > uint64_t(bound)) ||
-      block.x > unsigned(f.maxThreadsPerBlock) ||
-      block.y > unsigned(f.maxThreadsPerBlock) ||
-      block.z > unsigned(f.maxBlockDimZ) || grid.x > unsigned(f.maxGridDimX) ||
-      grid.y > unsigned(f.maxGridDimYZ) || grid.z > unsigned(f.maxGridDimYZ))
+  if (core::launchDimensionsRefused(r.arch(), toDim3(grid), toDim3(block),
+                                    r.device().launchBound(it->second)))
     return fail(cudaErrorInvalidValue);
   // Dynamic shared memory past the default 48 KB needs the kernel's opt-in
   // (cudaFuncAttributeMaxDynamicSharedMemorySize); the default limit also

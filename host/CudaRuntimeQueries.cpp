@@ -7,6 +7,7 @@
 #include "host/CudaGraph.h"
 
 #include "core/DeviceFacts.h"
+#include "core/RuntimeRules.h"
 
 #include <cstdio>
 #include <cstring>
@@ -126,30 +127,9 @@ cudaError_t apiDeviceGetStreamPriorityRange(int *least, int *greatest) {
   return cudaSuccess;
 }
 
-// cudaLimit's defaults as the H200 answers them: the stack, printf FIFO and
-// heap sizes, the device runtime's pending launches, the L2 fetch
-// granularity; the persisting-L2 set-aside defaults to 3/16 of the L2
-// (11796480 of 62914560 on the H200). cudaLimitDevRuntimeSyncDepth is
-// unsupported from sm_90 (no device-side cudaDeviceSynchronize).
+// As every path answers (core/RuntimeRules.h).
 std::optional<uint64_t> defaultLimit(int limit) {
-  core::DeviceFacts f = core::deviceFacts(rt().arch());
-  switch (limit) {
-  case 0: // cudaLimitStackSize
-    return 1024;
-  case 1: // cudaLimitPrintfFifoSize
-    return 8650752;
-  case 2: // cudaLimitMallocHeapSize
-    return 8388608;
-  case 3: // cudaLimitDevRuntimeSyncDepth
-    return f.cc() >= 90 ? std::nullopt : std::optional<uint64_t>(2);
-  case 4: // cudaLimitDevRuntimePendingLaunchCount
-    return 2048;
-  case 5: // cudaLimitMaxL2FetchGranularity
-    return 64;
-  case 6: // cudaLimitPersistingL2CacheSize
-    return f.persistingL2Bytes ? uint64_t(f.l2Bytes) * 3 / 16 : 0;
-  }
-  return std::nullopt;
+  return core::defaultDeviceLimit(rt().arch(), limit);
 }
 cudaError_t apiDeviceGetLimit(size_t *value, int limit) {
   if (!value)

@@ -125,6 +125,13 @@ hostCompileArguments(const std::string &path,
       "-c",
   };
   args.insert(args.end(), rest.begin(), rest.end());
+  if (options.relocatableDeviceCode) {
+    // The registration nvcc's does (__cudaRegisterLinkedBinary_*, which
+    // HostRunner answers), not the new offload driver's entry tables.
+    args.push_back("-fgpu-rdc");
+    args.push_back("-D__CUDACC_RDC__");
+    args.push_back("--no-offload-new-driver");
+  }
   args.insert(args.end(), options.extraClangArgs.begin(),
               options.extraClangArgs.end());
   args.push_back(path);

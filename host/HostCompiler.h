@@ -30,6 +30,8 @@ struct HostCompileOptions {
   // The text of a header included after the CUDA headers: the simulated
   // runtime's glue for structs whose layout is the headers' (HostGlue.h).
   std::string glueSource;
+  // -fgpu-rdc, as the device side was compiled (CompiledModule::relocatable).
+  bool relocatableDeviceCode = false;
 };
 
 struct HostModule {

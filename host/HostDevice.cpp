@@ -168,13 +168,22 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
   const Function *fn = module_.getFunction(deviceName);
   if (!fn || fn->isDeclaration())
     return {"kernel '" + deviceName + "' not found in the device code", {}};
-  auto [kernelName, signature] = kernelNames(deviceName);
   // The argument bytes cudaLaunchKernel points at, one scalar per parameter.
   std::vector<sim::KernelArg> kernelArgs;
-  if (std::string error = kernelArguments(*fn, module_.getDataLayout(), args,
-                                          kernelName, kernelArgs);
+  if (std::string error =
+          kernelArguments(*fn, module_.getDataLayout(), args,
+                          kernelNames(deviceName).first, kernelArgs);
       !error.empty())
     return {error, {}};
+  return simulate(*fn, config, std::move(kernelArgs), std::nullopt);
+}
+
+LaunchOutcome
+HostDevice::simulate(const Function &fn, const core::LaunchConfig &config,
+                     std::vector<sim::KernelArg> kernelArgs,
+                     std::optional<core::DeviceLaunchOrigin> origin) {
+  const std::string deviceName = fn.getName().str();
+  auto [kernelName, signature] = kernelNames(deviceName);
   if (launches_.size() >= options_.maxLaunches)
     return {"launch #" + std::to_string(launches_.size()) + " (" + kernelName +
                 ") not simulated: the program made more than --max-launches " +
@@ -182,7 +191,7 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
             {}};
   auto &decoded = decoded_[deviceName];
   if (!decoded) {
-    auto d = sim::decodeKernel(*fn);
+    auto d = sim::decodeKernel(fn);
     if (!d)
       return {llvm::toString(d.takeError()), {}};
     decoded = std::move(*d);
@@ -194,8 +203,9 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
   l.kernelName = kernelName;
   l.signature = signature;
   l.config = config;
-  l.function = fn;
+  l.function = &fn;
   l.kernel = decoded;
+  l.launchedFrom = origin;
   sim::Limits limits;
   limits.maxWarpSteps = options_.stepBudget;
   limits.maxZeroFillWarpSteps = options_.zeroFillStepBudget;
@@ -228,7 +238,41 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
     std::fflush(stdout);
     std::fputs(outcome.fault->gpuOutput.c_str(), stderr);
   }
+  std::vector<sim::DeviceWork> work = std::move(l.result.deviceWork);
+  const int parent = l.index;
+  std::shared_ptr<const sim::DecodedKernel> parentKernel = decoded;
   launches_.push_back(std::move(l));
+  // The grid's children, after it (simulator/DeviceLaunches.h); the first
+  // that fails or faults is the launch's outcome, as the GPU reports it.
+  sim::runDeviceWork(work, memory_, [&](const sim::DeviceWork &w) {
+    if (!outcome.error.empty())
+      return;
+    const Function *child = module_.getFunction(w.kernel);
+    if (!child || child->isDeclaration()) {
+      outcome.error = "kernel '" + w.kernel + "' not found in the device code";
+      return;
+    }
+    auto &childDecoded = decoded_[w.kernel];
+    if (!childDecoded) {
+      auto d = sim::decodeKernel(*child);
+      if (!d) {
+        outcome.error = llvm::toString(d.takeError());
+        return;
+      }
+      childDecoded = std::move(*d);
+    }
+    core::DeviceLaunchOrigin from;
+    from.launch = parent;
+    from.where =
+        sim::userLocation(parentKernel->insts()[w.instId], options_.file);
+    from.depth = w.config.deviceDepth;
+    LaunchOutcome o = simulate(*child, w.config,
+                               sim::parameterBufferArguments(
+                                   *childDecoded, memory_, w.parameterBuffer),
+                               from);
+    if (!o.error.empty() || o.fault)
+      outcome = std::move(o);
+  });
   return outcome;
 }
 
@@ -245,26 +289,12 @@ HostDevice::resources(const std::string &deviceName, std::string &why) {
 
 std::optional<std::pair<uint64_t, uint64_t>>
 HostDevice::parameter(const std::string &deviceName, size_t index) {
-  // The kernel's parameters laid out in order, each at its alignment (a
-  // struct passed by value at its byval alignment), as in the parameter
-  // buffer (measured on the H200: char, double, int*, a 32-byte struct,
-  // short, float4 at 0, 8, 16, 24, 56, 64).
+  // As a device-side launch reads them (sim::parameterPlaces).
   const llvm::Function *f = module_.getFunction(deviceName);
   if (!f || index >= f->arg_size())
     return std::nullopt;
-  const llvm::DataLayout &layout = module_.getDataLayout();
-  uint64_t offset = 0;
-  for (const llvm::Argument &a : f->args()) {
-    llvm::Type *type = a.hasByValAttr() ? a.getParamByValType() : a.getType();
-    uint64_t size = layout.getTypeAllocSize(type);
-    uint64_t align = a.getParamAlign().valueOrOne().value();
-    align = std::max<uint64_t>(align, layout.getABITypeAlign(type).value());
-    offset = (offset + align - 1) / align * align;
-    if (a.getArgNo() == index)
-      return std::pair{offset, size};
-    offset += size;
-  }
-  return std::nullopt;
+  sim::DecodedKernel::ParameterPlace p = sim::parameterPlaces(*f)[index];
+  return std::pair{p.offset, p.bytes};
 }
 
 bool HostDevice::bindManaged(const std::string &deviceName, void *host,

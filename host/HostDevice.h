@@ -36,6 +36,13 @@ public:
                    uint64_t bytes) override;
 
 private:
+  /// Simulates a launch of `fn` and then the launches it makes from the
+  /// device (`origin`: such a launch's).
+  LaunchOutcome simulate(const llvm::Function &fn,
+                         const core::LaunchConfig &config,
+                         std::vector<sim::KernelArg> args,
+                         std::optional<core::DeviceLaunchOrigin> origin);
+
   const llvm::Module &module_;
   const RunOptions &options_;
   std::vector<RunLaunch> &launches_;

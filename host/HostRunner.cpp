@@ -56,6 +56,22 @@ public:
       // LLJIT's own platform symbols are looked up before it defines them.
       if (n == kUnsupportedCall || n.starts_with("__lljit"))
         continue;
+      if (n.starts_with("__cudaRegisterLinkedBinary")) {
+        // Relocatable device code (-fgpu-rdc) registers its kernels through
+        // a function nvlink writes: register(callback, fatbin, id, dummy)
+        // calls callback(handle), which calls __cudaRegisterFunction for
+        // each kernel. Here it calls the callback at once.
+        Type *ptr = b.getPtrTy();
+        Function *link = Function::Create(
+            FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, ptr}, false),
+            GlobalValue::ExternalLinkage, n, *module);
+        b.SetInsertPoint(BasicBlock::Create(*context, "", link));
+        b.CreateCall(FunctionType::get(b.getVoidTy(), {ptr}, false),
+                     link->getArg(0), {ConstantPointerNull::get(b.getPtrTy())});
+        b.CreateRetVoid();
+        any = true;
+        continue;
+      }
       Function *stub =
           Function::Create(FunctionType::get(b.getVoidTy(), false),
                            GlobalValue::ExternalLinkage, n, *module);
@@ -146,6 +162,9 @@ std::optional<HostModule> compileProgram(const RunOptions &options,
   hostOptions.extraClangArgs = options.clangArgs;
   hostOptions.toolkit = options.toolkit;
   hostOptions.glueSource = hostGlueSource(options.arch);
+  hostOptions.relocatableDeviceCode = result.device.relocatable;
+  if (result.device.relocatableAdded)
+    result.notes.push_back(analyzer::kRelocatableAddedNote);
   HostModule host = compileHost(options.file, hostOptions);
   result.diagnostics += host.diagnostics;
   if (!host.ok)

@@ -72,6 +72,8 @@ struct RunLaunch {
   std::shared_ptr<const sim::DecodedKernel> kernel;
   sim::LaunchResult result; // result.error: the launch failed
   double seconds = 0;       // simulation time
+  // Launched by a kernel (dynamic parallelism), not by host code.
+  std::optional<core::DeviceLaunchOrigin> launchedFrom;
 };
 
 struct RunResult {

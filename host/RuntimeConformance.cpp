@@ -38,7 +38,7 @@ const RuntimeExclusion *runtimeExclusion(std::string_view name) {
 const std::vector<CudaErrorText> &cudaErrorTexts() {
   static const std::vector<CudaErrorText> rows = {
 #define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE) {CODE, #NAME, MESSAGE},
-#include "host/CudaErrors.def"
+#include "core/CudaErrors.def"
 #undef KCHECK_CUDA_ERROR
   };
   return rows;

@@ -20,7 +20,7 @@ const std::vector<RuntimeExclusion> &runtimeExclusions();
 /// The row for `name`, or null.
 const RuntimeExclusion *runtimeExclusion(std::string_view name);
 
-/// One row of host/CudaErrors.def: a cudaError_t and what
+/// One row of core/CudaErrors.def: a cudaError_t and what
 /// cudaGetErrorName and cudaGetErrorString return for it.
 struct CudaErrorText {
   int code;

@@ -34,6 +34,7 @@ public:
         limits(limits), options(options), counter(counter), steps(steps) {
     runnerOptions.printfOut = options.printfOut;
     runnerOptions.overruns = options.overruns;
+    runnerOptions.deviceRuntime = options.deviceRuntime;
     runnerOptions.coResident = true;
     // Most such launches never wait (CUB's look-back finds its predecessor
     // done): a rare check keeps them as fast as block after block, and a
@@ -241,6 +242,8 @@ makeRunners(const DecodedKernel &kernel, const core::LaunchConfig &config,
     if (options.printfOut)
       runnerOptions.printfOut = &printed[t];
     runnerOptions.overruns = options.overruns;
+    // One thread only (the Predictor's jobs): the runtime is not shared.
+    runnerOptions.deviceRuntime = options.deviceRuntime;
     runners.push_back(std::make_unique<BlockRunner>(
         kernel, config, args, memory, limits, runnerOptions));
     runners.back()->setStoreBuffer(&buffers[t]);

@@ -522,6 +522,7 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   runnerOptions.probePcs = driver.probePcs();
   runnerOptions.printfOut = options.printfOut;
   runnerOptions.overruns = options.overruns;
+  runnerOptions.deviceRuntime = options.deviceRuntime;
   BlockRunner runner(kernel, config, args, memory, limits, runnerOptions);
   // Each block's stores go through a buffer committed when it ends (where
   // blocks do not talk through global memory), as every-block runs do, so a

@@ -62,6 +62,9 @@ struct BlockClassOptions {
   std::ostream *printfOut = nullptr;
   /// What a small overrun of a global allocation does (GlobalOverrun).
   GlobalOverrun overruns = GlobalOverrun::Fault;
+  /// The launch's device runtime (null: the kernel calls none); with one,
+  /// blocks run on one thread (`jobs` 1).
+  DeviceRuntime *deviceRuntime = nullptr;
 };
 
 /// What the driver did, for tests and diagnostics.

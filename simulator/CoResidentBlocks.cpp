@@ -26,6 +26,7 @@ RunnerOptions cooperativeRunnerOptions(DeviceMemory &memory,
   RunnerOptions runnerOptions;
   runnerOptions.printfOut = options.printfOut;
   runnerOptions.overruns = options.overruns;
+  runnerOptions.deviceRuntime = options.deviceRuntime;
   runnerOptions.gridWorkspace = workspaceAddress;
   runnerOptions.coResident = true;
   return runnerOptions;

@@ -260,7 +260,7 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
   // A kernel that allocates from the device heap changes it each time.
   bool reusable = reuseRepeats_ && !sanitizer_.any() &&
                   !(printfOut_ && !kernel.printfFormats().empty()) &&
-                  !kernel.usesDeviceHeap();
+                  !kernel.usesDeviceHeap() && !kernel.usesDeviceRuntime();
   if (!repeats_)
     repeats_ = std::make_shared<RepeatedLaunches>();
   if (reusable)
@@ -306,10 +306,15 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
     sanitizer.emplace(kernel, config, sanitizer_);
     sanitizing.emplace(counter, *sanitizer);
   }
+  std::optional<GridDeviceRuntime> deviceRuntime;
+  if (kernel.usesDeviceRuntime())
+    deviceRuntime.emplace(arch_, memory, config.deviceDepth);
   BlockClassOptions options;
   options.exhaustive = exhaustive_;
   options.granuleBytes = blockShiftGranule(arch_);
-  options.jobs = jobs_;
+  // The device runtime's calls come in launch order from one thread.
+  options.jobs = deviceRuntime ? 1 : jobs_;
+  options.deviceRuntime = deviceRuntime ? &*deviceRuntime : nullptr;
   options.progress = progress_;
   options.printfOut = printfOut_;
   options.overruns = overruns_;
@@ -327,6 +332,8 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
   if (sanitizer)
     result.sanitizer =
         std::make_shared<const SanitizerReport>(sanitizer->report());
+  if (deviceRuntime && !result.fault)
+    result.deviceWork = deviceRuntime->takeWork();
   return result;
 }
 

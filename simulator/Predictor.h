@@ -8,6 +8,7 @@
 #include "core/Launch.h"
 #include "core/Metrics.h"
 #include "core/Report.h"
+#include "simulator/DeviceLaunches.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DecodedKernel.h"
 #include "simulator/engine/DeviceMemory.h"
@@ -123,6 +124,9 @@ struct LaunchResult {
   bool repeated = false;
   // The sanitizer's findings when Predictor::setSanitizer enabled it.
   std::shared_ptr<const SanitizerReport> sanitizer;
+  // What the grid asked the device runtime to do after it: child launches,
+  // copies and sets, in the order they run (simulator/DeviceLaunches.h).
+  std::vector<DeviceWork> deviceWork;
 };
 
 class RepeatedLaunches;

@@ -437,7 +437,8 @@ constexpr const char *kEarlyPasses =
 constexpr const char *kLatePasses =
     // Any hidden load the simplification pipeline left (none, unless it ran
     // without its late extension point).
-    "kcheck-unhide-stored-loads,kcheck-fold-phis-of-identical-arithmetic,"
+    "kcheck-unhide-stored-loads,kcheck-read-constants-cast-to-local,"
+    "kcheck-fold-phis-of-identical-arithmetic,"
     "kcheck-keep-conditional-loop-loads,kcheck-unfreeze-whole-struct-copies,"
     "kcheck-merge-diamond-accesses,kcheck-forward-stored-values,"
     "infer-address-spaces,infer-alignment,"

@@ -5,8 +5,10 @@
 #include "analyzer/pipeline/IrPipelineShared.h"
 
 #include "llvm/ADT/DepthFirstIterator.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/Analysis/MemorySSA.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
@@ -124,6 +126,45 @@ ForwardStoredValuesLikeNvvm::run(Function &function,
     load->eraseFromParent();
   }
   return cfgPreservedUnless(!forwards.empty());
+}
+
+PreservedAnalyses
+ReadConstantsCastToLocalLikeNvvm::run(Function &function,
+                                      FunctionAnalysisManager &) {
+  const DataLayout &layout = function.getDataLayout();
+  constexpr unsigned kLocal = 5;
+  bool changed = false;
+  for (Instruction &inst : make_early_inc_range(instructions(function))) {
+    auto *load = dyn_cast<LoadInst>(&inst);
+    if (!load || load->getPointerAddressSpace() != kLocal)
+      continue;
+    APInt offset(layout.getIndexTypeSizeInBits(load->getPointerOperandType()),
+                 0);
+    const Value *base =
+        load->getPointerOperand()->stripAndAccumulateConstantOffsets(
+            layout, offset, /*AllowNonInbounds=*/true);
+    // The offsets' stripping may look through the cast itself.
+    if (const auto *cast = dyn_cast<ConstantExpr>(base);
+        cast && cast->getOpcode() == Instruction::AddrSpaceCast)
+      base = cast->getOperand(0)->stripPointerCasts();
+    auto *global = dyn_cast<GlobalVariable>(const_cast<Value *>(base));
+    if (!global || global->getAddressSpace() == kLocal)
+      continue;
+    if (global->isConstant() && global->hasDefinitiveInitializer())
+      if (Constant *value = ConstantFoldLoadFromConst(
+              global->getInitializer(), load->getType(), offset, layout)) {
+        load->replaceAllUsesWith(value);
+        load->eraseFromParent();
+        changed = true;
+        continue;
+      }
+    IRBuilder<> b(load);
+    Value *own = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), global,
+                                              offset.getSExtValue());
+    load->setOperand(load->getPointerOperandIndex(), own);
+    changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace kcheck::analyzer

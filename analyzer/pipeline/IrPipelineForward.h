@@ -29,4 +29,19 @@ struct ForwardStoredValuesLikeNvvm
   static bool isRequired() { return true; }
 };
 
+// LLVM's InstCombine replaces a local variable that is only ever copied
+// from a constant global (`Mixed m = {...};` copied out whole) by that
+// global, and rewrites the variable's cast to the local address space as a
+// cast of the global: `load (addrspacecast (ptr @__const.m to ptr
+// addrspace(5)))`, a local address that is no variable's (LLVM's mistake;
+// NVVM reads the constant). Such a load of a constant global is folded to
+// its value where LLVM can (NVVM folds it: the SASS stores immediates), and
+// otherwise reads the global through its own address.
+struct ReadConstantsCastToLocalLikeNvvm
+    : llvm::PassInfoMixin<ReadConstantsCastToLocalLikeNvvm> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
 } // namespace kcheck::analyzer

@@ -9,6 +9,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticDriver.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -190,16 +191,42 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
       "-c",
   };
   args.insert(args.end(), common.begin(), common.end());
+  if (options.relocatableDeviceCode) {
+    // nvcc -rdc=true defines __CUDACC_RDC__: without it the device
+    // runtime's header stubs its calls (cudaErrorUnknown).
+    args.push_back("-fgpu-rdc");
+    args.push_back("-D__CUDACC_RDC__");
+  }
   args.insert(args.end(), options.extraClangArgs.begin(),
               options.extraClangArgs.end());
   args.push_back(path);
   return args;
 }
 
+namespace {
+// Prints as Clang does and keeps the ids of the errors.
+class RecordingPrinter : public clang::TextDiagnosticPrinter {
+public:
+  RecordingPrinter(llvm::raw_ostream &os, clang::DiagnosticOptions &options,
+                   std::vector<unsigned> *ids)
+      : TextDiagnosticPrinter(os, options), ids_(ids) {}
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level,
+                        const clang::Diagnostic &info) override {
+    if (ids_ && level >= clang::DiagnosticsEngine::Error)
+      ids_->push_back(info.getID());
+    TextDiagnosticPrinter::HandleDiagnostic(level, info);
+  }
+
+private:
+  std::vector<unsigned> *ids_;
+};
+} // namespace
+
 bool runClangAction(const std::vector<std::string> &args,
                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
                     llvm::raw_ostream &diagnostics,
-                    clang::FrontendAction &action) {
+                    clang::FrontendAction &action,
+                    std::vector<unsigned> *errorIds) {
   // The driver's own diagnostics (a bad argument, an unknown architecture).
   clang::DiagnosticOptions driverDiagnosticOptions;
   clang::TextDiagnosticPrinter driverPrinter(diagnostics,
@@ -230,9 +257,9 @@ bool runClangAction(const std::vector<std::string> &args,
 
   clang::CompilerInstance compiler(std::move(invocation));
   compiler.setVirtualFileSystem(fileSystem);
-  compiler.createDiagnostics(new clang::TextDiagnosticPrinter(
-                                 diagnostics, compiler.getDiagnosticOpts()),
-                             /*ShouldOwnClient=*/true);
+  compiler.createDiagnostics(
+      new RecordingPrinter(diagnostics, compiler.getDiagnosticOpts(), errorIds),
+      /*ShouldOwnClient=*/true);
   // "N errors generated." goes to the verbose stream, stderr unless redirected.
   compiler.setVerboseOutputStream(diagnostics);
   return compiler.ExecuteAction(action) &&
@@ -292,21 +319,39 @@ compileDevice(const std::string &path, const CompileOptions &options,
     fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
 
   result.context = std::make_unique<llvm::LLVMContext>();
-  // Constructs nvcc accepts and Clang rejects: again, on a copy of the files
-  // that writes them as nvcc reads them (NvccCompatRewrite.h).
-  std::unique_ptr<llvm::Module> module = compileRewritingForNvcc(
-      fileSystem,
-      [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
-          NvccCompatEdits &edits, llvm::raw_ostream &diagnostics) {
-        result.subscripts.clear(); // only the successful parse's
-        DeviceCompileAction action(*result.context, result.subscripts,
-                                   extraConsumers, edits);
-        bool compiled = runClangAction(deviceCompileArguments(path, options),
-                                       fs, diagnostics, action);
-        std::unique_ptr<llvm::Module> compiledModule = action.takeModule();
-        return compiled ? std::move(compiledModule) : nullptr;
-      },
-      diagnosticStream);
+  // A file that launches kernels from device code compiles as relocatable
+  // device code, as its build must ask nvcc (-rdc=true): again with it.
+  CompileOptions attempt = options;
+  std::unique_ptr<llvm::Module> module;
+  for (bool retried = false;; retried = true) {
+    bool needsRdc = false;
+    // Constructs nvcc accepts and Clang rejects: again, on a copy of the
+    // files that writes them as nvcc reads them (NvccCompatRewrite.h).
+    module = compileRewritingForNvcc(
+        fileSystem,
+        [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
+            NvccCompatEdits &edits, llvm::raw_ostream &diagnostics) {
+          result.subscripts.clear(); // only the successful parse's
+          DeviceCompileAction action(*result.context, result.subscripts,
+                                     extraConsumers, edits);
+          std::vector<unsigned> errors;
+          bool compiled = runClangAction(deviceCompileArguments(path, attempt),
+                                         fs, diagnostics, action, &errors);
+          for (unsigned id : errors)
+            needsRdc |=
+                id == clang::diag::err_cuda_device_kernel_launch_require_rdc;
+          std::unique_ptr<llvm::Module> compiledModule = action.takeModule();
+          return compiled ? std::move(compiledModule) : nullptr;
+        },
+        diagnosticStream);
+    if (module || !needsRdc || retried || attempt.relocatableDeviceCode)
+      break;
+    attempt.relocatableDeviceCode = true;
+    result.diagnostics.clear();
+  }
+  result.relocatable = attempt.relocatableDeviceCode;
+  result.relocatableAdded =
+      result.relocatable && !options.relocatableDeviceCode;
   if (!module)
     return result;
 

@@ -44,6 +44,10 @@ struct CompileOptions {
   // because the engine executes them itself; the others are linked from
   // the toolkit's libdevice. Unset: none are linked.
   std::function<bool(llvm::StringRef)> keepLibdeviceDeclaration;
+  // nvcc -rdc=true (Clang's -fgpu-rdc): what launches from device code
+  // (dynamic parallelism) need. compileDevice also turns it on by itself
+  // when the file makes such a launch (CompiledModule::relocatable).
+  bool relocatableDeviceCode = false;
 };
 
 // Makes an extra consumer of the same parse (e.g. host launch extraction). It
@@ -61,7 +65,17 @@ struct CompiledModule {
   std::string diagnostics;
   bool ok = false;
   std::vector<SubscriptFact> subscripts;
+  // Compiled as relocatable device code: asked for, or needed because the
+  // file launches kernels from device code (then the host side needs it
+  // too: pass it on in CompileOptions::relocatableDeviceCode).
+  bool relocatable = false;
+  bool relocatableAdded = false; // turned on by compileDevice itself
 };
+
+/// The note a report gives when compileDevice added -rdc itself.
+inline constexpr const char *kRelocatableAddedNote =
+    "compiled as relocatable device code (nvcc -rdc=true, Clang -fgpu-rdc), "
+    "which the file's kernel launches from device code need";
 
 CompiledModule
 compileDevice(const std::string &path, const CompileOptions &options,
@@ -91,9 +105,11 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
 // with every diagnostic (the driver's and the compile's) printed to
 // `diagnostics`. False when either reported an error. Shared by the device
 // compile and the host compile of `kcheck run` (host/HostCompiler).
+/// `errorIds`, when given, receives the id of each error diagnostic.
 bool runClangAction(const std::vector<std::string> &args,
                     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem,
                     llvm::raw_ostream &diagnostics,
-                    clang::FrontendAction &action);
+                    clang::FrontendAction &action,
+                    std::vector<unsigned> *errorIds = nullptr);
 
 } // namespace kcheck::analyzer

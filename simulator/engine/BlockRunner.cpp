@@ -372,6 +372,11 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
       if (!execDeviceHeap(in, pc, w, mask))
         return WarpStop::Abort;
       break;
+    case Op::DeviceRuntime:
+      ++memoryWrites; // an out-value, a launch other blocks do not see
+      if (!execDeviceRuntime(in, pc, w, mask))
+        return WarpStop::Abort;
+      break;
     case Op::Texture:
       if (!execTexture(in, pc, w, mask))
         return WarpStop::Abort;

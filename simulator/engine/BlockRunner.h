@@ -12,6 +12,7 @@
 #include "core/SourceLoc.h"
 #include "simulator/engine/DecodedKernel.h"
 #include "simulator/engine/DeviceMemory.h"
+#include "simulator/engine/DeviceRuntime.h"
 #include "simulator/engine/Events.h"
 
 #include <cstdint>
@@ -117,6 +118,9 @@ struct RunnerOptions {
   // the warp's registers.
   uint64_t waitCheckSteps = 0;
   bool waitCheckAfterPolls = true;
+  // Where the kernel's device-runtime calls go (null: each fails, as a
+  // kernel's calls would without the device runtime linked).
+  DeviceRuntime *deviceRuntime = nullptr;
 };
 
 struct BlockResult {

@@ -373,6 +373,7 @@ private:
     case Op::ActiveMask:
     case Op::Printf:
     case Op::DeviceHeap:
+    case Op::DeviceRuntime:
       return set(in.dst, AbsValue::free());
     case Op::Texture: // texels are data; a surface write has no result
       return in.n ? setAll(in.dst, in.n, AbsValue::dependent()) : false;
@@ -449,6 +450,8 @@ private:
       return unreached(pc, false, "device printf", out);
     case Op::DeviceHeap: // blocks share the heap: each its own addresses
       return unreached(pc, false, "device malloc or free", out);
+    case Op::DeviceRuntime: // launches, streams, allocations: per block
+      return unreached(pc, false, "a call of the device runtime", out);
     case Op::Texture: // a surface write: stores the proof does not follow
       if (core::TextureInstruction::decode(in.imm).writes())
         return unreached(pc, false, "surface write", out);

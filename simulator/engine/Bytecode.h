@@ -63,6 +63,12 @@ enum class Op : uint8_t {
   // coordinate words, c = 8 extra words (level, gradients, stored data);
   // dst = 4 result words (none for a surface write: dst = 0, n = 0)
   Texture,
+  // A call of the CUDA device runtime (DeviceRuntime.h): sub =
+  // DeviceRuntimeOp; its operands' slots in DecodedKernel::callOperands()
+  // from imm on (one per letter of the function's row that is not `k`),
+  // aux = DecodedKernel::deviceKernels() index of its `k` operand; dst =
+  // the result
+  DeviceRuntime,
 };
 
 enum class DeviceHeapOp : uint8_t { Malloc, Free };

@@ -27,4 +27,13 @@ decodeKernel(const llvm::Function &kernel);
 /// others.
 bool executesNatively(llvm::StringRef name);
 
+/// Where a kernel's parameters lie in its parameter buffer: in order, each
+/// at its alignment (a struct passed by value at its byval alignment), as
+/// nvcc lays them out (measured on the H200: char, double, int*, a 32-byte
+/// struct, short, float4 at 0, 8, 16, 24, 56, 64). A device-side launch
+/// reads its arguments from there; cudaLaunchKernelEx's and a graph's
+/// kernel-node parameters are at these offsets too.
+std::vector<DecodedKernel::ParameterPlace>
+parameterPlaces(const llvm::Function &kernel);
+
 } // namespace kcheck::sim

@@ -264,6 +264,10 @@ Error Decoder::decodeCall(const CallInst &call) {
   }
   if (!callee->isDeclaration())
     return unsupported(call, "call to non-inlined function " + name);
+  if (name.starts_with("__cudaCDP2") || name == "cudaGraphLaunch" ||
+      name.starts_with("cudaGraphKernelNode") ||
+      name == "cudaGraphSetConditional" || name.starts_with("cudaCG"))
+    return decodeDeviceRuntime(call, in, name);
   return unsupported(call, "call to external function " + name);
 }
 

@@ -29,4 +29,11 @@ bool DecodedKernel::usesDeviceHeap() const {
   return false;
 }
 
+bool DecodedKernel::usesDeviceRuntime() const {
+  for (const bc::Inst &in : code_)
+    if (in.op == bc::Op::DeviceRuntime)
+      return true;
+  return false;
+}
+
 } // namespace kcheck::sim

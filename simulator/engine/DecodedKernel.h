@@ -113,6 +113,23 @@ public:
   }
   /// Whether the kernel calls malloc or free (bc::Op::DeviceHeap).
   bool usesDeviceHeap() const;
+  /// Whether it calls the device runtime (bc::Op::DeviceRuntime): launches
+  /// kernels, makes streams, allocates.
+  bool usesDeviceRuntime() const;
+  /// The kernels its device-runtime calls name (mangled), and those calls'
+  /// operand slots (bc::Op::DeviceRuntime).
+  const std::vector<std::string> &deviceKernels() const {
+    return deviceKernels_;
+  }
+  const std::vector<uint32_t> &callOperands() const { return callOperands_; }
+  /// Where each parameter lies in a launch's parameter buffer, as nvcc lays
+  /// it out (a device-side launch's arguments are read from there).
+  struct ParameterPlace {
+    uint64_t offset = 0, bytes = 0;
+  };
+  const std::vector<ParameterPlace> &parameterPlaces() const {
+    return parameterPlaces_;
+  }
   /// What each Trap reports (bc::Inst::aux).
   const std::vector<TrapInfo> &traps() const { return traps_; }
   /// Reconvergence pc of the block holding conditional branch `pc`
@@ -142,6 +159,9 @@ private:
   std::vector<int32_t> shuffleMasks_;
   std::vector<bc::RepackInfo> repacks_;
   std::vector<bc::PrintfFormat> formats_;
+  std::vector<std::string> deviceKernels_;
+  std::vector<uint32_t> callOperands_;
+  std::vector<ParameterPlace> parameterPlaces_;
   std::vector<TrapInfo> traps_;
   std::vector<SharedVariable> sharedVars_;
   std::vector<LocalVariable> localVars_;

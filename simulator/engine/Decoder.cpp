@@ -366,6 +366,7 @@ Expected<uint32_t> Decoder::slotOf(const Value *value) {
 }
 
 Error Decoder::assignSlots() {
+  k_.parameterPlaces_ = parameterPlaces(fn_);
   for (const Argument &arg : fn_.args()) {
     const Instruction &at = fn_.getEntryBlock().front();
     if (arg.hasByValAttr()) {

@@ -99,6 +99,9 @@ private:
                                 unsigned intrinsicId);
   llvm::Error emitTrap(const llvm::CallInst &call, bc::Inst &in, TrapInfo trap);
   llvm::Error decodePrintf(const llvm::CallInst &call, bc::Inst &in);
+  // DecodeDeviceRuntime.cpp: a call of cuda_device_runtime_api.h's.
+  llvm::Error decodeDeviceRuntime(const llvm::CallInst &call, bc::Inst &in,
+                                  llvm::StringRef name);
   void fillMemoryInfo(InstInfo &info, const llvm::Value *ptr) const;
   void nameSharedSpan(InstInfo &info, const llvm::Instruction &inst) const;
 

@@ -534,6 +534,7 @@ void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
   case Op::ActiveMask:
   case Op::Printf:
   case Op::DeviceHeap:
+  case Op::DeviceRuntime:
   case Op::Texture:
     return;
   }

@@ -518,16 +518,7 @@ bool BlockRunner::Impl::execPrintf(const Inst &in, uint32_t, WarpState &w,
       std::memset(dst, 0, n);
       MemSpace space;
       uint64_t addr;
-      if (inSharedWindow(generic))
-        space = MemSpace::Shared, addr = generic - kSharedWindowBase;
-      else if (inLocalWindow(generic))
-        space = MemSpace::Local, addr = generic - kLocalWindowBase;
-      else
-        space = MemSpace::Global, addr = generic;
-      bool valid = space == MemSpace::Shared ? addr + n <= sharedBytes
-                   : space == MemSpace::Local
-                       ? addr + n <= kernel.localFrameBytes()
-                       : memory.find(addr, n) != nullptr;
+      bool valid = genericPlace(generic, n, space, addr);
       if (valid)
         readBytes(space, addr, dst, n, w, lane);
       return valid;

@@ -125,6 +125,12 @@ struct BlockRunner::Impl {
                    uint32_t mask);
   bool execDeviceHeap(const bc::Inst &in, uint32_t pc, WarpState &w,
                       uint32_t mask);
+  bool execDeviceRuntime(const bc::Inst &in, uint32_t pc, WarpState &w,
+                         uint32_t mask);
+  // A lane's generic address as a space and an offset in it, if valid for
+  // `n` bytes (no fault recorded).
+  bool genericPlace(uint64_t generic, uint64_t n, MemSpace &space,
+                    uint64_t &addr) const;
   // Resolves lane `lane`'s pointer of IR address space `as`. Returns false
   // (and records a fault) if [addr, addr+bytes) is not valid memory.
   bool resolve(unsigned as, uint64_t raw, uint32_t bytes, bool isWrite,

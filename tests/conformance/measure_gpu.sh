@@ -4,7 +4,8 @@
 # and the probe lines compare_probes.py reads), every launch's counters of
 # the metrics kcheck predicts (OUTDIR/h200-NAME.ncu.csv, for compare_ncu.py)
 # and its SASS (OUTDIR/NAME.sass, to compare with kcheck's IR where a count
-# differs).
+# differs). A program's line `// nvcc: FLAGS` adds FLAGS to its nvcc command
+# (dynamic_parallelism.cu: -rdc=true -lcudadevrt).
 #   usage: measure_gpu.sh OUTDIR PROGRAM.cu...
 set -u
 out=$1
@@ -22,7 +23,9 @@ metrics=$metrics,smsp__sass_inst_executed_op_surface_ld.sum,smsp__sass_inst_exec
 for program in "$@"; do
   name=$(basename "$program" .cu)
   bin=$out/$name.bin
-  nvcc -O3 -arch=sm_90 -lineinfo -w -o "$bin" "$program" || continue
+  flags=$(sed -n 's|^// nvcc: ||p' "$program")
+  # shellcheck disable=SC2086 # FLAGS are words
+  nvcc -O3 -arch=sm_90 -lineinfo -w $flags -o "$bin" "$program" || continue
   "$bin" > "$out/h200-$name.txt" 2>&1
   echo "$name: exit $?: $(tail -1 "$out/h200-$name.txt")"
   ncu --metrics "$metrics" --csv "$bin" 2>/dev/null | grep '^"' \

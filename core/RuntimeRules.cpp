@@ -1,0 +1,48 @@
+#include "core/RuntimeRules.h"
+
+#include "core/DeviceFacts.h"
+
+namespace kcheck::core {
+
+// CUDA 13 on the H200 (docs/validation/conformance-h200.md): the stack 1 KB
+// a thread, the printf FIFO 8650752 bytes, the malloc heap 8 MB, 2048
+// pending device launches, a 64-byte L2 fetch granularity, and 3/16 of the
+// L2 for persisting lines (11796480 of 62914560 on the H200).
+// cudaLimitDevRuntimeSyncDepth is unsupported from sm_90 (no device-side
+// cudaDeviceSynchronize).
+std::optional<uint64_t> defaultDeviceLimit(const ArchSpec &arch, int limit) {
+  DeviceFacts f = deviceFacts(arch);
+  switch (limit) {
+  case 0: // cudaLimitStackSize
+    return 1024;
+  case 1: // cudaLimitPrintfFifoSize
+    return 8650752;
+  case 2: // cudaLimitMallocHeapSize
+    return 8388608;
+  case 3: // cudaLimitDevRuntimeSyncDepth
+    return f.cc() >= 90 ? std::nullopt : std::optional<uint64_t>(2);
+  case 4: // cudaLimitDevRuntimePendingLaunchCount
+    return 2048;
+  case 5: // cudaLimitMaxL2FetchGranularity
+    return 64;
+  case 6: // cudaLimitPersistingL2CacheSize
+    return f.persistingL2Bytes ? uint64_t(f.l2Bytes) * 3 / 16 : 0;
+  }
+  return std::nullopt;
+}
+
+bool launchDimensionsRefused(const ArchSpec &arch, const Dim3 &grid,
+                             const Dim3 &block, int launchBound) {
+  DeviceFacts f = deviceFacts(arch);
+  uint64_t threads = block.count();
+  return !grid.x || !grid.y || !grid.z || !threads ||
+         threads > uint64_t(f.maxThreadsPerBlock) ||
+         (launchBound && threads > uint64_t(launchBound)) ||
+         block.x > unsigned(f.maxThreadsPerBlock) ||
+         block.y > unsigned(f.maxThreadsPerBlock) ||
+         block.z > unsigned(f.maxBlockDimZ) ||
+         grid.x > unsigned(f.maxGridDimX) ||
+         grid.y > unsigned(f.maxGridDimYZ) || grid.z > unsigned(f.maxGridDimYZ);
+}
+
+} // namespace kcheck::core

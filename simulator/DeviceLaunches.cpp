@@ -1,0 +1,217 @@
+#include "simulator/DeviceLaunches.h"
+
+#include "core/CudaErrors.h"
+#include "core/DeviceFacts.h"
+#include "core/RuntimeRules.h"
+#include "simulator/engine/MallocHeap.h"
+
+#include <cstring>
+
+namespace kcheck::sim {
+
+namespace {
+
+using core::CudaError;
+using Op = bc::DeviceRuntimeOp;
+
+uint64_t code(CudaError e) { return uint64_t(int(e)); }
+
+// The Programming Guide's nesting limit: 24 levels of launches.
+constexpr unsigned kMaxDepth = 24;
+// cudaStreamTailLaunch (cuda_device_runtime_api.h); the other streams,
+// cudaStreamFireAndForget (0x4) among them, run in call order.
+constexpr uint64_t kTailLaunch = 0x3;
+// cudaLimit's numbers.
+constexpr int kCudaLimitPendingLaunches = 4, kCudaLimitMallocHeap = 2;
+
+} // namespace
+
+GridDeviceRuntime::GridDeviceRuntime(const core::ArchSpec &arch,
+                                     DeviceMemory &memory, unsigned depth)
+    : arch_(arch), memory_(memory), depth_(depth) {}
+
+uint64_t &GridDeviceRuntime::lastError(const DeviceRuntimeCall &call) {
+  return lastError_[{call.block.x + (uint64_t(call.block.y) << 21) +
+                         (uint64_t(call.block.z) << 42),
+                     call.thread.x + (uint64_t(call.thread.y) << 21) +
+                         (uint64_t(call.thread.z) << 42)}];
+}
+
+DeviceRuntimeAnswer GridDeviceRuntime::launch(const DeviceRuntimeCall &call) {
+  DeviceWork w;
+  w.kernel = *call.kernel;
+  w.parameterBuffer = call.values[0];
+  w.config.grid = call.dims[0];
+  w.config.block = call.dims[1];
+  w.config.dynamicSharedBytes = call.values[1];
+  w.config.deviceDepth = depth_ + 1;
+  w.block = call.block, w.thread = call.thread, w.instId = call.instId;
+  core::DeviceFacts f = core::deviceFacts(arch_);
+  CudaError error = CudaError::cudaSuccess;
+  if (core::launchDimensionsRefused(arch_, w.config.grid, w.config.block, 0) ||
+      w.config.dynamicSharedBytes > uint64_t(f.sharedPerBlockOptin))
+    error = CudaError::cudaErrorInvalidConfiguration;
+  else if (depth_ + 1 > kMaxDepth)
+    error = CudaError::cudaErrorLaunchMaxDepthExceeded;
+  else if (launches_ >=
+           *core::defaultDeviceLimit(arch_, kCudaLimitPendingLaunches))
+    error = CudaError::cudaErrorLaunchPendingCountExceeded;
+  if (error != CudaError::cudaSuccess) {
+    lastError(call) = code(error);
+    return {code(error), {}};
+  }
+  ++launches_;
+  (call.values[2] == kTailLaunch ? tail_ : work_).push_back(std::move(w));
+  return {0, {}};
+}
+
+DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
+  const uint64_t ok = 0;
+  const uint64_t *v = call.values;
+  switch (call.op) {
+  case Op::GetParameterBuffer: {
+    // Aligned as asked (Clang asks for 64 bytes), at least one byte.
+    uint64_t bytes = std::max<uint64_t>(v[1], 1);
+    return {memory_.allocate(bytes, "the parameter buffer of a device-side "
+                                    "launch"),
+            {}};
+  }
+  case Op::LaunchDevice:
+  case Op::LaunchDevicePtsz:
+    return launch(call);
+  case Op::GetLastError: {
+    uint64_t &e = lastError(call);
+    uint64_t was = e;
+    e = 0;
+    return {was, {}};
+  }
+  case Op::PeekAtLastError:
+    return {lastError(call), {}};
+  case Op::GetDeviceCount:
+    return {ok, 1};
+  case Op::GetDevice:
+    return {ok, 0};
+  case Op::DeviceGetAttribute: {
+    if (v[1] != 0)
+      return {code(CudaError::cudaErrorInvalidDevice), {}};
+    std::optional<int64_t> value =
+        core::deviceAttributeValue(arch_, int(int32_t(v[0])));
+    if (!value)
+      return {code(CudaError::cudaErrorInvalidValue), {}};
+    return {ok, uint64_t(*value)};
+  }
+  case Op::DeviceGetLimit: {
+    std::optional<uint64_t> value =
+        core::defaultDeviceLimit(arch_, int(int32_t(v[0])));
+    if (int(int32_t(v[0])) == kCudaLimitMallocHeap)
+      value = memory_.mallocHeapBytes();
+    if (!value)
+      return {code(CudaError::cudaErrorUnsupportedLimit), {}};
+    return {ok, *value};
+  }
+  case Op::DeviceGetCacheConfig:     // cudaFuncCachePreferNone
+  case Op::DeviceGetSharedMemConfig: // cudaSharedMemBankSizeFourByte
+    return {ok, call.op == Op::DeviceGetCacheConfig ? 0u : 1u};
+  case Op::RuntimeGetVersion: // the toolkit's: CUDA 13.0
+    return {ok, 13000};
+  case Op::StreamCreateWithFlags:
+    // Only cudaStreamNonBlocking is allowed on the device.
+    if (v[0] != 1)
+      return {code(CudaError::cudaErrorInvalidValue), {}};
+    return {ok, nextHandle_++};
+  case Op::EventCreateWithFlags:
+    return {ok, nextHandle_++};
+  case Op::StreamDestroy:
+  case Op::EventDestroy:
+  case Op::StreamWaitEvent:
+  case Op::StreamWaitEventPtsz:
+  case Op::EventRecord:
+  case Op::EventRecordPtsz:
+  case Op::EventRecordWithFlags:
+  case Op::EventRecordWithFlagsPtsz:
+    // In-order work: every wait is already met when the work runs.
+    return {ok, {}};
+  case Op::Malloc: {
+    // The device heap of in-kernel malloc (the Programming Guide: device
+    // cudaMalloc allocates from it).
+    std::optional<uint64_t> p = memory_.mallocHeap().allocate(v[0]);
+    if (!p)
+      return {code(CudaError::cudaErrorMemoryAllocation), 0};
+    return {ok, *p};
+  }
+  case Op::Free:
+    if (v[0] && !memory_.mallocHeap().release(v[0]))
+      return {code(CudaError::cudaErrorInvalidDevicePointer), {}};
+    return {ok, {}};
+  case Op::MemcpyAsync:
+  case Op::MemcpyAsyncPtsz:
+  case Op::MemsetAsync:
+  case Op::MemsetAsyncPtsz: {
+    DeviceWork w;
+    bool copy = call.op == Op::MemcpyAsync || call.op == Op::MemcpyAsyncPtsz;
+    w.kind = copy ? DeviceWork::Kind::Copy : DeviceWork::Kind::Set;
+    w.dst = v[0];
+    if (copy)
+      w.src = v[1], w.bytes = v[2];
+    else
+      w.value = int(int32_t(v[1])), w.bytes = v[2];
+    w.block = call.block, w.thread = call.thread, w.instId = call.instId;
+    uint64_t stream = copy ? v[4] : v[3];
+    (stream == kTailLaunch ? tail_ : work_).push_back(std::move(w));
+    return {ok, {}};
+  }
+  }
+  return {code(CudaError::cudaErrorNotSupported), {}};
+}
+
+std::vector<DeviceWork> GridDeviceRuntime::takeWork() {
+  std::vector<DeviceWork> all = std::move(work_);
+  for (DeviceWork &w : tail_)
+    all.push_back(std::move(w));
+  work_.clear();
+  tail_.clear();
+  return all;
+}
+
+std::vector<KernelArg> parameterBufferArguments(const DecodedKernel &kernel,
+                                                const DeviceMemory &memory,
+                                                uint64_t buffer) {
+  std::vector<KernelArg> args;
+  const auto &places = kernel.parameterPlaces();
+  const auto &slots = kernel.argSlots();
+  for (size_t i = 0; i < places.size() && i < slots.size(); ++i) {
+    KernelArg arg;
+    std::vector<uint8_t> bytes(places[i].bytes);
+    memory.read(buffer + places[i].offset, bytes.data(), bytes.size());
+    if (slots[i].byvalBytes)
+      arg.bytes = std::move(bytes);
+    else
+      std::memcpy(&arg.bits, bytes.data(), std::min<size_t>(8, bytes.size()));
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+void runDeviceWork(const std::vector<DeviceWork> &work, DeviceMemory &memory,
+                   const std::function<void(const DeviceWork &)> &launch) {
+  for (const DeviceWork &w : work) {
+    switch (w.kind) {
+    case DeviceWork::Kind::Launch:
+      launch(w);
+      break;
+    case DeviceWork::Kind::Copy: {
+      std::vector<uint8_t> bytes(w.bytes);
+      if (memory.read(w.src, bytes.data(), w.bytes))
+        memory.write(w.dst, bytes.data(), w.bytes);
+      break;
+    }
+    case DeviceWork::Kind::Set: {
+      std::vector<uint8_t> bytes(w.bytes, uint8_t(w.value));
+      memory.write(w.dst, bytes.data(), w.bytes);
+      break;
+    }
+    }
+  }
+}
+
+} // namespace kcheck::sim
