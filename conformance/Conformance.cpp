@@ -5,8 +5,10 @@
 #include "core/ArchSpec.h"
 #include "core/DeviceFacts.h"
 #include "host/RuntimeConformance.h"
+#include "simulator/engine/DeviceRuntime.h"
 
 #include <algorithm>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -303,6 +305,57 @@ Family deviceFunctions(const ToolkitInventory &inv,
   return f;
 }
 
+struct DeviceRuntimeExclusion {
+  const char *name, *reason;
+};
+constexpr DeviceRuntimeExclusion kDeviceRuntimeExclusions[] = {
+#define KCHECK_DEVICE_RUNTIME_EXCLUDED(name, reason) {name, reason},
+#include "conformance/DeviceRuntimeExclusions.def"
+};
+
+Family deviceRuntime(const ToolkitInventory &inv) {
+  Family f;
+  f.deviceFunctions = true;
+  f.name = "CUDA device runtime (dynamic parallelism)";
+  f.source = "the entry points `cuda_device_runtime_api.h` declares for "
+             "sm_90 device code (CDP2)";
+  f.provider = "the engine (`simulator/engine/DeviceRuntime.def`) and "
+               "`simulator/DeviceLaunches`; each called by "
+               "`tests/conformance/programs/dynamic_parallelism.cu`; "
+               "exclusions in `conformance/DeviceRuntimeExclusions.def`";
+  std::set<std::string> provided;
+  for (const sim::DeviceRuntimeFunction &r : sim::deviceRuntimeFunctions())
+    provided.insert(std::string(r.symbol));
+  std::map<std::string, std::string> excluded;
+  for (const DeviceRuntimeExclusion &x : kDeviceRuntimeExclusions)
+    excluded[x.name] = x.reason;
+  std::set<std::string> declared(inv.deviceRuntimeFunctions.begin(),
+                                 inv.deviceRuntimeFunctions.end());
+  for (const std::string &name : inv.deviceRuntimeFunctions) {
+    Entry e;
+    e.name = name;
+    auto x = excluded.find(name);
+    if (provided.count(name)) {
+      e.status = Status::Provided;
+      if (x != excluded.end())
+        f.stale.push_back(name + ": provided and excluded");
+    } else if (x != excluded.end()) {
+      e.status = Status::Excluded;
+      e.note = x->second;
+    }
+    f.entries.push_back(std::move(e));
+  }
+  for (const std::string &name : provided)
+    if (!declared.count(name))
+      f.stale.push_back(name + ": provided, but the toolkit declares no such "
+                               "function");
+  for (const auto &[name, why] : excluded)
+    if (!declared.count(name))
+      f.stale.push_back(name + ": excluded, but the toolkit declares no "
+                               "such function");
+  return f;
+}
+
 const char *statusText(Status s) {
   switch (s) {
   case Status::Provided:
@@ -327,7 +380,8 @@ std::vector<Family> conformanceFamilies(const ToolkitInventory &inventory,
       wmmaBuiltins(inventory),
       ptxMatrixFormsFamily(),
       deviceFunctions(inventory, calls, DeviceFunction::Origin::ClangBuiltin),
-      deviceFunctions(inventory, calls, DeviceFunction::Origin::Libdevice)};
+      deviceFunctions(inventory, calls, DeviceFunction::Origin::Libdevice),
+      deviceRuntime(inventory)};
 }
 
 std::string conformanceFailures(const std::vector<Family> &families) {

@@ -110,6 +110,20 @@ struct Reader : public ASTConsumer {
   }
 
 private:
+  // The device runtime's entry points: what cuda_device_runtime_api.h
+  // declares for device code and does not itself implement as a static
+  // wrapper of another (cudaGetLastError calls __cudaCDP2GetLastError).
+  // Read without -rdc, where six of them are inline stubs: those too.
+  static bool isDeviceRuntimeEntry(ASTContext &context,
+                                   const FunctionDecl &fn) {
+    const SourceManager &sm = context.getSourceManager();
+    PresumedLoc at = sm.getPresumedLoc(fn.getLocation());
+    return at.isValid() &&
+           llvm::StringRef(at.getFilename())
+               .ends_with("cuda_device_runtime_api.h") &&
+           fn.hasAttr<CUDADeviceAttr>() && fn.getStorageClass() != SC_Static;
+  }
+
   void readLibdevice(ASTContext &context, const DeclContext *dc,
                      const PrintingPolicy &policy) {
     for (const Decl *d : dc->decls()) {
@@ -118,6 +132,15 @@ private:
         continue;
       }
       const auto *fn = dyn_cast<FunctionDecl>(d);
+      if (fn && fn->getIdentifier() && isDeviceRuntimeEntry(context, *fn)) {
+        if (seen_.insert(fn->getName().str()).second) {
+          DeviceFunction f;
+          f.origin = DeviceFunction::Origin::DeviceRuntime;
+          f.name = fn->getName().str();
+          into_.push_back(std::move(f));
+        }
+        continue;
+      }
       if (!fn || !fn->getIdentifier() || !fn->getName().starts_with("__nv_"))
         continue;
       const SourceManager &sm = context.getSourceManager();

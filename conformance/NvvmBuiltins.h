@@ -17,7 +17,9 @@
 namespace kcheck::conformance {
 
 struct DeviceFunction {
-  enum class Origin { ClangBuiltin, Libdevice };
+  // DeviceRuntime: an entry point of cuda_device_runtime_api.h (CDP2), only
+  // its name read (ToolkitInventory::deviceRuntimeFunctions).
+  enum class Origin { ClangBuiltin, Libdevice, DeviceRuntime };
   Origin origin = Origin::ClangBuiltin;
   std::string name;       // "__nvvm_add_rp_d", "__nv_sinf"
   std::string returnType; // as C++ spells it: "double", "void"

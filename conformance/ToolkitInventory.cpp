@@ -170,7 +170,13 @@ std::optional<ToolkitInventory> readToolkitInventory(const std::string &root,
       readDeviceFunctions(root, "sm_90", why);
   if (!device)
     return std::nullopt;
-  inventory.deviceFunctions = std::move(*device);
+  for (DeviceFunction &f : *device)
+    if (f.origin == DeviceFunction::Origin::DeviceRuntime)
+      inventory.deviceRuntimeFunctions.push_back(f.name);
+    else
+      inventory.deviceFunctions.push_back(std::move(f));
+  std::sort(inventory.deviceRuntimeFunctions.begin(),
+            inventory.deviceRuntimeFunctions.end());
   return inventory;
 }
 

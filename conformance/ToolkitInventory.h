@@ -37,6 +37,9 @@ struct ToolkitInventory {
   /// Clang's NVPTX builtins and libdevice's functions, as Clang compiles
   /// CUDA device code for sm_90 against this toolkit.
   std::vector<DeviceFunction> deviceFunctions;
+  /// The CUDA device runtime's entry points (cuda_device_runtime_api.h, as
+  /// device code for sm_90 sees it: CDP2), sorted.
+  std::vector<std::string> deviceRuntimeFunctions;
 };
 
 /// Parses `<toolkit>/include/cuda_runtime_api.h` with Clang (host C++);

@@ -37,19 +37,21 @@ std::string normalized(const std::string &path, const std::string &base) {
 
 // What a compiler flag means to kcheck.
 enum class FlagKind {
-  Include,      // -I
-  System,       // -isystem
-  Quote,        // -iquote
-  DirAfter,     // -idirafter
-  Define,       // -D
-  Undefine,     // -U
-  PreInclude,   // -include
-  Macros,       // -imacros
-  Std,          // -std
-  Arch,         // -arch, -code, -gencode, --cuda-gpu-arch ...: sm_XX in it
-  OptionsFile,  // --options-file: not read
-  HostCompiler, // -Xcompiler: the host compiler's flags, -fopenmp kept
-  Drop,         // takes a value, both dropped (its value may look like a flag)
+  Include,       // -I
+  System,        // -isystem
+  Quote,         // -iquote
+  DirAfter,      // -idirafter
+  Define,        // -D
+  Undefine,      // -U
+  PreInclude,    // -include
+  Macros,        // -imacros
+  Std,           // -std
+  Arch,          // -arch, -code, -gencode, --cuda-gpu-arch ...: sm_XX in it
+  OptionsFile,   // --options-file: not read
+  HostCompiler,  // -Xcompiler: the host compiler's flags, -fopenmp kept
+  Rdc,           // -rdc / --relocatable-device-code: true or false
+  DefaultStream, // --default-stream: legacy, null or per-thread
+  Drop,          // takes a value, both dropped (its value may look like a flag)
 };
 
 struct FlagSpelling {
@@ -86,6 +88,10 @@ constexpr FlagSpelling kSpellings[] = {
     {"--cuda-gpu-arch", FlagKind::Arch},
     {"--offload-arch", FlagKind::Arch},
     {"--options-file", FlagKind::OptionsFile},
+    {"-rdc", FlagKind::Rdc},
+    {"--relocatable-device-code", FlagKind::Rdc},
+    {"-default-stream", FlagKind::DefaultStream},
+    {"--default-stream", FlagKind::DefaultStream},
     {"-optf", FlagKind::OptionsFile},
     // Values handed to other tools, or paths: never read as flags.
     {"-Xcompiler", FlagKind::HostCompiler, false, true},
@@ -220,6 +226,18 @@ void addFlagValue(FlagKind kind, const std::string &v,
     if (v == "-fopenmp" || v.rfind("-fopenmp=", 0) == 0)
       return add({"-fopenmp"});
     return;
+  case FlagKind::Rdc:
+    // nvcc -rdc=true: relocatable device code, as dynamic parallelism
+    // needs (analyzer/toolchain/DeviceCompiler.h).
+    if (v == "true")
+      return add({"-fgpu-rdc"});
+    return;
+  case FlagKind::DefaultStream:
+    // What nvcc defines for it (crt/host_defines.h reads it): the runtime's
+    // calls then take per-thread default streams (the _ptsz entry points).
+    if (v == "per-thread")
+      return add({"-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"});
+    return;
   case FlagKind::Drop:
     return;
   }
@@ -236,6 +254,12 @@ FrontEndFlags frontEndFlags(const tooling::CompileCommand &command) {
     if (arg.size() > 1 && arg[0] == '@') {
       f.notes.push_back("response file '" + arg.substr(1) + "' not read");
       f.unread.push_back(arg);
+      continue;
+    }
+    // nvcc -dc (--device-c): compile as relocatable device code; Clang's
+    // own spelling.
+    if (arg == "-dc" || arg == "--device-c" || arg == "-fgpu-rdc") {
+      f.clangArgs.push_back("-fgpu-rdc");
       continue;
     }
     std::string value;

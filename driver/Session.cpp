@@ -10,6 +10,7 @@
 #include "driver/LibraryLaunches.h"
 #include "driver/Progress.h"
 #include "driver/StaticLaunches.h"
+#include "host/HostDevice.h"
 
 #include "simulator/engine/DecodedKernel.h"
 #include <fmt/format.h>
@@ -25,6 +26,7 @@
 #include <charconv>
 #include <cstring>
 #include <map>
+#include <set>
 #include <thread>
 
 namespace kcheck::driver {
@@ -71,6 +73,12 @@ public:
 private:
   bool simulate(const HostLaunch &hl, core::LaunchReport &lr,
                 SimulatedLaunch &sl);
+  /// Simulates a launch of `fn` whose configuration lr.config holds.
+  bool run(const llvm::Function &fn, const std::vector<sim::KernelArg> &args,
+           core::LaunchReport &lr, SimulatedLaunch &sl);
+  /// The launches the grid of s_.launches[parent] made from the device,
+  /// after it (simulator/DeviceLaunches.h), each reported after its parent.
+  bool simulateDeviceWork(size_t parent);
   std::shared_ptr<const sim::DecodedKernel> decoded(const llvm::Function &fn,
                                                     const std::string &name);
 
@@ -86,6 +94,8 @@ private:
   HostLaunch commandLineLaunch_;
   std::vector<bool> unevaluated_;   // per launch: HostLaunch::unevaluated
   std::optional<int> contextFault_; // the launch the GPU faulted in
+  int nextDeviceLaunch_ = 0;        // index of the next launch made by a kernel
+  std::set<std::string> launchedByKernels_; // mangled
   std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded_;
   // Per kernel, for the divergence check and the SASS branch prediction.
   std::map<std::string,
@@ -210,8 +220,70 @@ bool StaticAnalysis::simulateLaunches() {
     s_.report.launches.push_back(std::move(lr));
     s_.launches.push_back(std::move(sl));
     unevaluated_.push_back(hl->unevaluated);
+    if (!simulateDeviceWork(s_.launches.size() - 1))
+      return false;
   }
   return true;
+}
+
+bool StaticAnalysis::simulateDeviceWork(size_t parent) {
+  std::vector<sim::DeviceWork> work =
+      std::move(s_.launches[parent].result.deviceWork);
+  if (work.empty())
+    return true;
+  // After the host's launches, in the order kernels made them.
+  if (!nextDeviceLaunch_)
+    nextDeviceLaunch_ = int(host_.launches.size());
+  const int parentIndex = s_.report.launches[parent].index;
+  const bool parentUnevaluated = unevaluated_[parent];
+  std::shared_ptr<const sim::DecodedKernel> parentKernel =
+      s_.launches[parent].kernel;
+  bool ok = true;
+  sim::runDeviceWork(work, memory_, [&](const sim::DeviceWork &w) {
+    if (!ok || contextFault_)
+      return;
+    const llvm::Function *fn = cm_.module->getFunction(w.kernel);
+    if (!fn || fn->isDeclaration()) {
+      s_.errors.push_back("kernel '" + w.kernel +
+                          "' not found in the device code");
+      ok = false;
+      return;
+    }
+    if (s_.report.launches.size() >= options_.maxLaunches) {
+      s_.errors.push_back("launches made by kernels past --max-launches " +
+                          std::to_string(options_.maxLaunches) +
+                          " were not simulated");
+      ok = false;
+      return;
+    }
+    launchedByKernels_.insert(w.kernel);
+    core::LaunchReport lr;
+    lr.index = nextDeviceLaunch_++;
+    std::tie(lr.kernel, lr.signature) = host::kernelNames(w.kernel);
+    lr.config = w.config;
+    lr.launchedFrom = core::DeviceLaunchOrigin{
+        parentIndex,
+        sim::userLocation(parentKernel->insts()[w.instId], options_.file),
+        w.config.deviceDepth};
+    SimulatedLaunch sl;
+    sl.launchLoc = lr.launchedFrom->where;
+    std::shared_ptr<const sim::DecodedKernel> kernel = decoded(*fn, w.kernel);
+    if (!kernel) {
+      ok = false;
+      return;
+    }
+    std::vector<sim::KernelArg> args =
+        sim::parameterBufferArguments(*kernel, memory_, w.parameterBuffer);
+    if (!run(*fn, args, lr, sl)) {
+      ok = false;
+      return;
+    }
+    s_.report.launches.push_back(std::move(lr));
+    s_.launches.push_back(std::move(sl));
+    unevaluated_.push_back(parentUnevaluated);
+    ok = simulateDeviceWork(s_.launches.size() - 1);
+  });
+  return ok;
 }
 
 std::shared_ptr<const sim::DecodedKernel>
@@ -249,15 +321,22 @@ bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
   bool argsOk = builder_.arguments(*fn, &hl, args, lr.notes);
   if (!configKnown || !argsOk)
     return true;
-  sl.kernel = decoded(*fn, hl.mangledName);
+  return run(*fn, args, lr, sl);
+}
+
+bool StaticAnalysis::run(const llvm::Function &fn,
+                         const std::vector<sim::KernelArg> &args,
+                         core::LaunchReport &lr, SimulatedLaunch &sl) {
+  const std::string mangled = fn.getName().str();
+  sl.kernel = decoded(fn, mangled);
   if (!sl.kernel)
     return false;
   // Every command: the divergence check's explanations, and the
   // prediction's SASS branch divergence (driver/LaunchBranches.h).
-  auto &branches = staticBranches_[hl.mangledName];
+  auto &branches = staticBranches_[mangled];
   if (!branches)
     branches = std::make_shared<std::vector<analyzer::StaticBranch>>(
-        analyzer::analyzeBranches(*fn));
+        analyzer::analyzeBranches(fn));
   sl.branches = branches;
   sim::Limits limits;
   limits.maxWarpSteps = options_.stepBudget;
@@ -265,7 +344,7 @@ bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
   limits.maxLaunchSteps = options_.maxLaunchSteps;
   limits.maxMemoryBytes = options_.maxMemoryBytes;
   progress_.beginLaunch("launch #" + std::to_string(lr.index) + " " +
-                        hl.kernelName);
+                        lr.kernel);
   sl.result = predictor_.run(*sl.kernel, lr.config, args, memory_, limits);
   progress_.endLaunch();
   lr.simulated = sl.result.error.empty();
@@ -288,7 +367,8 @@ bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
 
 void StaticAnalysis::noteWhatWasNotSeen() {
   for (const std::string &k : host_.kernelsWithoutLaunch)
-    if (options_.kernel.empty() && k != commandLineLaunch_.mangledName)
+    if (options_.kernel.empty() && k != commandLineLaunch_.mangledName &&
+        !launchedByKernels_.count(k))
       s_.report.notes.push_back("kernel " + llvm::demangle(k) +
                                 " is never launched by host code; analyse it "
                                 "with --kernel NAME --grid X --block Y");
@@ -355,20 +435,32 @@ std::string indexExpressionsText(const std::vector<std::string> &expressions) {
          list;
 }
 
+namespace {
+// " (by #0 at dp.cu:4)" for a launch a kernel made.
+std::string launchedFromText(const core::LaunchReport &l) {
+  if (!l.launchedFrom)
+    return "";
+  const core::DeviceLaunchOrigin &o = *l.launchedFrom;
+  return fmt::format(" (by #{} at {}:{})", o.launch, o.where.file,
+                     o.where.line);
+}
+} // namespace
+
 std::string describeLaunch(const core::LaunchReport &l) {
-  return launchText(l);
+  return launchText(l) + launchedFromText(l);
 }
 
 std::string describeLaunchCall(const Session &s, size_t launch) {
   const core::LaunchReport &l = s.report.launches[launch];
   std::string text = "#" + std::to_string(l.index) + " " + launchText(l);
   const std::vector<std::string> &args = s.launches[launch].argumentTexts;
-  if (args.empty())
-    return text;
-  text += "(";
-  for (size_t i = 0; i < args.size(); ++i)
-    text += (i ? ", " : "") + args[i];
-  return text + ")";
+  if (!args.empty()) {
+    text += "(";
+    for (size_t i = 0; i < args.size(); ++i)
+      text += (i ? ", " : "") + args[i];
+    text += ")";
+  }
+  return text + launchedFromText(l);
 }
 
 } // namespace kcheck::driver

@@ -106,10 +106,21 @@ bool guarded(CudaRuntime &runtime, function_ref<void()> body) {
 
 Error defineEntryPoints(LLJIT &jit, JITDylib &dylib) {
   SymbolMap symbols;
-  for (const auto &[name, address] : CudaRuntime::entryPoints())
-    symbols[jit.mangleAndIntern(name)] = {ExecutorAddr::fromPtr(address),
-                                          JITSymbolFlags::Exported |
-                                              JITSymbolFlags::Callable};
+  for (const auto &[entry, address] : CudaRuntime::entryPoints()) {
+    const std::string name = entry;
+    ExecutorSymbolDef def = {ExecutorAddr::fromPtr(address),
+                             JITSymbolFlags::Exported |
+                                 JITSymbolFlags::Callable};
+    symbols[jit.mangleAndIntern(name)] = def;
+    // With per-thread default streams (nvcc --default-stream per-thread,
+    // CUDA_API_PER_THREAD_DEFAULT_STREAM) the headers rename the calls
+    // cudaMemset_ptds, cudaLaunchKernel_ptsz: the same calls here, where
+    // one host thread's work runs in order on the simulated device.
+    if (name.rfind("cuda", 0) == 0) {
+      symbols[jit.mangleAndIntern(name + "_ptds")] = def;
+      symbols[jit.mangleAndIntern(name + "_ptsz")] = def;
+    }
+  }
   return dylib.define(absoluteSymbols(std::move(symbols)));
 }
 

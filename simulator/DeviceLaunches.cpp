@@ -127,8 +127,6 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
   case Op::StreamWaitEventPtsz:
   case Op::EventRecord:
   case Op::EventRecordPtsz:
-  case Op::EventRecordWithFlags:
-  case Op::EventRecordWithFlagsPtsz:
     // In-order work: every wait is already met when the work runs.
     return {ok, {}};
   case Op::Malloc: {

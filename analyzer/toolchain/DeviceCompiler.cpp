@@ -21,6 +21,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 namespace kcheck::analyzer {
 
 namespace {
@@ -158,6 +160,12 @@ cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit) {
   return args;
 }
 
+bool relocatableDeviceCode(const CompileOptions &options) {
+  return options.relocatableDeviceCode ||
+         std::find(options.extraClangArgs.begin(), options.extraClangArgs.end(),
+                   "-fgpu-rdc") != options.extraClangArgs.end();
+}
+
 std::vector<std::string> deviceCompileArguments(const std::string &path,
                                                 const CompileOptions &options) {
   std::vector<std::string> args = {
@@ -191,7 +199,7 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
       "-c",
   };
   args.insert(args.end(), common.begin(), common.end());
-  if (options.relocatableDeviceCode) {
+  if (relocatableDeviceCode(options)) {
     // nvcc -rdc=true defines __CUDACC_RDC__: without it the device
     // runtime's header stubs its calls (cudaErrorUnknown).
     args.push_back("-fgpu-rdc");
@@ -344,14 +352,14 @@ compileDevice(const std::string &path, const CompileOptions &options,
           return compiled ? std::move(compiledModule) : nullptr;
         },
         diagnosticStream);
-    if (module || !needsRdc || retried || attempt.relocatableDeviceCode)
+    if (module || !needsRdc || retried || relocatableDeviceCode(attempt))
       break;
     attempt.relocatableDeviceCode = true;
     result.diagnostics.clear();
   }
-  result.relocatable = attempt.relocatableDeviceCode;
+  result.relocatable = relocatableDeviceCode(attempt);
   result.relocatableAdded =
-      result.relocatable && !options.relocatableDeviceCode;
+      result.relocatable && !relocatableDeviceCode(options);
   if (!module)
     return result;
 

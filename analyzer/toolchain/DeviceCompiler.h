@@ -77,6 +77,10 @@ inline constexpr const char *kRelocatableAddedNote =
     "compiled as relocatable device code (nvcc -rdc=true, Clang -fgpu-rdc), "
     "which the file's kernel launches from device code need";
 
+/// Whether `options` compile relocatable device code (asked for, or
+/// -fgpu-rdc among the extra arguments).
+bool relocatableDeviceCode(const CompileOptions &options);
+
 CompiledModule
 compileDevice(const std::string &path, const CompileOptions &options,
               const std::vector<ConsumerFactory> &extraConsumers = {});

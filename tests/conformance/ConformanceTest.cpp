@@ -5,8 +5,13 @@
 // provided runtime function is called by a test program.
 #include "conformance/Conformance.h"
 #include "analyzer/toolchain/CudaToolkit.h"
+#include "analyzer/toolchain/DeviceCompiler.h"
 #include "core/DeviceFacts.h"
 #include "host/RuntimeConformance.h"
+#include "simulator/engine/DeviceRuntime.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
 
 #include <gtest/gtest.h>
 
@@ -220,6 +225,41 @@ TEST(Conformance, EveryProvidedRuntimeFunctionIsCalledByATestProgram) {
   for (const std::string &n : uncalled)
     list += n + " ";
   EXPECT_TRUE(uncalled.empty()) << list;
+}
+
+// Every device-runtime function the engine executes is called by the
+// dynamic-parallelism programs (the _ptsz ones with per-thread default
+// streams, as their ctest compiles it), as Clang compiles them.
+TEST(Conformance, EveryProvidedDeviceRuntimeFunctionIsCalledByATestProgram) {
+  std::string why;
+  std::optional<analyzer::CudaToolkit> toolkit =
+      analyzer::findCudaToolkit("", why);
+  if (!toolkit)
+    GTEST_SKIP() << "no CUDA toolkit: " << why;
+  std::set<std::string> called;
+  const std::string programs =
+      std::string(KCHECK_SOURCE_DIR) + "/tests/conformance/programs/";
+  for (auto [file, define] :
+       {std::pair{"dynamic_parallelism.cu", ""},
+        std::pair{"dynamic_parallelism_ptsz.cu",
+                  "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"}}) {
+    analyzer::CompileOptions options;
+    options.toolkit = toolkit;
+    if (*define)
+      options.extraClangArgs.push_back(define);
+    analyzer::CompiledModule m =
+        analyzer::compileDevice(programs + file, options);
+    ASSERT_TRUE(m.ok) << m.diagnostics;
+    EXPECT_TRUE(m.relocatable) << file;
+    for (const llvm::Function &f : *m.module)
+      if (f.isDeclaration() && !f.use_empty())
+        called.insert(f.getName().str());
+  }
+  std::string uncalled;
+  for (const sim::DeviceRuntimeFunction &f : sim::deviceRuntimeFunctions())
+    if (!called.count(std::string(f.symbol)))
+      uncalled += std::string(f.symbol) + " ";
+  EXPECT_TRUE(uncalled.empty()) << uncalled;
 }
 
 } // namespace

@@ -146,6 +146,36 @@ __global__ void memoryParent(int *out, int *status) {
   status[4] = cudaFree(p);
 }
 
+// 10. Limits, configurations and events on the device: a child on a
+// stream that waits for an event recorded after another child runs after it.
+__global__ void eventsParent(int *cells, int *status) {
+  size_t v = 0;
+  status[0] = cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize);
+  status[1] = int(v >> 20);
+  status[2] = cudaDeviceGetLimit(&v, cudaLimitStackSize);
+  status[3] = int(v);
+  status[4] = cudaDeviceGetLimit(&v, cudaLimitDevRuntimePendingLaunchCount);
+  status[5] = int(v);
+  cudaFuncCache cache = cudaFuncCachePreferEqual;
+  status[6] = cudaDeviceGetCacheConfig(&cache);
+  status[7] = cache;
+  cudaSharedMemConfig banks = cudaSharedMemBankSizeEightByte;
+  status[8] = cudaDeviceGetSharedMemConfig(&banks);
+  status[9] = banks;
+  cudaStream_t s;
+  cudaEvent_t e;
+  status[10] = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  status[11] = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  writeValue<<<1, 1>>>(&cells[0], 7);
+  status[12] = cudaEventRecord(e, 0);
+  status[13] = cudaStreamWaitEvent(s, e, 0);
+  readAfter<<<1, 1, 0, s>>>(&cells[0], &cells[1]);
+  status[14] = cudaEventRecord(e, s);
+  status[15] = cudaEventDestroy(e);
+  status[16] = cudaStreamDestroy(s);
+  status[17] = cudaStreamCreateWithFlags(&s, cudaStreamDefault);
+}
+
 int main() {
   int *out, *cells, *status;
   OK(cudaMalloc(&out, 4096 * sizeof(int)));
@@ -255,6 +285,21 @@ int main() {
   for (int i = 16; i < 20; ++i)
     wrong += host[i] != 0x01010101;
   CHECK(wrong == 0, "device memcpy and memset wrote");
+
+  // 10
+  OK(cudaMemset(cells, 0, 2 * sizeof(int)));
+  OK(cudaMemset(status, 0xff, 64 * sizeof(int)));
+  eventsParent<<<1, 1>>>(cells, status);
+  OK(cudaDeviceSynchronize());
+  OK(cudaMemcpy(host, status, 18 * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 18; ++i)
+    std::printf("probe device_events_%d %d\n", i, host[i]);
+  for (int i : {0, 2, 4, 6, 8, 10, 11, 12, 13, 14, 15, 16})
+    CHECK(host[i] == cudaSuccess, "device limits, configurations, events");
+  CHECK(host[1] == 8 && host[3] == 1024 && host[5] == 2048,
+        "device limits' defaults");
+  OK(cudaMemcpy(host, cells, 2 * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(host[1] == 8, "a stream waits for an event recorded on another");
 
   OK(cudaGetLastError());
   std::printf("dynamic_parallelism: %d checks, %d failures\n", checks,
