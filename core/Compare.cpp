@@ -195,7 +195,8 @@ ProgramComparison compareReports(const ReportFile &predicted,
   pc.name = baseName(!predicted.file.empty() ? predicted.file : measured.file);
   std::map<int, const ReportLaunch *> pBy, mBy;
   for (const ReportLaunch &l : predicted.launches)
-    pBy[l.index] = &l;
+    if (!l.launchedByKernel) // in its host launch's counts
+      pBy[l.index] = &l;
   for (const ReportLaunch &l : measured.launches)
     mBy[l.index] = &l;
   std::set<int> indices;

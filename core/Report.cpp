@@ -1,5 +1,7 @@
 #include "core/Report.h"
 
+#include <map>
+
 #include "core/Json.h"
 
 #include <algorithm>
@@ -57,6 +59,43 @@ Json launchIdentityJson(int index, const std::string &kernel,
           {"grid", dimJson(config.grid)},
           {"block", dimJson(config.block)},
           {"dynamic_shared_bytes", config.dynamicSharedBytes}};
+}
+
+void countDeviceLaunchesInTheirRoots(std::vector<LaunchReport> &launches) {
+  std::map<int, size_t> byIndex;
+  for (size_t i = 0; i < launches.size(); ++i)
+    byIndex[launches[i].index] = i;
+  std::map<size_t, std::vector<int>> included; // root -> launches
+  for (size_t i = 0; i < launches.size(); ++i) {
+    if (!launches[i].launchedFrom || !launches[i].simulated)
+      continue;
+    size_t root = i;
+    while (launches[root].launchedFrom) {
+      auto parent = byIndex.find(launches[root].launchedFrom->launch);
+      if (parent == byIndex.end())
+        break;
+      root = parent->second;
+    }
+    if (root == i || launches[root].launchedFrom)
+      continue;
+    LaunchReport &r = launches[root];
+    r.metrics += launches[i].metrics;
+    r.simt += launches[i].simt;
+    for (Metric m : launches[i].alsoPredicted)
+      if (std::find(r.alsoPredicted.begin(), r.alsoPredicted.end(), m) ==
+          r.alsoPredicted.end())
+        r.alsoPredicted.push_back(m);
+    included[root].push_back(launches[i].index);
+  }
+  for (auto &[root, list] : included) {
+    std::string names;
+    for (int k : list)
+      names += (names.empty() ? "#" : ", #") + std::to_string(k);
+    launches[root].notes.push_back(
+        "its counters include the " + std::to_string(list.size()) +
+        " launch(es) its grid made from the device (" + names +
+        "), as Nsight Compute counts the launch; its lines are its own");
+  }
 }
 
 Json reportJson(const PredictionReport &report) {

@@ -55,6 +55,14 @@ struct LaunchReport {
   bool predicts(Metric m) const;
 };
 
+/// Adds each launch a kernel made (LaunchReport::launchedFrom) into the
+/// metrics of the host launch it descends from, as Nsight Compute counts a
+/// launch: the grid and every grid it launched from the device (measured
+/// on the H200: dynamic_parallelism.cu's parents' stores include their
+/// children's; ncu lists no child launch). The launches keep their own
+/// entries (their lines, their findings).
+void countDeviceLaunchesInTheirRoots(std::vector<LaunchReport> &launches);
+
 /// The members every launch object of the schema starts with: index,
 /// kernel, signature, grid, block, dynamic_shared_bytes (predictions,
 /// measurements, SARIF properties).

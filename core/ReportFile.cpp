@@ -102,6 +102,7 @@ std::string readLaunch(const Json &l, size_t position, ReportLaunch &launch) {
   if (const Json *shm = jsonMember(l, "dynamic_shared_bytes"))
     launch.config.dynamicSharedBytes = jsonUint64(*shm).value_or(0);
   readStrings(l, "notes", launch.notes);
+  launch.launchedByKernel = jsonMember(l, "launched_from") != nullptr;
   if (const Json *m = jsonMember(l, "metrics")) {
     std::string error;
     if (!readMetrics(*m, launch.metrics, error))

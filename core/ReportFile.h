@@ -41,6 +41,9 @@ struct ReportLaunch {
   std::vector<ReportLine> innermostLines;
   std::vector<std::string> notes;
   std::string error; // a measurement's fault or lost counters, if any
+  // A prediction's launch made by a kernel ("launched_from"): counted in
+  // its host launch's metrics, as a measurement has it; not compared alone.
+  bool launchedByKernel = false;
 };
 
 struct ReportFile {

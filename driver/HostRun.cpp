@@ -54,13 +54,24 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
   std::map<const llvm::Function *,
            std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
       branches;
+  // Host launches numbered in the host's order, as Nsight Compute lists
+  // them; the launches kernels made after them.
+  std::map<int, int> number;
+  for (const host::RunLaunch &l : run.launches)
+    if (!l.launchedFrom)
+      number[l.index] = int(number.size());
+  for (const host::RunLaunch &l : run.launches)
+    if (l.launchedFrom)
+      number[l.index] = int(number.size());
   for (host::RunLaunch &l : run.launches) {
     core::LaunchReport lr;
-    lr.index = l.index;
+    lr.index = number[l.index];
     lr.kernel = l.kernelName;
     lr.signature = l.signature;
     lr.config = l.config;
     lr.launchedFrom = l.launchedFrom;
+    if (lr.launchedFrom)
+      lr.launchedFrom->launch = number[lr.launchedFrom->launch];
     SimulatedLaunch sl;
     sl.kernel = l.kernel;
     auto &b = branches[l.function];
@@ -85,6 +96,7 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
     s.report.launches.push_back(std::move(lr));
     s.launches.push_back(std::move(sl));
   }
+  core::countDeviceLaunchesInTheirRoots(s.report.launches);
   return s;
 }
 

@@ -399,6 +399,7 @@ Session analyzeFile(const Options &options,
     return s;
   if (analysis.simulateLaunches())
     analysis.noteWhatWasNotSeen();
+  core::countDeviceLaunchesInTheirRoots(s.report.launches);
   return s;
 }
 

@@ -16,6 +16,33 @@ using Op = bc::DeviceRuntimeOp;
 
 uint64_t code(CudaError e) { return uint64_t(int(e)); }
 
+// libcudadevrt's own accesses (DeviceLaunches.h), one lane each.
+constexpr uint64_t kRefusedLaunchLoads = 17;
+constexpr uint64_t kCopySetupLoads = 1, kCopySetupStores = 96;
+constexpr uint64_t kSetSetupLoads = 1, kSetSetupStores = 73;
+constexpr uint64_t kBytesPerCopyInstruction = 256, kSectorBytes = 32;
+
+void addAccesses(core::Counters &c, bool load, uint64_t instructions,
+                 uint64_t sectors, uint64_t lanes) {
+  using core::Metric;
+  c[load ? Metric::GlobalLdInst : Metric::GlobalStInst] += instructions;
+  c[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] += sectors;
+  c[load ? Metric::GlobalLdPredOn : Metric::GlobalStPredOn] += lanes;
+}
+
+// The copy kernel's accesses of [address, address + bytes): a warp of
+// 8-byte lanes per 256 bytes.
+void addCopyAccesses(core::Counters &c, bool load, uint64_t address,
+                     uint64_t bytes) {
+  if (!bytes)
+    return;
+  uint64_t sectors = (address + bytes + kSectorBytes - 1) / kSectorBytes -
+                     address / kSectorBytes;
+  addAccesses(c, load,
+              (bytes + kBytesPerCopyInstruction - 1) / kBytesPerCopyInstruction,
+              sectors, (bytes + 7) / 8);
+}
+
 // The Programming Guide's nesting limit: 24 levels of launches.
 constexpr unsigned kMaxDepth = 24;
 // cudaStreamTailLaunch (cuda_device_runtime_api.h); the other streams,
@@ -58,6 +85,8 @@ DeviceRuntimeAnswer GridDeviceRuntime::launch(const DeviceRuntimeCall &call) {
     error = CudaError::cudaErrorLaunchPendingCountExceeded;
   if (error != CudaError::cudaSuccess) {
     lastError(call) = code(error);
+    addAccesses(library_, true, kRefusedLaunchLoads, kRefusedLaunchLoads,
+                kRefusedLaunchLoads);
     return {code(error), {}};
   }
   ++launches_;
@@ -155,6 +184,15 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
       w.value = int(int32_t(v[1])), w.bytes = v[2];
     w.block = call.block, w.thread = call.thread, w.instId = call.instId;
     uint64_t stream = copy ? v[4] : v[3];
+    addAccesses(library_, true, copy ? kCopySetupLoads : kSetSetupLoads,
+                copy ? kCopySetupLoads : kSetSetupLoads,
+                copy ? kCopySetupLoads : kSetSetupLoads);
+    addAccesses(library_, false, copy ? kCopySetupStores : kSetSetupStores,
+                copy ? kCopySetupStores : kSetSetupStores,
+                copy ? kCopySetupStores : kSetSetupStores);
+    if (copy)
+      addCopyAccesses(library_, true, w.src, w.bytes);
+    addCopyAccesses(library_, false, w.dst, w.bytes);
     (stream == kTailLaunch ? tail_ : work_).push_back(std::move(w));
     return {ok, {}};
   }

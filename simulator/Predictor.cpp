@@ -332,8 +332,18 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
   if (sanitizer)
     result.sanitizer =
         std::make_shared<const SanitizerReport>(sanitizer->report());
-  if (deviceRuntime && !result.fault)
-    result.deviceWork = deviceRuntime->takeWork();
+  if (deviceRuntime) {
+    const core::Counters &library = deviceRuntime->libraryCounters();
+    result.total += library;
+    if (uint64_t n =
+            library[Metric::GlobalLdInst] + library[Metric::GlobalStInst])
+      result.notes.push_back(
+          "counts " + std::to_string(n) +
+          " global loads and stores the device runtime's library executes "
+          "for the kernel's calls (simulator/DeviceLaunches.h), on no line");
+    if (!result.fault)
+      result.deviceWork = deviceRuntime->takeWork();
+  }
   return result;
 }
 

@@ -20,6 +20,7 @@
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/ConstantFolding.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
@@ -177,7 +178,10 @@ struct MarkDeviceFunctionsAlwaysInline
 // alignment, the smaller of source and destination; a length that is no
 // multiple of that width ends in narrower pieces. (A 12-byte struct of
 // alignment 4 is three LDG.32, a 32-byte one of alignment 16 two LDG.128:
-// HeCBench aligned-types on the H100.)
+// HeCBench aligned-types on the H100.) A volatile copy (a struct argument
+// into a device-side launch's parameter buffer,
+// ParameterBufferAlignmentLikeNvcc) is expanded at its declared alignments
+// only, into volatile pieces.
 struct ExpandSmallMemcpys : PassInfoMixin<ExpandSmallMemcpys> {
   PreservedAnalyses run(Function &function, FunctionAnalysisManager &analyses) {
     const DataLayout &layout = function.getDataLayout();
@@ -185,17 +189,21 @@ struct ExpandSmallMemcpys : PassInfoMixin<ExpandSmallMemcpys> {
     bool changed = false;
     for (MemCpyInst *copy : memcpysIn(function)) {
       auto *length = dyn_cast<ConstantInt>(copy->getLength());
-      if (!length || copy->isVolatile())
+      if (!length)
         continue;
       uint64_t size = length->getZExtValue();
       if (size == 0 || size > 256)
         continue;
-      Align destAlign = std::max(
-          copy->getDestAlign().valueOrOne(),
-          getKnownAlignment(copy->getRawDest(), layout, copy, &assumptions));
-      Align sourceAlign = std::max(
-          copy->getSourceAlign().valueOrOne(),
-          getKnownAlignment(copy->getRawSource(), layout, copy, &assumptions));
+      const bool isVolatile = copy->isVolatile();
+      auto known = [&](const Value *pointer) {
+        return isVolatile ? Align(1)
+                          : getKnownAlignment(const_cast<Value *>(pointer),
+                                              layout, copy, &assumptions);
+      };
+      Align destAlign = std::max(copy->getDestAlign().valueOrOne(),
+                                 known(copy->getRawDest()));
+      Align sourceAlign = std::max(copy->getSourceAlign().valueOrOne(),
+                                   known(copy->getRawSource()));
       uint64_t widest =
           std::min<uint64_t>(16, std::min(destAlign, sourceAlign).value());
       IRBuilder<> builder(copy); // inherits the memcpy's debug location
@@ -211,10 +219,17 @@ struct ExpandSmallMemcpys : PassInfoMixin<ExpandSmallMemcpys> {
             builder.getInt8Ty(), copy->getRawSource(), offset);
         Value *dest = builder.CreateConstInBoundsGEP1_64(
             builder.getInt8Ty(), copy->getRawDest(), offset);
-        LoadInst *load = builder.CreateAlignedLoad(
-            chunkType, source, commonAlignment(sourceAlign, offset));
-        builder.CreateAlignedStore(load, dest,
-                                   commonAlignment(destAlign, offset));
+        // A piece of a constant (a struct initialized from constants) is
+        // its value, as NVVM folds it; else a load.
+        Value *piece = nullptr;
+        if (auto *constant = dyn_cast<Constant>(source))
+          piece = ConstantFoldLoadFromConstPtr(constant, chunkType, layout);
+        if (!piece)
+          piece = builder.CreateAlignedLoad(
+              chunkType, source, commonAlignment(sourceAlign, offset),
+              isVolatile);
+        builder.CreateAlignedStore(
+            piece, dest, commonAlignment(destAlign, offset), isVolatile);
       }
       copy->eraseFromParent();
       changed = true;
@@ -426,6 +441,7 @@ constexpr const char *kEarlyPasses =
     // Scalars in SSA form first, so that the copies' addresses compare.
     "mem2reg,kcheck-store-whole-struct-copies,kcheck-load-whole-struct-copies,"
     "sroa<modify-cfg>,kcheck-global-pointers-from-kernel-params,"
+    "kcheck-parameter-buffer-alignment,"
     "infer-address-spaces,"
     // While the special-register reads stand where the source has them.
     "kcheck-keep-special-register-loops-rolled,"

@@ -1,8 +1,10 @@
 #include "analyzer/pipeline/IrPipelineAlign.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/NVPTXAddrSpace.h"
 
@@ -169,6 +171,44 @@ KeepSubwordSharedAccessesApartLikePtxas::run(Function &function,
     else
       cast<StoreInst>(&i)->setAlignment(*cap);
     changed = true;
+  }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+PreservedAnalyses
+ParameterBufferAlignmentLikeNvcc::run(Function &function,
+                                      FunctionAnalysisManager &) {
+  const DataLayout &layout = function.getDataLayout();
+  bool changed = false;
+  auto inParameterBuffer = [](const Value *pointer) {
+    const auto *call = dyn_cast<CallBase>(getUnderlyingObject(pointer));
+    const Function *callee = call ? call->getCalledFunction() : nullptr;
+    // The device runtime's function, or the header's cudaGetParameterBuffer
+    // around it before inlining.
+    return callee && callee->getName().contains("GetParameterBuffer");
+  };
+  for (Instruction &i : instructions(function)) {
+    if (auto *store = dyn_cast<StoreInst>(&i);
+        store && inParameterBuffer(store->getPointerOperand())) {
+      Align natural =
+          layout.getABITypeAlign(store->getValueOperand()->getType());
+      if (store->getAlign() > natural)
+        store->setAlignment(natural);
+      // And never merged: LLVM 22's InferAlignment would raise a field's
+      // alignment from its neighbours' and the vectorizers merge them.
+      store->setVolatile(true);
+      changed = true;
+    }
+    // A struct argument copied in whole: at the struct's alignment (the
+    // copy's source, a variable of its type).
+    if (auto *copy = dyn_cast<MemTransferInst>(&i);
+        copy && inParameterBuffer(copy->getRawDest())) {
+      MaybeAlign source = copy->getSourceAlign();
+      if (source && copy->getDestAlign().valueOrOne() > *source)
+        copy->setDestAlignment(*source);
+      copy->setVolatile(ConstantInt::getTrue(copy->getContext()));
+      changed = true;
+    }
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -38,4 +38,17 @@ struct KeepSubwordSharedAccessesApartLikePtxas
   static bool isRequired() { return true; }
 };
 
+/// The stores of a device-side launch's arguments into its parameter
+/// buffer, at each argument's own alignment: Clang writes them knowing the
+/// buffer is 64-byte aligned, so LLVM's vectorizer merges neighbours; nvcc
+/// does not know it, and its SASS has one ST per argument, a struct's
+/// fields one each (measured on the H200: dynamic_parallelism.cu's
+/// paramsParent, ST.E.64 at +0x20 and +0x28, ST.E at +0x14, +0x18, +0x1c).
+struct ParameterBufferAlignmentLikeNvcc
+    : llvm::PassInfoMixin<ParameterBufferAlignmentLikeNvcc> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &analyses);
+  static bool isRequired() { return true; }
+};
+
 } // namespace kcheck::analyzer

@@ -133,7 +133,9 @@ __global__ void queriesParent(int *out, int *values) {
   values[13] = cudaGetLastError();
 }
 
-// 9. cudaMalloc, cudaMemsetAsync, cudaMemcpyAsync and cudaFree on the device.
+// 9. cudaMalloc, cudaMemsetAsync, cudaMemcpyAsync and cudaFree on the device
+// (the free by a child after the copy: cudaFree itself is not stream-ordered).
+__global__ void freeChild(int *p, int *status) { *status = cudaFree(p); }
 __global__ void memoryParent(int *out, int *status) {
   int *p = nullptr;
   status[0] = cudaMalloc(reinterpret_cast<void **>(&p), 16 * sizeof(int));
@@ -143,7 +145,7 @@ __global__ void memoryParent(int *out, int *status) {
   status[2] =
       cudaMemcpyAsync(out, p, 16 * sizeof(int), cudaMemcpyDeviceToDevice, 0);
   status[3] = cudaMemsetAsync(out + 16, 0x01, 4 * sizeof(int), 0);
-  status[4] = cudaFree(p);
+  freeChild<<<1, 1>>>(p, &status[4]);
 }
 
 // 10. Limits, configurations and events on the device: a child on a
@@ -279,6 +281,8 @@ int main() {
             host[4] == 0,
         "device cudaMalloc, memcpy, memset, free succeed");
   OK(cudaMemcpy(host, out, 32 * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 20; ++i)
+    std::printf("probe device_copy_%d %d\n", i, host[i]);
   wrong = 0;
   for (int i = 0; i < 16; ++i)
     wrong += host[i] != i * i;
