@@ -144,8 +144,9 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
   case Op::RuntimeGetVersion: // the toolkit's: CUDA 13.0
     return {ok, 13000};
   case Op::StreamCreateWithFlags:
-    // Only cudaStreamNonBlocking is allowed on the device.
-    if (v[0] != 1)
+    // The guide asks for cudaStreamNonBlocking; the H200 also takes
+    // cudaStreamDefault (dynamic_parallelism.cu's device_events_17).
+    if (v[0] > 1)
       return {code(CudaError::cudaErrorInvalidValue), {}};
     return {ok, nextHandle_++};
   case Op::EventCreateWithFlags:
