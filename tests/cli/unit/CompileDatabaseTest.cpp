@@ -100,10 +100,33 @@ TEST(CompileDatabaseTest, TranslatesNvccSpellingsAndDropsCodegen) {
                                              "pre.h",
                                              "-c",
                                              "k.cu"}));
-  EXPECT_EQ(f.clangArgs, (std::vector<std::string>{
-                             "-I/proj/build/inc", "-I/opt/x", "-DA=1", "-DB",
-                             "-UC", "-std=c++17", "-include", "pre.h"}));
+  // -rdc=true is kept: relocatable device code changes what compiles
+  // (launches from device code).
+  EXPECT_EQ(f.clangArgs,
+            (std::vector<std::string>{"-I/proj/build/inc", "-I/opt/x", "-DA=1",
+                                      "-DB", "-UC", "-std=c++17", "-fgpu-rdc",
+                                      "-include", "pre.h"}));
   EXPECT_EQ(f.arch, "sm_80");
+}
+
+// nvcc's relocatable-device-code and default-stream spellings, as nvcc's
+// own documentation gives them.
+TEST(CompileDatabaseTest, TranslatesRelocatableCodeAndDefaultStream) {
+  auto args = [](std::vector<std::string> flags) {
+    std::vector<std::string> command = {"nvcc"};
+    command.insert(command.end(), flags.begin(), flags.end());
+    command.push_back("k.cu");
+    return frontEndFlags(commandOf(command)).clangArgs;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(args({"-dc"}), V{"-fgpu-rdc"});
+  EXPECT_EQ(args({"--device-c"}), V{"-fgpu-rdc"});
+  EXPECT_EQ(args({"--relocatable-device-code=true"}), V{"-fgpu-rdc"});
+  EXPECT_EQ(args({"-rdc", "true"}), V{"-fgpu-rdc"});
+  EXPECT_EQ(args({"-rdc=false"}), V{});
+  EXPECT_EQ(args({"--default-stream", "per-thread"}),
+            V{"-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"});
+  EXPECT_EQ(args({"-default-stream=legacy"}), V{});
 }
 
 // The host compiler's OpenMP is the one host flag kept: Clang compiles the
