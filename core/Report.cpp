@@ -81,10 +81,15 @@ void countDeviceLaunchesInTheirRoots(std::vector<LaunchReport> &launches) {
     LaunchReport &r = launches[root];
     r.metrics += launches[i].metrics;
     r.simt += launches[i].simt;
-    for (Metric m : launches[i].alsoPredicted)
-      if (std::find(r.alsoPredicted.begin(), r.alsoPredicted.end(), m) ==
-          r.alsoPredicted.end())
-        r.alsoPredicted.push_back(m);
+    // Predicted for the sum only where predicted for each part.
+    const std::vector<Metric> &child = launches[i].alsoPredicted;
+    r.alsoPredicted.erase(
+        std::remove_if(r.alsoPredicted.begin(), r.alsoPredicted.end(),
+                       [&](Metric m) {
+                         return std::find(child.begin(), child.end(), m) ==
+                                child.end();
+                       }),
+        r.alsoPredicted.end());
     included[root].push_back(launches[i].index);
   }
   for (auto &[root, list] : included) {
