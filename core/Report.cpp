@@ -93,9 +93,17 @@ void countDeviceLaunchesInTheirRoots(std::vector<LaunchReport> &launches) {
     included[root].push_back(launches[i].index);
   }
   for (auto &[root, list] : included) {
+    // "#2, #3, #4", or "#26 to #2073" for a run of more than three.
     std::string names;
-    for (int k : list)
-      names += (names.empty() ? "#" : ", #") + std::to_string(k);
+    bool consecutive = list.back() - list.front() == int(list.size()) - 1;
+    if (list.size() > 3 && consecutive)
+      names = "#" + std::to_string(list.front()) + " to #" +
+              std::to_string(list.back());
+    else
+      for (size_t k = 0; k < list.size() && k < 8; ++k)
+        names += (k ? ", #" : "#") + std::to_string(list[k]);
+    if (list.size() > 8 && !consecutive)
+      names += ", ...";
     launches[root].notes.push_back(
         "its counters include the " + std::to_string(list.size()) +
         " launch(es) its grid made from the device (" + names +
