@@ -178,6 +178,20 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
   return simulate(*fn, config, std::move(kernelArgs), std::nullopt);
 }
 
+std::shared_ptr<const sim::DecodedKernel>
+HostDevice::decodedKernel(const Function &fn, std::string &error) {
+  auto &decoded = decoded_[fn.getName().str()];
+  if (!decoded) {
+    auto d = sim::decodeKernel(fn);
+    if (!d) {
+      error = llvm::toString(d.takeError());
+      return nullptr;
+    }
+    decoded = std::move(*d);
+  }
+  return decoded;
+}
+
 LaunchOutcome
 HostDevice::simulate(const Function &fn, const core::LaunchConfig &config,
                      std::vector<sim::KernelArg> kernelArgs,
@@ -189,13 +203,11 @@ HostDevice::simulate(const Function &fn, const core::LaunchConfig &config,
                 ") not simulated: the program made more than --max-launches " +
                 std::to_string(options_.maxLaunches) + " launches",
             {}};
-  auto &decoded = decoded_[deviceName];
-  if (!decoded) {
-    auto d = sim::decodeKernel(fn);
-    if (!d)
-      return {llvm::toString(d.takeError()), {}};
-    decoded = std::move(*d);
-  }
+  std::string decodeError;
+  std::shared_ptr<const sim::DecodedKernel> decoded =
+      decodedKernel(fn, decodeError);
+  if (!decoded)
+    return {decodeError, {}};
 
   RunLaunch l;
   l.index = int(launches_.size());
@@ -252,15 +264,10 @@ HostDevice::simulate(const Function &fn, const core::LaunchConfig &config,
       outcome.error = "kernel '" + w.kernel + "' not found in the device code";
       return;
     }
-    auto &childDecoded = decoded_[w.kernel];
-    if (!childDecoded) {
-      auto d = sim::decodeKernel(*child);
-      if (!d) {
-        outcome.error = llvm::toString(d.takeError());
-        return;
-      }
-      childDecoded = std::move(*d);
-    }
+    std::shared_ptr<const sim::DecodedKernel> childDecoded =
+        decodedKernel(*child, outcome.error);
+    if (!childDecoded)
+      return;
     core::DeviceLaunchOrigin from;
     from.launch = parent;
     from.where =

@@ -43,6 +43,10 @@ private:
                          std::vector<sim::KernelArg> args,
                          std::optional<core::DeviceLaunchOrigin> origin);
 
+  /// `fn` decoded once (null, with `error`, when the engine cannot run it).
+  std::shared_ptr<const sim::DecodedKernel>
+  decodedKernel(const llvm::Function &fn, std::string &error);
+
   const llvm::Module &module_;
   const RunOptions &options_;
   std::vector<RunLaunch> &launches_;

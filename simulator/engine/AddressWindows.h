@@ -3,6 +3,8 @@
 // can be resolved to shared, local or global memory by range alone.
 #pragma once
 
+#include "simulator/engine/Events.h"
+
 #include <cstdint>
 
 namespace kcheck::sim {
@@ -17,6 +19,15 @@ inline bool inSharedWindow(uint64_t generic) {
 }
 inline bool inLocalWindow(uint64_t generic) {
   return generic - kLocalWindowBase < kWindowBytes;
+}
+/// A generic address's space and its offset there, by window.
+inline void resolveGeneric(uint64_t generic, MemSpace &space, uint64_t &addr) {
+  if (inSharedWindow(generic))
+    space = MemSpace::Shared, addr = generic - kSharedWindowBase;
+  else if (inLocalWindow(generic))
+    space = MemSpace::Local, addr = generic - kLocalWindowBase;
+  else
+    space = MemSpace::Global, addr = generic;
 }
 
 /// Converts a pointer between NVPTX address spaces (0 generic, 1 global,

@@ -358,23 +358,12 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
   }
   if (auto rounded = decode::roundedFloatCall(name)) {
     Type *result = call.getType();
-    if (rounded->op == bc::RoundedOp::ToHalf ||
-        rounded->op == bc::RoundedOp::ToBfloat ||
-        rounded->op == bc::RoundedOp::ToTf32) {
-      // f32 to 16 bits (a half, bfloat or i16 result), or a pair of them
-      // from two f32 operands (a <2 x half/bfloat> result).
-      if (Error e = callOperandSlots(call, in))
-        return e;
-      in.op = Op::RoundedFloat;
-      in.sub = uint8_t(rounded->op);
-      in.sub2 = uint8_t(rounded->rounding);
-      in.flags = rounded->flags;
-      in.bits = rounded->op == bc::RoundedOp::ToTf32 ? 32 : 16;
-      in.n = uint16_t(call.arg_size() == 2 ? 2 : 1);
-      emit(in, call, callOpcode(call));
-      return Error::success();
-    }
-    if (!result->isFloatTy() && !result->isDoubleTy())
+    // f32 to 16 bits (a half, bfloat or i16 result), or a pair of them from
+    // two f32 operands (a <2 x half/bfloat> result); else a float result.
+    bool narrowing = rounded->op == bc::RoundedOp::ToHalf ||
+                     rounded->op == bc::RoundedOp::ToBfloat ||
+                     rounded->op == bc::RoundedOp::ToTf32;
+    if (!narrowing && !result->isFloatTy() && !result->isDoubleTy())
       return unsupported(call, "type of intrinsic " + calleeName(call));
     if (Error e = callOperandSlots(call, in))
       return e;
@@ -382,7 +371,12 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
     in.sub = uint8_t(rounded->op);
     in.sub2 = uint8_t(rounded->rounding);
     in.flags = rounded->flags;
-    in.bits = result->isFloatTy() ? 32 : 64;
+    if (narrowing) {
+      in.bits = rounded->op == bc::RoundedOp::ToTf32 ? 32 : 16;
+      in.n = uint16_t(call.arg_size() == 2 ? 2 : 1);
+    } else {
+      in.bits = result->isFloatTy() ? 32 : 64;
+    }
     emit(in, call, callOpcode(call));
     return Error::success();
   }

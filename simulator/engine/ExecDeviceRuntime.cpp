@@ -45,12 +45,7 @@ std::vector<DeviceRuntimeFunction> deviceRuntimeFunctions() {
 
 bool BlockRunner::Impl::genericPlace(uint64_t generic, uint64_t n,
                                      MemSpace &space, uint64_t &addr) const {
-  if (inSharedWindow(generic))
-    space = MemSpace::Shared, addr = generic - kSharedWindowBase;
-  else if (inLocalWindow(generic))
-    space = MemSpace::Local, addr = generic - kLocalWindowBase;
-  else
-    space = MemSpace::Global, addr = generic;
+  resolveGeneric(generic, space, addr);
   return space == MemSpace::Shared  ? addr + n <= sharedBytes
          : space == MemSpace::Local ? addr + n <= kernel.localFrameBytes()
                                     : memory.find(addr, n) != nullptr;

@@ -157,12 +157,7 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
     space = MemSpace::Global, addr = raw;
     break;
   default:
-    if (inSharedWindow(raw))
-      space = MemSpace::Shared, addr = raw - kSharedWindowBase;
-    else if (inLocalWindow(raw))
-      space = MemSpace::Local, addr = raw - kLocalWindowBase;
-    else
-      space = MemSpace::Global, addr = raw;
+    resolveGeneric(raw, space, addr);
   }
   const char *op = atomic ? "atomic" : isWrite ? "write" : "read";
   if (checkAlignment && bytes > 1 && (bytes & (bytes - 1)) == 0 &&

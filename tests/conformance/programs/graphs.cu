@@ -4,31 +4,11 @@
 // the program checks it on whatever runs it: the GPU (nvcc) or kcheck's
 // simulated runtime (kcheck run). It prints one line per failed check and a
 // summary.
-#include <cuda_runtime.h>
+#include "conformance_checks.h"
 
 #include <cstdio>
 #include <cstring>
 
-static int checks = 0, failures = 0;
-#define CHECK(cond, what)                                                      \
-  do {                                                                         \
-    ++checks;                                                                  \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      std::printf("FAILED %s (line %d)\n", what, __LINE__);                    \
-    }                                                                          \
-  } while (0)
-#define OK(call) IS(call, cudaSuccess)
-#define IS(call, error)                                                        \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    ++checks;                                                                  \
-    if (e_ != error) {                                                         \
-      ++failures;                                                              \
-      std::printf("FAILED %s is %s, not " #error " (line %d)\n", #call,        \
-                  cudaGetErrorName(e_), __LINE__);                             \
-    }                                                                          \
-  } while (0)
 // A count or code the specification leaves to the implementation: the
 // value is printed when it differs.
 #define EQ(value, expected)                                                    \
