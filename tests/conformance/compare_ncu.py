@@ -60,6 +60,11 @@ def main():
         else:
             differ.append(f"launch #{key[0]} {key[1]}: GPU {value}, "
                           f"kcheck {predicted.get(key)}")
+    # A listed difference must be one kcheck predicts, or it checks nothing.
+    for key in known:
+        if key not in predicted:
+            differ.append(f"launch #{key[0]} {key[1]}: listed as known to "
+                          f"differ, but kcheck does not predict it")
     print(f"{equal} launch counters equal to the GPU's, {len(differ)} differ, "
           f"{len(known)} known to differ"
           + (f" (not predicted by kcheck: {', '.join(sorted(unpredicted))})"
