@@ -6,6 +6,7 @@
 // engine does not run (the calls nvvm_calls.cu is to skip under kcheck).
 #include "analyzer/toolchain/CudaToolkit.h"
 #include "conformance/Conformance.h"
+#include "conformance/NvccMacroFamily.h"
 
 #include <cstdio>
 #include <cstring>
@@ -52,6 +53,12 @@ int main(int argc, char **argv) {
     return 3;
   }
   auto families = conformanceFamilies(*inventory, *calls);
+  std::optional<Family> macros = nvccMacroFamilyOf(toolkit->root, why);
+  if (!macros) {
+    std::fprintf(stderr, "kcheck-conformance: %s\n", why.c_str());
+    return 3;
+  }
+  families.push_back(std::move(*macros));
   if (unexecuted) {
     for (const Family &f : families)
       if (f.deviceFunctions)

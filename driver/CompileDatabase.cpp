@@ -1,5 +1,7 @@
 #include "driver/CompileDatabase.h"
 
+#include "analyzer/toolchain/NvccMacros.h"
+
 #include "core/ArchSpec.h"
 
 #include <clang/Tooling/JSONCompilationDatabase.h>
@@ -256,10 +258,25 @@ FrontEndFlags frontEndFlags(const tooling::CompileCommand &command) {
       f.unread.push_back(arg);
       continue;
     }
-    // nvcc -dc (--device-c): compile as relocatable device code; Clang's
-    // own spelling.
-    if (arg == "-dc" || arg == "--device-c" || arg == "-fgpu-rdc") {
+    // Clang's spelling of relocatable device code.
+    if (arg == "-fgpu-rdc") {
       f.clangArgs.push_back("-fgpu-rdc");
+      continue;
+    }
+    // A flag with which nvcc defines a macro (-G: __CUDACC_DEBUG__,
+    // --extended-lambda: __CUDACC_EXTENDED_LAMBDA__ ...), as nvcc does;
+    // -dc, -dlto ...: relocatable device code, whose compile defines
+    // __CUDACC_RDC__.
+    if (const analyzer::NvccMacro *macro = analyzer::nvccMacroOfFlag(arg)) {
+      if (macro->definedBy == analyzer::NvccMacroDefinedBy::Relocatable) {
+        f.clangArgs.push_back("-fgpu-rdc");
+        continue;
+      }
+      f.clangArgs.push_back("-D" + std::string(macro->name));
+      if (macro->option == "--device-debug")
+        f.notes.push_back("nvcc " + arg +
+                          " compiles device code without optimization; "
+                          "kcheck predicts the optimized build");
       continue;
     }
     std::string value;

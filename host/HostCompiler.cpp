@@ -95,7 +95,8 @@ hostCompileArguments(const std::string &path,
   // The headers as the device side has them; the CUDA version they carry
   // selects the launch ABI (see HostCompiler.h).
   std::vector<std::string> headers =
-      analyzer::cudaHeaderArguments(options.toolkit);
+      analyzer::cudaHeaderArguments(options.toolkit, options.arch,
+                                    /*devicePass=*/false);
   args.insert(args.end(), headers.begin(), headers.end());
   if (!options.toolkit) {
     args.push_back("-Xclang");

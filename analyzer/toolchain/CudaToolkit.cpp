@@ -18,6 +18,14 @@ int cudaVersionFromHeader(const std::string &cudaHText) {
   return std::atoi(m[1].str().c_str());
 }
 
+int nvccBuildFromVersionText(const std::string &text) {
+  static const std::regex release(R"(\bV\d+\.\d+\.(\d+))");
+  std::smatch m;
+  if (!std::regex_search(text, m, release))
+    return 0;
+  return std::atoi(m[1].str().c_str());
+}
+
 unsigned oldestArchitecture(const CudaToolkit &toolkit) {
   if (toolkit.major >= 13)
     return 75;
@@ -29,6 +37,27 @@ unsigned oldestArchitecture(const CudaToolkit &toolkit) {
 }
 
 namespace {
+
+// What the toolkit's nvcc says of its build (0 when it has none or it does
+// not run): the headers carry only the major and minor version.
+int nvccBuild(const std::string &root) {
+  llvm::SmallString<256> nvcc(root);
+  llvm::sys::path::append(nvcc, "bin", "nvcc");
+  if (!llvm::sys::fs::can_execute(nvcc))
+    return 0;
+  llvm::SmallString<128> output;
+  if (llvm::sys::fs::createTemporaryFile("kcheck-nvcc-version", "txt", output))
+    return 0;
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
+  llvm::StringRef args[] = {nvcc, "--version"};
+  int rc = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects,
+                                     /*SecondsToWait=*/10);
+  auto text = llvm::MemoryBuffer::getFile(output);
+  llvm::sys::fs::remove(output);
+  return rc == 0 && text ? nvccBuildFromVersionText((*text)->getBuffer().str())
+                         : 0;
+}
 
 // `dir` as a toolkit, or nullopt with `why` saying what is missing.
 std::optional<CudaToolkit> probe(const std::string &dir,
@@ -54,6 +83,7 @@ std::optional<CudaToolkit> probe(const std::string &dir,
   t.foundBy = foundBy;
   t.major = version / 1000;
   t.minor = version % 1000 / 10;
+  t.build = nvccBuild(t.root);
   return t;
 }
 

@@ -1,4 +1,5 @@
 #include "analyzer/toolchain/DeviceCompiler.h"
+#include "analyzer/toolchain/NvccMacros.h"
 
 #include "analyzer/pipeline/IrPipeline.h"
 #include "analyzer/toolchain/CudaStubHeaders.h"
@@ -109,9 +110,13 @@ overlayMainFile(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base,
 // The CUDA headers: the toolkit's through Clang's CUDA support, or the
 // bundled stubs in place of a toolkit.
 std::vector<std::string>
-cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit) {
-  if (!toolkit)
-    return {
+cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit,
+                    const std::string &arch, bool devicePass) {
+  // The host compiler's version as nvcc's host compiler reports it (both
+  // passes: nvcc preprocesses the device side with it too).
+  std::optional<std::string> gnuVersion = hostCompilerGnuVersionArgument();
+  if (!toolkit) {
+    std::vector<std::string> args = {
         // No CUDA installation: the stub headers replace its headers,
         // nothing replaces libdevice (the stubs use Clang builtins instead),
         // and without an installation Clang would assume PTX 4.2, which no
@@ -129,6 +134,10 @@ cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit) {
         "-include",
         std::string(kCudaShimHeader),
     };
+    if (gnuVersion)
+      args.push_back(*gnuVersion);
+    return args;
+  }
   const CudaToolkit &t = *toolkit;
   std::string version = std::to_string(t.major) + "." + std::to_string(t.minor);
   std::vector<std::string> args = {
@@ -142,16 +151,17 @@ cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit) {
       "-Xclang",
       "-target-sdk-version=" + version,
       "-Wno-unknown-cuda-version",
-      // What nvcc defines and real code tests: CUTLASS compiles its SM90
-      // path only when it sees nvcc's version.
-      "-D__CUDACC_VER_MAJOR__=" + std::to_string(t.major),
-      "-D__CUDACC_VER_MINOR__=" + std::to_string(t.minor),
-      "-D__CUDACC_VER_BUILD__=0",
       "-include",
       std::string(kCudaStubDirectory) + "/" + std::string(kToolkitCompatHeader),
   };
   // CUDA 13 moved CCCL (cuda/, cub/, thrust/) to include/cccl; nvcc adds it
   // through nvcc.profile after the user's -I, as -isystem comes here.
+  // What nvcc defines and real code tests (CUTLASS compiles its SM90 path
+  // only when it sees nvcc's version; CUB dispatches on __CUDA_ARCH_LIST__).
+  std::vector<std::string> macros = nvccMacroArguments(t, arch, devicePass);
+  args.insert(args.end(), macros.begin(), macros.end());
+  if (gnuVersion)
+    args.push_back(*gnuVersion);
   std::string cccl = t.root + "/include/cccl";
   if (llvm::sys::fs::is_directory(cccl)) {
     args.push_back("-isystem");
@@ -166,8 +176,12 @@ bool relocatableDeviceCode(const CompileOptions &options) {
                    "-fgpu-rdc") != options.extraClangArgs.end();
 }
 
-std::vector<std::string> deviceCompileArguments(const std::string &path,
-                                                const CompileOptions &options) {
+namespace {
+// The device compile's command line; `devicePass` false: the macros of
+// nvcc's host pass (the host parse rewrites the rest).
+std::vector<std::string> frontEndArguments(const std::string &path,
+                                           const CompileOptions &options,
+                                           bool devicePass) {
   std::vector<std::string> args = {
       // An absolute driver path, so the driver finds the GCC installation
       // (libstdc++ for <cstdio>, <algorithm>) relative to a real directory.
@@ -179,7 +193,8 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
       "-resource-dir",
       KCHECK_CLANG_RESOURCE_DIR, // Clang's own __clang_cuda_*.h and stddef.h
   };
-  std::vector<std::string> headers = cudaHeaderArguments(options.toolkit);
+  std::vector<std::string> headers =
+      cudaHeaderArguments(options.toolkit, options.arch, devicePass);
   args.insert(args.end(), headers.begin(), headers.end());
   std::vector<std::string> common = {
       // Clang's front-end at O3 (so its IR carries O3's attributes and
@@ -209,6 +224,12 @@ std::vector<std::string> deviceCompileArguments(const std::string &path,
               options.extraClangArgs.end());
   args.push_back(path);
   return args;
+}
+} // namespace
+
+std::vector<std::string> deviceCompileArguments(const std::string &path,
+                                                const CompileOptions &options) {
+  return frontEndArguments(path, options, /*devicePass=*/true);
 }
 
 namespace {
@@ -292,14 +313,11 @@ private:
 };
 } // namespace
 
-bool parseHostSide(const std::string &path, const CompileOptions &options,
-                   const ConsumerFactory &factory, std::string &diagnostics) {
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
-      makeFileSystemWithCudaStubs();
-  if (options.mainFileText)
-    fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
+std::vector<std::string> hostParseArguments(const std::string &path,
+                                            const CompileOptions &options) {
   std::vector<std::string> args;
-  for (const std::string &arg : deviceCompileArguments(path, options)) {
+  for (const std::string &arg :
+       frontEndArguments(path, options, /*devicePass=*/false)) {
     if (arg == "--cuda-device-only")
       args.push_back("--cuda-host-only");
     else if (arg == "-emit-llvm")
@@ -307,9 +325,19 @@ bool parseHostSide(const std::string &path, const CompileOptions &options,
     else if (arg != "-c")
       args.push_back(arg);
   }
+  return args;
+}
+
+bool parseHostSide(const std::string &path, const CompileOptions &options,
+                   const ConsumerFactory &factory, std::string &diagnostics) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fileSystem =
+      makeFileSystemWithCudaStubs();
+  if (options.mainFileText)
+    fileSystem = overlayMainFile(fileSystem, path, *options.mainFileText);
   llvm::raw_string_ostream stream(diagnostics);
   HostParseAction action(factory);
-  return runClangAction(args, fileSystem, stream, action);
+  return runClangAction(hostParseArguments(path, options), fileSystem, stream,
+                        action);
 }
 
 CompiledModule

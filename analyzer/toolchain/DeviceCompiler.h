@@ -91,14 +91,21 @@ compileDevice(const std::string &path, const CompileOptions &options,
 // (NV_IF_TARGET, __CUDA_ARCH__) takes its host branch, as CUB's and Thrust's
 // kernel launches do. False (with Clang's diagnostics in `diagnostics`) when
 // the parse fails.
+/// The command line parseHostSide uses: the device compile's, as nvcc's
+/// host pass (its macros, --cuda-host-only, syntax only).
+std::vector<std::string> hostParseArguments(const std::string &path,
+                                            const CompileOptions &options);
 bool parseHostSide(const std::string &path, const CompileOptions &options,
                    const ConsumerFactory &factory, std::string &diagnostics);
 
 // The arguments that choose the CUDA headers: the toolkit's (through Clang's
 // CUDA support, with CCCL and nvcc's version macros) or the bundled stubs.
 // The host compile of --run-host uses the same.
+/// `arch` ("sm_90") and the pass (device or host) choose the values of the
+/// macros nvcc defines itself (NvccMacros.h).
 std::vector<std::string>
-cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit);
+cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit,
+                    const std::string &arch, bool devicePass);
 
 // The driver command line compileDevice uses (argv[0] is the absolute driver
 // path), for diagnostics and for reproducing a compile with the clang++ binary.

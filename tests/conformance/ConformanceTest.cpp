@@ -6,6 +6,7 @@
 #include "conformance/Conformance.h"
 #include "analyzer/toolchain/CudaToolkit.h"
 #include "analyzer/toolchain/DeviceCompiler.h"
+#include "conformance/NvccMacroFamily.h"
 #include "core/DeviceFacts.h"
 #include "host/RuntimeConformance.h"
 #include "simulator/engine/DeviceRuntime.h"
@@ -83,6 +84,58 @@ TEST(Conformance, EveryEntryOfTheToolkitIsProvidedOrExcluded) {
   EXPECT_GT(inventory->deviceFunctions.size(), 1100u);
   auto families = conformance::conformanceFamilies(*inventory, *calls);
   EXPECT_EQ(conformance::conformanceFailures(families), "");
+}
+
+TEST(Conformance, EveryMacroNvccDefinesIsDefinedAsNvccDoesOrExcluded) {
+  std::string why;
+  std::optional<analyzer::CudaToolkit> toolkit =
+      analyzer::findCudaToolkit("", why);
+  if (!toolkit)
+    GTEST_SKIP() << "no CUDA toolkit: " << why;
+  std::optional<conformance::Family> family =
+      conformance::nvccMacroFamilyOf(toolkit->root, why);
+  ASSERT_TRUE(family) << why;
+  // nvcc 13 defines 12 macros itself and 6 more with options.
+  EXPECT_GE(family->entries.size(), 18u);
+  EXPECT_EQ(conformance::conformanceFailures({*family}), "");
+}
+
+TEST(Conformance, NvccDryRunAndHelpAreRead) {
+  std::string dryRun =
+      "#$ _NVVM_BRANCH_=nvvm\n"
+      "#$ gcc -D__CUDA_ARCH_LIST__=900 -E -x c++ -D__CUDACC__ -D__NVCC__ "
+      "\"-I/x/include\" -D__CUDACC_VER_BUILD__=88 -include \"cuda_runtime.h\" "
+      "-m64 \"e.cu\" -o \"e.cpp4.ii\"\n"
+      "#$ cudafe++ --c++17 --gnu_version=120200 --allow_managed e.ii\n"
+      "#$ gcc -D__CUDA_ARCH__=900 -D__CUDA_ARCH_LIST__=900 -E -x c++ "
+      "-DCUDA_DOUBLE_MATH_FUNCTIONS -D__CUDACC__ e.cu -o e.cpp1.ii\n"
+      "#$ gcc -D__CUDA_ARCH__=900 -c -x c++ -DNOT_PREPROCESSING e.cpp\n";
+  std::map<std::string, conformance::NvccMacroUse> uses;
+  for (const conformance::NvccMacroUse &u : conformance::macrosOfDryRun(dryRun))
+    uses[u.name] = u;
+  ASSERT_TRUE(uses.count("__NVCC__"));
+  EXPECT_TRUE(uses["__NVCC__"].host);
+  EXPECT_FALSE(uses["__NVCC__"].device);
+  EXPECT_EQ(uses["__NVCC__"].value, "1");
+  EXPECT_TRUE(uses["__CUDACC__"].host && uses["__CUDACC__"].device);
+  EXPECT_TRUE(uses["CUDA_DOUBLE_MATH_FUNCTIONS"].device);
+  EXPECT_FALSE(uses["CUDA_DOUBLE_MATH_FUNCTIONS"].host);
+  EXPECT_EQ(uses["__CUDACC_VER_BUILD__"].value, "88");
+  EXPECT_EQ(uses["__GNUC__"].value, "12");
+  EXPECT_EQ(uses["__GNUC_MINOR__"].value, "2");
+  EXPECT_EQ(uses["__GNUC_PATCHLEVEL__"].value, "0");
+  EXPECT_FALSE(uses.count("NOT_PREPROCESSING"));
+
+  std::string help =
+      "--device-c                                  (-dc)\n"
+      "--output-file <file>                        (-o)\n"
+      "--default-stream {legacy|null|per-thread}   (-default-stream)\n"
+      "        Specify the stream\n";
+  std::vector<std::string> options = conformance::optionsOfHelp(help);
+  EXPECT_EQ(options,
+            (std::vector<std::string>{"--device-c", "--default-stream=legacy",
+                                      "--default-stream=null",
+                                      "--default-stream=per-thread"}));
 }
 
 // The values kcheck gives an sm_90 device are the H200's, except those of

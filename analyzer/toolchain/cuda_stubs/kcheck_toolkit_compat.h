@@ -193,3 +193,22 @@ inline __device__ void __nv_atomic_thread_fence(int, int = 0) {}
 #undef __managed__
 #define __managed__                                                            \
   __device__ __attribute__((annotate("kcheck.managed"), aligned(256)))
+
+// __NVCC__, as nvcc defines it (analyzer/toolchain/NvccMacros.def), so that
+// the user's `#ifdef __NVCC__` takes nvcc's branch. Defined only after the
+// toolkit headers that choose nvcc-only builtins by it are read, which keeps
+// them on their Clang path (their include guards hold it): nv/target's
+// compiler choice, CCCL's compiler detection and, with extended lambdas,
+// CCCL's __nv_is_extended_device_lambda_closure_type test in invoke.h.
+#include <nv/target>
+#if __has_include(<cuda/std/__cccl/compiler.h>)
+#include <cuda/std/__cccl/compiler.h>
+#endif
+#if defined(__CUDACC_EXTENDED_LAMBDA__) &&                                     \
+    __has_include(<cuda/std/__functional/invoke.h>)
+#include <cuda/std/__functional/invoke.h>
+#endif
+#define __NVCC__ 1
+// nvcc's -D__CUDACC__ (Clang's wrapper defines it empty).
+#undef __CUDACC__
+#define __CUDACC__ 1

@@ -101,11 +101,13 @@ TEST(CompileDatabaseTest, TranslatesNvccSpellingsAndDropsCodegen) {
                                              "-c",
                                              "k.cu"}));
   // -rdc=true is kept: relocatable device code changes what compiles
-  // (launches from device code).
+  // (launches from device code); --expt-relaxed-constexpr gives nvcc's
+  // macro.
   EXPECT_EQ(f.clangArgs,
             (std::vector<std::string>{"-I/proj/build/inc", "-I/opt/x", "-DA=1",
-                                      "-DB", "-UC", "-std=c++17", "-fgpu-rdc",
-                                      "-include", "pre.h"}));
+                                      "-DB", "-UC", "-std=c++17",
+                                      "-D__CUDACC_RELAXED_CONSTEXPR__",
+                                      "-fgpu-rdc", "-include", "pre.h"}));
   EXPECT_EQ(f.arch, "sm_80");
 }
 
@@ -127,6 +129,35 @@ TEST(CompileDatabaseTest, TranslatesRelocatableCodeAndDefaultStream) {
   EXPECT_EQ(args({"--default-stream", "per-thread"}),
             V{"-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1"});
   EXPECT_EQ(args({"-default-stream=legacy"}), V{});
+  // Separate compilation and link-time optimization imply it (nvcc then
+  // defines __CUDACC_RDC__).
+  EXPECT_EQ(args({"-dlto"}), V{"-fgpu-rdc"});
+  EXPECT_EQ(args({"--lto"}), V{"-fgpu-rdc"});
+  EXPECT_EQ(args({"-dlink"}), V{"-fgpu-rdc"});
+}
+
+// The flags with which nvcc defines a macro (analyzer/toolchain/
+// NvccMacros.def), in both spellings; -G also says that kcheck predicts the
+// optimized build.
+TEST(CompileDatabaseTest, FlagsThatDefineNvccMacros) {
+  auto flags = [](std::vector<std::string> flags) {
+    std::vector<std::string> command = {"nvcc"};
+    command.insert(command.end(), flags.begin(), flags.end());
+    command.push_back("k.cu");
+    return frontEndFlags(commandOf(command));
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(flags({"--extended-lambda"}).clangArgs,
+            V{"-D__CUDACC_EXTENDED_LAMBDA__"});
+  EXPECT_EQ(flags({"-expt-extended-lambda"}).clangArgs,
+            V{"-D__CUDACC_EXTENDED_LAMBDA__"});
+  EXPECT_EQ(flags({"-ewp"}).clangArgs, V{"-D__CUDACC_EWP__"});
+  FrontEndFlags debug = flags({"-G"});
+  EXPECT_EQ(debug.clangArgs, V{"-D__CUDACC_DEBUG__"});
+  ASSERT_EQ(debug.notes.size(), 1u);
+  EXPECT_NE(debug.notes[0].find("optimized build"), std::string::npos);
+  // Not a flag of the table: nothing.
+  EXPECT_EQ(flags({"-lineinfo", "--use_fast_math"}).clangArgs, V{});
 }
 
 // The host compiler's OpenMP is the one host flag kept: Clang compiles the

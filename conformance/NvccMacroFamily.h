@@ -1,0 +1,39 @@
+// The conformance family "nvcc's predefined macros": each macro nvcc
+// defines itself (NvccMacroInventory, read from the installed nvcc), with
+// the option that brings it, against what kcheck's Clang defines when it
+// compiles the same empty program from the same nvcc command: the device
+// compile, the static host parse and the host compile of `kcheck run`.
+#pragma once
+
+#include "conformance/Conformance.h"
+#include "conformance/NvccMacroInventory.h"
+
+#include <map>
+#include <string>
+
+namespace kcheck::conformance {
+
+/// One pass's macros, name to value, as Clang's -dM gives them.
+using MacroTable = std::map<std::string, std::string>;
+
+struct KcheckMacros {
+  MacroTable device, hostParse, hostRun;
+};
+
+/// kcheck's macros for an nvcc command `nvcc OPTION file.cu` ("" none),
+/// through the compile database's translation of OPTION; `why` set (and
+/// nullopt) when a compile does not preprocess.
+std::optional<KcheckMacros> kcheckMacrosForOption(const std::string &root,
+                                                  const std::string &option,
+                                                  std::string &why);
+
+Family nvccMacroFamily(const NvccMacroInventory &inventory,
+                       const std::map<std::string, KcheckMacros> &byOption);
+
+/// The family for the toolkit at `root`: its nvcc read, kcheck's compile of
+/// each option that defines a macro preprocessed; nullopt, with `why`, when
+/// either cannot be done.
+std::optional<Family> nvccMacroFamilyOf(const std::string &root,
+                                        std::string &why);
+
+} // namespace kcheck::conformance
