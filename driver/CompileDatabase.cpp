@@ -258,9 +258,14 @@ FrontEndFlags frontEndFlags(const tooling::CompileCommand &command) {
       f.unread.push_back(arg);
       continue;
     }
-    // Clang's spelling of relocatable device code.
+    // Clang's spelling of relocatable device code, and GCC's and Clang's of
+    // OpenMP (a translated command carries both in these spellings).
     if (arg == "-fgpu-rdc") {
       f.clangArgs.push_back("-fgpu-rdc");
+      continue;
+    }
+    if (arg == "-fopenmp" || arg.rfind("-fopenmp=", 0) == 0) {
+      f.clangArgs.push_back("-fopenmp");
       continue;
     }
     // A flag with which nvcc defines a macro (-G: __CUDACC_DEBUG__,

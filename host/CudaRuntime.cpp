@@ -1,5 +1,7 @@
 #include "host/CudaRuntime.h"
 
+#include <atomic>
+
 #include "host/CudaGraph.h"
 #include "host/CudaTextures.h"
 #include "host/RuntimeConformance.h"
@@ -17,6 +19,9 @@ namespace {
 // The runtime JIT'd code on this thread reaches (see CudaRuntime.h: the C
 // entry points have no context parameter). Set only by CudaRuntime::Scope.
 thread_local CudaRuntime *currentRuntime = nullptr;
+// The runtime of the program being run (the outermost Scope): what the
+// threads the program starts reach.
+std::atomic<CudaRuntime *> programRuntime{nullptr};
 } // namespace
 
 SimulatedDevice::~SimulatedDevice() = default;
@@ -61,14 +66,31 @@ bool CudaRuntime::unmapHostMemory(void *base) {
 
 CudaRuntime::Scope::Scope(CudaRuntime &runtime) : previous_(currentRuntime) {
   currentRuntime = &runtime;
+  if (!previous_)
+    programRuntime = &runtime;
 }
-CudaRuntime::Scope::~Scope() { currentRuntime = previous_; }
+CudaRuntime::Scope::~Scope() {
+  currentRuntime = previous_;
+  if (!previous_)
+    programRuntime = nullptr;
+}
 
-CudaRuntime *CudaRuntime::current() { return currentRuntime; }
+CudaRuntime *CudaRuntime::current() {
+  return currentRuntime ? currentRuntime : programRuntime.load();
+}
+
+bool CudaRuntime::onProgramThread() { return currentRuntime != nullptr; }
+
+std::recursive_mutex &CudaRuntime::entryLock() {
+  static std::recursive_mutex lock;
+  return lock;
+}
 
 void CudaRuntime::stop(Stop why) {
   stopped_ = std::move(why);
-  if (!stopTarget_) {
+  if (!stopTarget_ || !onProgramThread()) {
+    // A thread the program started cannot unwind to the program's: the
+    // reason is printed and kcheck ends, as a CUDA error would end it.
     // Host code runs only inside a guarded call, so this is kcheck's bug;
     // still end with the message rather than return into the program.
     std::fprintf(stderr, "kcheck: error: %s\n", stopped_->message.c_str());

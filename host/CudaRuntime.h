@@ -30,6 +30,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -121,8 +122,16 @@ public:
   private:
     CudaRuntime *previous_;
   };
-  /// The runtime of the current Scope on this thread, or null.
+  /// The runtime of the current Scope on this thread; on a thread the
+  /// program started (an OpenMP worker, a std::thread), the runtime of the
+  /// program that started it; null outside any program run.
   static CudaRuntime *current();
+  /// Whether this thread is the one that runs the program (holds a Scope).
+  static bool onProgramThread();
+  /// The lock every CUDA entry point holds while it runs: the program's
+  /// threads reach one simulated device, one call at a time, in the order
+  /// they take it (recursive: a host callback may call the runtime).
+  static std::recursive_mutex &entryLock();
 
   /// Name and address of every C function the runtime defines for JIT'd
   /// code, CUDA API and process control (exit, abort, assert) alike.
@@ -152,7 +161,6 @@ public:
     uint64_t sharedBytes = 0;
     void *stream = nullptr;
   };
-  std::vector<CallConfiguration> configurations; // <<<>>> push / pop
   struct Variable {
     std::string deviceName;
     uint64_t bytes = 0;

@@ -25,10 +25,11 @@ namespace entry {
 CudaRuntime &rt() {
   if (CudaRuntime *r = CudaRuntime::current())
     return *r;
-  // A thread the program started: no runtime to answer, nowhere to unwind.
+  // No program is running (a thread of the program's still calls after
+  // its main returned): no runtime to answer, nowhere to unwind.
   static const char message[] =
-      "kcheck: error: a CUDA runtime call from a thread the program started; "
-      "kcheck runs host code's CUDA calls on its main thread only\n";
+      "kcheck: error: a CUDA runtime call after the program's run ended, "
+      "from a thread it started\n";
   (void)!write(STDERR_FILENO, message, sizeof message - 1);
   _exit(3);
 }
@@ -361,14 +362,18 @@ void apiRegisterManagedVar(void **, void **, char *, const char *, int, size_t,
                            int, int) {
   rt().unsupported("__managed__ variables (__cudaRegisterManagedVar)");
 }
+// <<<>>>'s configuration, pushed and popped by the thread that launches:
+// per host thread, as the threads of an OpenMP region launch at once.
+thread_local std::vector<CudaRuntime::CallConfiguration> callConfigurations;
+
 unsigned apiPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
                                   void *stream) {
-  rt().configurations.push_back({toDim3(grid), toDim3(block), shared, stream});
+  callConfigurations.push_back({toDim3(grid), toDim3(block), shared, stream});
   return 0;
 }
 cudaError_t apiPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
                                     void **stream) {
-  auto &stack = rt().configurations;
+  auto &stack = callConfigurations;
   if (stack.empty())
     return fail(cudaErrorInvalidConfiguration);
   CudaRuntime::CallConfiguration c = stack.back();
@@ -414,53 +419,54 @@ cudaError_t entry::recordEvent(cudaEvent_t event, cudaStream_t stream) {
 
 std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
   EntryPoints entries = {
-      {"cudaGetLastError", address(apiGetLastError)},
-      {"cudaPeekAtLastError", address(apiPeekAtLastError)},
-      {"cudaGetErrorString", address(apiGetErrorString)},
-      {"cudaGetErrorName", address(apiGetErrorName)},
-      {"cudaGetDeviceCount", address(apiGetDeviceCount)},
-      {"cudaGetDevice", address(apiGetDevice)},
-      {"cudaSetDevice", address(apiSetDevice)},
-      {"kcheck_check_device", address(apiCheckDevice)},
-      {"cudaDeviceGetAttribute", address(apiDeviceGetAttribute)},
-      {"cudaDeviceSynchronize", address(apiSynchronize)},
-      {"cudaThreadSynchronize", address(apiSynchronize)},
-      {"cudaDeviceReset", address(apiDeviceReset)},
-      {"cudaProfilerStart", address(apiProfilerControl)},
-      {"cudaProfilerStop", address(apiProfilerControl)},
-      {"cudaDriverGetVersion", address(apiVersion)},
-      {"cudaRuntimeGetVersion", address(apiVersion)},
-      {"cudaFuncSetAttribute", address(apiFuncSetAttribute)},
-      {"cudaFuncSetCacheConfig", address(apiFuncSetCacheConfig)},
-      {"cudaFuncGetParamInfo", address(apiFuncGetParamInfo)},
-      {"kcheck_func_attributes", address(apiFuncAttributes)},
-      {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", address(apiOccupancy)},
+      {"cudaGetLastError", serialized<apiGetLastError>()},
+      {"cudaPeekAtLastError", serialized<apiPeekAtLastError>()},
+      {"cudaGetErrorString", serialized<apiGetErrorString>()},
+      {"cudaGetErrorName", serialized<apiGetErrorName>()},
+      {"cudaGetDeviceCount", serialized<apiGetDeviceCount>()},
+      {"cudaGetDevice", serialized<apiGetDevice>()},
+      {"cudaSetDevice", serialized<apiSetDevice>()},
+      {"kcheck_check_device", serialized<apiCheckDevice>()},
+      {"cudaDeviceGetAttribute", serialized<apiDeviceGetAttribute>()},
+      {"cudaDeviceSynchronize", serialized<apiSynchronize>()},
+      {"cudaThreadSynchronize", serialized<apiSynchronize>()},
+      {"cudaDeviceReset", serialized<apiDeviceReset>()},
+      {"cudaProfilerStart", serialized<apiProfilerControl>()},
+      {"cudaProfilerStop", serialized<apiProfilerControl>()},
+      {"cudaDriverGetVersion", serialized<apiVersion>()},
+      {"cudaRuntimeGetVersion", serialized<apiVersion>()},
+      {"cudaFuncSetAttribute", serialized<apiFuncSetAttribute>()},
+      {"cudaFuncSetCacheConfig", serialized<apiFuncSetCacheConfig>()},
+      {"cudaFuncGetParamInfo", serialized<apiFuncGetParamInfo>()},
+      {"kcheck_func_attributes", serialized<apiFuncAttributes>()},
+      {"cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+       serialized<apiOccupancy>()},
       {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-       address(apiOccupancyWithFlags)},
+       serialized<apiOccupancyWithFlags>()},
       {"cudaOccupancyAvailableDynamicSMemPerBlock",
-       address(apiOccupancyAvailableDynamicShared)},
-      {"cudaStreamCreate", address(apiStreamCreate)},
-      {"cudaStreamCreateWithFlags", address(apiStreamCreateWithFlags)},
-      {"cudaStreamDestroy", address(apiStreamOp)},
-      {"cudaStreamSynchronize", address(apiStreamSynchronize)},
-      {"cudaStreamQuery", address(apiStreamSynchronize)},
-      {"cudaStreamWaitEvent", address(apiStreamWaitEvent)},
-      {"cudaEventCreate", address(apiEventCreate)},
-      {"cudaEventCreateWithFlags", address(apiEventCreateWithFlags)},
-      {"cudaEventDestroy", address(apiEventOp)},
-      {"cudaEventRecord", address(apiEventRecord)},
-      {"cudaEventRecordWithFlags", address(apiEventRecordWithFlags)},
-      {"cudaEventSynchronize", address(apiEventOp)},
-      {"cudaEventQuery", address(apiEventOp)},
-      {"cudaEventElapsedTime", address(apiEventElapsedTime)},
-      {"__cudaRegisterFatBinary", address(apiRegisterFatBinary)},
-      {"__cudaRegisterFatBinaryEnd", address(apiRegisterFatBinaryEnd)},
-      {"__cudaUnregisterFatBinary", address(apiUnregisterFatBinary)},
-      {"__cudaRegisterFunction", address(apiRegisterFunction)},
-      {"__cudaRegisterVar", address(apiRegisterVar)},
-      {"__cudaRegisterManagedVar", address(apiRegisterManagedVar)},
-      {"__cudaPushCallConfiguration", address(apiPushCallConfiguration)},
-      {"__cudaPopCallConfiguration", address(apiPopCallConfiguration)},
+       serialized<apiOccupancyAvailableDynamicShared>()},
+      {"cudaStreamCreate", serialized<apiStreamCreate>()},
+      {"cudaStreamCreateWithFlags", serialized<apiStreamCreateWithFlags>()},
+      {"cudaStreamDestroy", serialized<apiStreamOp>()},
+      {"cudaStreamSynchronize", serialized<apiStreamSynchronize>()},
+      {"cudaStreamQuery", serialized<apiStreamSynchronize>()},
+      {"cudaStreamWaitEvent", serialized<apiStreamWaitEvent>()},
+      {"cudaEventCreate", serialized<apiEventCreate>()},
+      {"cudaEventCreateWithFlags", serialized<apiEventCreateWithFlags>()},
+      {"cudaEventDestroy", serialized<apiEventOp>()},
+      {"cudaEventRecord", serialized<apiEventRecord>()},
+      {"cudaEventRecordWithFlags", serialized<apiEventRecordWithFlags>()},
+      {"cudaEventSynchronize", serialized<apiEventOp>()},
+      {"cudaEventQuery", serialized<apiEventOp>()},
+      {"cudaEventElapsedTime", serialized<apiEventElapsedTime>()},
+      {"__cudaRegisterFatBinary", serialized<apiRegisterFatBinary>()},
+      {"__cudaRegisterFatBinaryEnd", serialized<apiRegisterFatBinaryEnd>()},
+      {"__cudaUnregisterFatBinary", serialized<apiUnregisterFatBinary>()},
+      {"__cudaRegisterFunction", serialized<apiRegisterFunction>()},
+      {"__cudaRegisterVar", serialized<apiRegisterVar>()},
+      {"__cudaRegisterManagedVar", serialized<apiRegisterManagedVar>()},
+      {"__cudaPushCallConfiguration", serialized<apiPushCallConfiguration>()},
+      {"__cudaPopCallConfiguration", serialized<apiPopCallConfiguration>()},
       {"exit", address(procExit)},
       {"_exit", address(procQuickExit)},
       {"_Exit", address(procQuickExit)},

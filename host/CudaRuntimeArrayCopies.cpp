@@ -175,16 +175,16 @@ cudaError_t apiMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst,
 
 EntryPoints arrayCopyEntryPoints() {
   return {
-      {"cudaMemcpy2DToArray", address(apiMemcpy2DToArray)},
-      {"cudaMemcpy2DToArrayAsync", address(apiMemcpy2DToArrayAsync)},
-      {"cudaMemcpy2DFromArray", address(apiMemcpy2DFromArray)},
-      {"cudaMemcpy2DFromArrayAsync", address(apiMemcpy2DFromArrayAsync)},
-      {"cudaMemcpy2DArrayToArray", address(apiMemcpy2DArrayToArray)},
-      {"cudaMemcpyToArray", address(apiMemcpyToArray)},
-      {"cudaMemcpyToArrayAsync", address(apiMemcpyToArrayAsync)},
-      {"cudaMemcpyFromArray", address(apiMemcpyFromArray)},
-      {"cudaMemcpyFromArrayAsync", address(apiMemcpyFromArrayAsync)},
-      {"cudaMemcpyArrayToArray", address(apiMemcpyArrayToArray)},
+      {"cudaMemcpy2DToArray", serialized<apiMemcpy2DToArray>()},
+      {"cudaMemcpy2DToArrayAsync", serialized<apiMemcpy2DToArrayAsync>()},
+      {"cudaMemcpy2DFromArray", serialized<apiMemcpy2DFromArray>()},
+      {"cudaMemcpy2DFromArrayAsync", serialized<apiMemcpy2DFromArrayAsync>()},
+      {"cudaMemcpy2DArrayToArray", serialized<apiMemcpy2DArrayToArray>()},
+      {"cudaMemcpyToArray", serialized<apiMemcpyToArray>()},
+      {"cudaMemcpyToArrayAsync", serialized<apiMemcpyToArrayAsync>()},
+      {"cudaMemcpyFromArray", serialized<apiMemcpyFromArray>()},
+      {"cudaMemcpyFromArrayAsync", serialized<apiMemcpyFromArrayAsync>()},
+      {"cudaMemcpyArrayToArray", serialized<apiMemcpyArrayToArray>()},
   };
 }
 

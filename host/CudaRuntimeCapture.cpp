@@ -272,15 +272,16 @@ cudaError_t captureFree(void *ptr, cudaStream_t stream) {
 
 EntryPoints captureEntryPoints() {
   return {
-      {"cudaStreamBeginCapture", address(apiStreamBeginCapture)},
-      {"cudaStreamBeginCaptureToGraph", address(apiStreamBeginCaptureToGraph)},
-      {"cudaStreamEndCapture", address(apiStreamEndCapture)},
-      {"cudaStreamIsCapturing", address(apiStreamIsCapturing)},
-      {"cudaStreamGetCaptureInfo", address(apiStreamGetCaptureInfo)},
+      {"cudaStreamBeginCapture", serialized<apiStreamBeginCapture>()},
+      {"cudaStreamBeginCaptureToGraph",
+       serialized<apiStreamBeginCaptureToGraph>()},
+      {"cudaStreamEndCapture", serialized<apiStreamEndCapture>()},
+      {"cudaStreamIsCapturing", serialized<apiStreamIsCapturing>()},
+      {"cudaStreamGetCaptureInfo", serialized<apiStreamGetCaptureInfo>()},
       {"cudaStreamUpdateCaptureDependencies",
-       address(apiStreamUpdateCaptureDependencies)},
+       serialized<apiStreamUpdateCaptureDependencies>()},
       {"cudaThreadExchangeStreamCaptureMode",
-       address(apiThreadExchangeStreamCaptureMode)},
+       serialized<apiThreadExchangeStreamCaptureMode>()},
   };
 }
 

@@ -20,8 +20,9 @@
 
 namespace kcheck::host::entry {
 
-/// The runtime of this thread's CudaRuntime::Scope; ends kcheck with a
-/// message when there is none (a thread the program started).
+/// The runtime of this thread's CudaRuntime::Scope (or, on a thread the
+/// program started, the program's); ends kcheck with a message when there
+/// is none.
 CudaRuntime &rt();
 
 /// Records `e` as the last error (cudaGetLastError) and returns it.
@@ -35,6 +36,20 @@ cudaError_t sticky();
 using EntryPoints = std::vector<std::pair<const char *, void *>>;
 
 template <class F> void *address(F *f) { return reinterpret_cast<void *>(f); }
+
+/// A CUDA entry point as JIT'd code calls it: under CudaRuntime::entryLock,
+/// so that calls from the program's threads (OpenMP workers launching
+/// kernels) reach the one simulated device one at a time.
+template <auto F> struct Serialized;
+template <class R, class... A, R (*F)(A...)> struct Serialized<F> {
+  static R call(A... args) {
+    std::lock_guard<std::recursive_mutex> lock(CudaRuntime::entryLock());
+    return F(args...);
+  }
+};
+template <auto F> void *serialized() {
+  return reinterpret_cast<void *>(&Serialized<F>::call);
+}
 
 /// Allocation, copies, managed/mapped/registered host memory, symbols
 /// (CudaRuntimeMemory.cpp).

@@ -183,9 +183,9 @@ cudaError_t apiLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block,
 
 EntryPoints launchEntryPoints() {
   return {
-      {"cudaLaunchKernel", address(apiLaunchKernel)},
-      {"cudaLaunchCooperativeKernel", address(apiLaunchCooperativeKernel)},
-      {"cudaLaunchKernelExC", address(apiLaunchKernelExC)},
+      {"cudaLaunchKernel", serialized<apiLaunchKernel>()},
+      {"cudaLaunchCooperativeKernel", serialized<apiLaunchCooperativeKernel>()},
+      {"cudaLaunchKernelExC", serialized<apiLaunchKernelExC>()},
   };
 }
 

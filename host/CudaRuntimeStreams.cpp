@@ -165,20 +165,21 @@ cudaError_t apiDeviceUnregisterAsyncNotification(int device, void *handle) {
 
 EntryPoints streamEntryPoints() {
   return {
-      {"cudaStreamCreateWithPriority", address(apiStreamCreateWithPriority)},
-      {"cudaStreamGetPriority", address(apiStreamGetPriority)},
-      {"cudaStreamGetFlags", address(apiStreamGetFlags)},
-      {"cudaStreamGetDevice", address(apiStreamGetDevice)},
-      {"cudaStreamGetId", address(apiStreamGetId)},
-      {"cudaLaunchHostFunc", address(apiLaunchHostFunc)},
-      {"cudaStreamAddCallback", address(apiStreamAddCallback)},
-      {"cudaStreamGetAttribute", address(apiStreamGetAttribute)},
-      {"cudaStreamSetAttribute", address(apiStreamSetAttribute)},
-      {"cudaStreamCopyAttributes", address(apiStreamCopyAttributes)},
+      {"cudaStreamCreateWithPriority",
+       serialized<apiStreamCreateWithPriority>()},
+      {"cudaStreamGetPriority", serialized<apiStreamGetPriority>()},
+      {"cudaStreamGetFlags", serialized<apiStreamGetFlags>()},
+      {"cudaStreamGetDevice", serialized<apiStreamGetDevice>()},
+      {"cudaStreamGetId", serialized<apiStreamGetId>()},
+      {"cudaLaunchHostFunc", serialized<apiLaunchHostFunc>()},
+      {"cudaStreamAddCallback", serialized<apiStreamAddCallback>()},
+      {"cudaStreamGetAttribute", serialized<apiStreamGetAttribute>()},
+      {"cudaStreamSetAttribute", serialized<apiStreamSetAttribute>()},
+      {"cudaStreamCopyAttributes", serialized<apiStreamCopyAttributes>()},
       {"cudaDeviceRegisterAsyncNotification",
-       address(apiDeviceRegisterAsyncNotification)},
+       serialized<apiDeviceRegisterAsyncNotification>()},
       {"cudaDeviceUnregisterAsyncNotification",
-       address(apiDeviceUnregisterAsyncNotification)},
+       serialized<apiDeviceUnregisterAsyncNotification>()},
   };
 }
 

@@ -298,18 +298,18 @@ cudaError_t apiGetSurfaceObjectResourceDesc(ResourceDesc *out,
 
 EntryPoints textureObjectEntryPoints() {
   return {
-      {"cudaCreateTextureObject", address(apiCreateTextureObject)},
-      {"cudaDestroyTextureObject", address(apiDestroyTextureObject)},
+      {"cudaCreateTextureObject", serialized<apiCreateTextureObject>()},
+      {"cudaDestroyTextureObject", serialized<apiDestroyTextureObject>()},
       {"cudaGetTextureObjectResourceDesc",
-       address(apiGetTextureObjectResourceDesc)},
+       serialized<apiGetTextureObjectResourceDesc>()},
       {"cudaGetTextureObjectTextureDesc",
-       address(apiGetTextureObjectTextureDesc)},
+       serialized<apiGetTextureObjectTextureDesc>()},
       {"cudaGetTextureObjectResourceViewDesc",
-       address(apiGetTextureObjectResourceViewDesc)},
-      {"cudaCreateSurfaceObject", address(apiCreateSurfaceObject)},
-      {"cudaDestroySurfaceObject", address(apiDestroySurfaceObject)},
+       serialized<apiGetTextureObjectResourceViewDesc>()},
+      {"cudaCreateSurfaceObject", serialized<apiCreateSurfaceObject>()},
+      {"cudaDestroySurfaceObject", serialized<apiDestroySurfaceObject>()},
       {"cudaGetSurfaceObjectResourceDesc",
-       address(apiGetSurfaceObjectResourceDesc)},
+       serialized<apiGetSurfaceObjectResourceDesc>()},
   };
 }
 

@@ -128,6 +128,17 @@ __KCHECK_MINMAX(double, double, float)
 // puts std::isfinite and its kin in the global namespace.
 #include <math.h>
 
+// nan() and nanf() in device code: crt/math_functions.h declares them as
+// device builtins and Clang 22's __clang_cuda_math_forward_declares.h as
+// static device functions, but no Clang header defines them, so a call
+// stayed external. As libdevice's (nvcc calls __nv_nan).
+static __device__ __inline__ double nan(const char *__tag) {
+  return __nv_nan((const signed char *)__tag);
+}
+static __device__ __inline__ float nanf(const char *__tag) {
+  return __nv_nanf((const signed char *)__tag);
+}
+
 // nvcc's scoped atomic builtins (CUDA 12.8+, crt/device_functions.h declares
 // their order and scope constants for nvcc only), as Clang's __atomic
 // builtins: the same atomic loads, stores and read-modify-writes. The scope

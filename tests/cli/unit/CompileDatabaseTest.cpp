@@ -167,6 +167,14 @@ TEST(CompileDatabaseTest, KeepsTheHostCompilersOpenMP) {
       commandOf({"/usr/local/cuda/bin/nvcc", "-Xcompiler", "-fopenmp,-Wall",
                  "--compiler-options=-O2", "-c", "k.cu"}));
   EXPECT_EQ(f.clangArgs, (std::vector<std::string>{"-fopenmp"}));
+  // A Clang or GCC command's own, and what the translated command carries
+  // (read again when -p applies it).
+  FrontEndFlags own = frontEndFlags(commandOf({"g++", "-fopenmp", "k.cu"}));
+  EXPECT_EQ(own.clangArgs, (std::vector<std::string>{"-fopenmp"}));
+  FrontEndFlags again = frontEndFlags(
+      commandOf({"nvcc", "-DA", "-fopenmp", "-fgpu-rdc", "-c", "/p/k.cu"}));
+  EXPECT_EQ(again.clangArgs,
+            (std::vector<std::string>{"-DA", "-fopenmp", "-fgpu-rdc"}));
 }
 
 TEST(CompileDatabaseTest, OneArchitectureOrNone) {
