@@ -155,9 +155,12 @@ void forget(Graph &g);
 void release(UserObject *o, unsigned count);
 
 /// The work of a kernel launch (arguments copied from `args` or from the
-/// `extra` buffer); nullopt if `func` is not a kernel of the program.
+/// `extra` buffer); nullopt, with `error`, if `func` is not a kernel of the
+/// program (cudaErrorInvalidDeviceFunction) or the GPU refuses the
+/// dimensions (cudaErrorInvalidValue, before any argument is read).
 std::optional<Work> kernelWork(const void *func, dim3 grid, dim3 block,
-                               unsigned shared, void **args, void **extra);
+                               unsigned shared, void **args, void **extra,
+                               cudaError_t &error);
 Work copyWork(const cudaMemcpy3DParms &p);
 /// A 1D copy as the runtime records it: a 3D copy of one row.
 Work copyWork1D(void *dst, const void *src, size_t n, cudaMemcpyKind kind);

@@ -36,12 +36,9 @@ std::optional<Work> genericWork(const cudaGraphNodeParams &p,
   error = cudaErrorInvalidValue;
   switch (p.type) {
   case cudaGraphNodeTypeKernel: {
-    std::optional<Work> w = kernelWork(
-        p.kernel.func, p.kernel.gridDim, p.kernel.blockDim,
-        p.kernel.sharedMemBytes, p.kernel.kernelParams, p.kernel.extra);
-    if (!w)
-      error = cudaErrorInvalidDeviceFunction;
-    return w;
+    return kernelWork(p.kernel.func, p.kernel.gridDim, p.kernel.blockDim,
+                      p.kernel.sharedMemBytes, p.kernel.kernelParams,
+                      p.kernel.extra, error);
   }
   case cudaGraphNodeTypeMemcpy:
     return copyWork(p.memcpy.copyParams);
@@ -107,11 +104,12 @@ cudaError_t setParams(cudaGraphExec_t e, cudaGraphNode_t n,
 cudaError_t kernelParams(Work &w, const cudaKernelNodeParams *p) {
   if (!p)
     return fail(cudaErrorInvalidValue);
+  cudaError_t error = cudaSuccess;
   std::optional<Work> k =
       kernelWork(p->func, p->gridDim, p->blockDim, p->sharedMemBytes,
-                 p->kernelParams, p->extra);
+                 p->kernelParams, p->extra, error);
   if (!k)
-    return fail(cudaErrorInvalidDeviceFunction);
+    return fail(error);
   k->kernel.attributes = w.kernel.attributes;
   k->kernel.cooperative = w.kernel.cooperative;
   w.kernel = k->kernel;

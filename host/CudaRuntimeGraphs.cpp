@@ -5,6 +5,8 @@
 // (tests/conformance/programs/graphs.cu).
 #include "host/CudaGraph.h"
 
+#include "core/RuntimeRules.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -114,11 +116,25 @@ void release(UserObject *o, unsigned count) {
 }
 
 std::optional<Work> kernelWork(const void *func, dim3 grid, dim3 block,
-                               unsigned shared, void **args, void **extra) {
+                               unsigned shared, void **args, void **extra,
+                               cudaError_t &error) {
   CudaRuntime &r = entry::rt();
   auto it = r.kernels.find(func);
-  if (it == r.kernels.end())
+  if (it == r.kernels.end()) {
+    error = cudaErrorInvalidDeviceFunction;
     return std::nullopt;
+  }
+  // Dimensions the GPU refuses are refused before the arguments are read
+  // (as the launch checks them first): a program whose node has a block of
+  // 4096 threads and an argument that is no host pointer gets the error, as
+  // on the H200 (it ran on, with no kernel run), not a crash.
+  if (core::launchDimensionsRefused(r.arch(),
+                                    core::Dim3{grid.x, grid.y, grid.z},
+                                    core::Dim3{block.x, block.y, block.z},
+                                    r.device().launchBound(it->second))) {
+    error = cudaErrorInvalidValue;
+    return std::nullopt;
+  }
   Work w;
   w.type = cudaGraphNodeTypeKernel;
   w.kernel.func = const_cast<void *>(func);
@@ -246,11 +262,12 @@ cudaError_t apiGraphAddKernelNode(cudaGraphNode_t *out, cudaGraph_t graph,
                                   const cudaKernelNodeParams *p) {
   if (!p)
     return fail(cudaErrorInvalidValue);
+  cudaError_t error = cudaSuccess;
   std::optional<Work> w =
       kernelWork(p->func, p->gridDim, p->blockDim, p->sharedMemBytes,
-                 p->kernelParams, p->extra);
+                 p->kernelParams, p->extra, error);
   if (!w)
-    return fail(cudaErrorInvalidDeviceFunction);
+    return fail(error);
   return addApiNode(out, graph, deps, n, std::move(*w));
 }
 cudaError_t apiGraphAddMemcpyNode(cudaGraphNode_t *out, cudaGraph_t graph,

@@ -85,10 +85,11 @@ cudaError_t launchOn(cudaStream_t stream, const void *func, dim3 grid,
                      dim3 block, void **args, size_t shared, bool cooperative) {
   if (!capturing(stream))
     return launchKernel(func, grid, block, args, shared, cooperative);
-  std::optional<graph::Work> w =
-      graph::kernelWork(func, grid, block, unsigned(shared), args, nullptr);
+  cudaError_t error = cudaSuccess;
+  std::optional<graph::Work> w = graph::kernelWork(
+      func, grid, block, unsigned(shared), args, nullptr, error);
   if (!w)
-    return fail(cudaErrorInvalidDeviceFunction);
+    return fail(error);
   w->kernel.cooperative = cooperative;
   return capture(stream, std::move(*w));
 }
