@@ -8,6 +8,7 @@
 #include "analyzer/pipeline/IrPipelineForward.h"
 #include "analyzer/pipeline/IrPipelineLoopLoads.h"
 #include "analyzer/pipeline/IrPipelineMemory.h"
+#include "analyzer/pipeline/IrPipelineMemset.h"
 #include "analyzer/pipeline/IrPipelineNarrow.h"
 #include "analyzer/pipeline/IrPipelinePhis.h"
 #include "analyzer/pipeline/IrPipelinePtxasMerge.h"
@@ -573,7 +574,8 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
       builder, std::string("kcheck-restore-dropped-lines,") +
                    kNvvmAlignmentPasses +
                    ",kcheck-align-shared-globals,"
-                   "function(kcheck-expand-small-memcpys),function(" +
+                   "function(kcheck-expand-small-memcpys),"
+                   "function(kcheck-expand-small-memsets),function(" +
                    kLatePasses + ")"));
   passes.run(module, moduleAnalyses);
   eraseLoadStoreFenceDeclaration(module);

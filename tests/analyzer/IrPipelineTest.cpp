@@ -3,6 +3,7 @@
 #include "TestSupport.h"
 
 #include "analyzer/pipeline/IrPipeline.h"
+#include "analyzer/toolchain/CudaToolkit.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -460,6 +461,44 @@ template __global__ void around<clobbers>(const int4 *, int *);
   EXPECT_EQ(widths("aroundIXadL_Z4pure"), (std::vector<uint64_t>{16}));
   EXPECT_EQ(widths("aroundIXadL_Z8clobbers"),
             (std::vector<uint64_t>{4, 4, 4, 4}));
+}
+
+// A constant-length memset is stores as wide as the alignment allows, as
+// NVPTX expands it (fengChenHPC perthreadmalloc on the H200: 123 ST.E.U8
+// for memset(malloc(123), 0, 123)).
+TEST(IrPipeline, SmallMemsetsAreStoresAsNvptxExpandsThem) {
+  std::string path = testing::writeSource("memsets.cu", R"(
+__global__ void heap(int n) {
+  char *p = (char *)malloc(123);
+  memset(p, 0, 123);
+  free(p);
+}
+__global__ void tile(int *out, int v) {
+  __shared__ __align__(16) char t[72];
+  memset(t, v, 72);
+  __syncthreads();
+  out[threadIdx.x] = t[threadIdx.x % 72];
+}
+)");
+  // The toolkit's headers: the bundled ones define memset as a loop.
+  CompileOptions options;
+  std::string why;
+  options.toolkit = findCudaToolkit("", why);
+  if (!options.toolkit)
+    GTEST_SKIP() << "no CUDA toolkit: " << why;
+  CompiledModule compiled = compileDevice(path, options);
+  ASSERT_TRUE(compiled.ok) << compiled.diagnostics;
+  auto storeWidths = [&](const char *name, unsigned space) {
+    std::vector<uint64_t> widths;
+    for (const llvm::StoreInst *store :
+         accesses(kernel(*compiled.module, name), space).stores)
+      widths.push_back(compiled.module->getDataLayout().getTypeStoreSize(
+          store->getValueOperand()->getType()));
+    return widths;
+  };
+  EXPECT_EQ(storeWidths("_Z4heapi", 0), std::vector<uint64_t>(123, 1));
+  EXPECT_EQ(storeWidths("_Z4tilePii", 3),
+            (std::vector<uint64_t>{16, 16, 16, 16, 8}));
 }
 
 } // namespace
