@@ -1,11 +1,11 @@
 #include "analyzer/toolchain/DeviceCompiler.h"
-#include "analyzer/toolchain/NvccMacros.h"
 
 #include "analyzer/pipeline/IrPipeline.h"
 #include "analyzer/toolchain/CudaStubHeaders.h"
 #include "analyzer/toolchain/DeviceConstLikeNvcc.h"
 #include "analyzer/toolchain/Libdevice.h"
 #include "analyzer/toolchain/NvccCompatRewrite.h"
+#include "analyzer/toolchain/NvccMacros.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/DiagnosticDriver.h"
@@ -154,14 +154,14 @@ cudaHeaderArguments(const std::optional<CudaToolkit> &toolkit,
       "-include",
       std::string(kCudaStubDirectory) + "/" + std::string(kToolkitCompatHeader),
   };
-  // CUDA 13 moved CCCL (cuda/, cub/, thrust/) to include/cccl; nvcc adds it
-  // through nvcc.profile after the user's -I, as -isystem comes here.
   // What nvcc defines and real code tests (CUTLASS compiles its SM90 path
   // only when it sees nvcc's version; CUB dispatches on __CUDA_ARCH_LIST__).
   std::vector<std::string> macros = nvccMacroArguments(t, arch, devicePass);
   args.insert(args.end(), macros.begin(), macros.end());
   if (gnuVersion)
     args.push_back(*gnuVersion);
+  // CUDA 13 moved CCCL (cuda/, cub/, thrust/) to include/cccl; nvcc adds it
+  // through nvcc.profile after the user's -I, as -isystem comes here.
   std::string cccl = t.root + "/include/cccl";
   if (llvm::sys::fs::is_directory(cccl)) {
     args.push_back("-isystem");

@@ -126,10 +126,9 @@ protected:
       std::string text;
       if (info->isFunctionLike()) {
         text = "(";
+        // A variadic macro's last parameter is __VA_ARGS__ (or its name).
         for (const clang::IdentifierInfo *param : info->params())
           text += (text.size() > 1 ? "," : "") + param->getName().str();
-        if (info->isVariadic())
-          text += text.size() > 1 ? "..." : "...";
         text += ")";
       }
       std::string body;
