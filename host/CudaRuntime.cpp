@@ -1,7 +1,5 @@
 #include "host/CudaRuntime.h"
 
-#include <atomic>
-
 #include "host/CudaGraph.h"
 #include "host/CudaTextures.h"
 #include "host/RuntimeConformance.h"
@@ -9,6 +7,7 @@
 #include "simulator/engine/AddressWindows.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/mman.h>
@@ -89,10 +88,12 @@ std::recursive_mutex &CudaRuntime::entryLock() {
 void CudaRuntime::stop(Stop why) {
   stopped_ = std::move(why);
   if (!stopTarget_ || !onProgramThread()) {
-    // A thread the program started cannot unwind to the program's: the
-    // reason is printed and kcheck ends, as a CUDA error would end it.
-    // Host code runs only inside a guarded call, so this is kcheck's bug;
-    // still end with the message rather than return into the program.
+    // Nowhere to unwind to: a thread the program started (an OpenMP worker)
+    // cannot jump to the program thread's stop target, and without a target
+    // (host code runs only inside a guarded call) it is kcheck's bug. End
+    // with the message rather than return into the program; the launches
+    // reported so far are lost (a worker's stop is rare: an unsupported
+    // call).
     std::fprintf(stderr, "kcheck: error: %s\n", stopped_->message.c_str());
     std::_Exit(3);
   }
