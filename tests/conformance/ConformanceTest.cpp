@@ -100,6 +100,18 @@ TEST(Conformance, EveryMacroNvccDefinesIsDefinedAsNvccDoesOrExcluded) {
   EXPECT_EQ(conformance::conformanceFailures({*family}), "");
 }
 
+// nvcc's build number, which its version text alone gives (the headers
+// carry major and minor): __CUDACC_VER_BUILD__.
+TEST(Conformance, NvccBuildNumberIsReadFromItsVersionText) {
+  EXPECT_EQ(analyzer::nvccBuildFromVersionText(
+                "nvcc: NVIDIA (R) Cuda compiler driver\n"
+                "Cuda compilation tools, release 13.0, V13.0.88\n"
+                "Build cuda_13.0.r13.0/compiler.36424714_0\n"),
+            88);
+  EXPECT_EQ(analyzer::nvccBuildFromVersionText("release 12.4, V12.4.131"), 131);
+  EXPECT_EQ(analyzer::nvccBuildFromVersionText("no version here"), 0);
+}
+
 TEST(Conformance, NvccDryRunAndHelpAreRead) {
   std::string dryRun =
       "#$ _NVVM_BRANCH_=nvvm\n"
