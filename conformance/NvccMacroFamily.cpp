@@ -26,23 +26,13 @@ constexpr NvccMacroExclusion kExclusions[] = {
 
 } // namespace
 
-std::optional<KcheckMacros> kcheckMacrosForOption(const std::string &root,
-                                                  const std::string &option,
-                                                  std::string &why) {
-  std::optional<analyzer::CudaToolkit> toolkit =
-      analyzer::findCudaToolkit(root, why);
-  if (!toolkit)
-    return std::nullopt;
-  llvm::SmallString<128> input;
-  int fd = -1;
-  if (llvm::sys::fs::createTemporaryFile("kcheck-macros", "cu", fd, input)) {
-    why = "no temporary file";
-    return std::nullopt;
-  }
-  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+std::optional<KcheckMacros>
+kcheckMacrosForOption(const analyzer::CudaToolkit &toolkit,
+                      const std::string &input, const std::string &option,
+                      std::string &why) {
   clang::tooling::CompileCommand command;
   command.Directory = "/";
-  command.Filename = input.str().str();
+  command.Filename = input;
   command.CommandLine = {"nvcc", "-arch=sm_90", "-c", command.Filename};
   if (!option.empty())
     command.CommandLine.push_back(option);
@@ -68,12 +58,10 @@ std::optional<KcheckMacros> kcheckMacrosForOption(const std::string &root,
     if (!macros) {
       why = "an empty program with " + (option.empty() ? "no option" : option) +
             " does not preprocess: " + diagnostics;
-      llvm::sys::fs::remove(input);
       return std::nullopt;
     }
     *table = std::move(*macros);
   }
-  llvm::sys::fs::remove(input);
   return out;
 }
 
@@ -145,20 +133,37 @@ Family nvccMacroFamily(const NvccMacroInventory &inventory,
 
 std::optional<Family> nvccMacroFamilyOf(const std::string &root,
                                         std::string &why) {
-  std::optional<NvccMacroInventory> inventory = readNvccMacros(root, why);
-  if (!inventory)
+  std::optional<analyzer::CudaToolkit> toolkit =
+      analyzer::findCudaToolkit(root, why);
+  if (!toolkit)
     return std::nullopt;
-  std::map<std::string, KcheckMacros> byOption;
-  for (const NvccMacroUse &use : inventory->uses) {
-    if (byOption.count(use.option))
-      continue;
-    std::optional<KcheckMacros> macros =
-        kcheckMacrosForOption(root, use.option, why);
-    if (!macros)
-      return std::nullopt;
-    byOption[use.option] = std::move(*macros);
+  // One empty program, compiled by nvcc and by kcheck.
+  llvm::SmallString<128> input;
+  int fd = -1;
+  if (llvm::sys::fs::createTemporaryFile("kcheck-macros", "cu", fd, input)) {
+    why = "no temporary file";
+    return std::nullopt;
   }
-  return nvccMacroFamily(*inventory, byOption);
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  std::optional<Family> family = [&]() -> std::optional<Family> {
+    std::optional<NvccMacroInventory> inventory =
+        readNvccMacros(toolkit->root, input.str().str(), why);
+    if (!inventory)
+      return std::nullopt;
+    std::map<std::string, KcheckMacros> byOption;
+    for (const NvccMacroUse &use : inventory->uses) {
+      if (byOption.count(use.option))
+        continue;
+      std::optional<KcheckMacros> macros =
+          kcheckMacrosForOption(*toolkit, input.str().str(), use.option, why);
+      if (!macros)
+        return std::nullopt;
+      byOption[use.option] = std::move(*macros);
+    }
+    return nvccMacroFamily(*inventory, byOption);
+  }();
+  llvm::sys::fs::remove(input);
+  return family;
 }
 
 } // namespace kcheck::conformance

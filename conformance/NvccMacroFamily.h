@@ -5,6 +5,7 @@
 // compile, the static host parse and the host compile of `kcheck run`.
 #pragma once
 
+#include "analyzer/toolchain/CudaToolkit.h"
 #include "conformance/Conformance.h"
 #include "conformance/NvccMacroInventory.h"
 
@@ -20,12 +21,13 @@ struct KcheckMacros {
   MacroTable device, hostParse, hostRun;
 };
 
-/// kcheck's macros for an nvcc command `nvcc OPTION file.cu` ("" none),
+/// kcheck's macros for an nvcc command `nvcc OPTION input` ("" none),
 /// through the compile database's translation of OPTION; `why` set (and
 /// nullopt) when a compile does not preprocess.
-std::optional<KcheckMacros> kcheckMacrosForOption(const std::string &root,
-                                                  const std::string &option,
-                                                  std::string &why);
+std::optional<KcheckMacros>
+kcheckMacrosForOption(const analyzer::CudaToolkit &toolkit,
+                      const std::string &input, const std::string &option,
+                      std::string &why);
 
 Family nvccMacroFamily(const NvccMacroInventory &inventory,
                        const std::map<std::string, KcheckMacros> &byOption);

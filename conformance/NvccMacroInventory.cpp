@@ -1,10 +1,9 @@
 #include "conformance/NvccMacroInventory.h"
 
+#include "analyzer/toolchain/RunProgram.h"
+
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Path.h>
-#include <llvm/Support/Process.h>
-#include <llvm/Support/Program.h>
 
 #include <algorithm>
 #include <map>
@@ -38,26 +37,6 @@ std::vector<std::string> words(const std::string &line) {
   if (any)
     out.push_back(word);
   return out;
-}
-
-// Runs `nvcc args...` with its output in `text`; false if it cannot run.
-bool runNvcc(const std::string &nvcc, const std::vector<std::string> &args,
-             std::string &text) {
-  llvm::SmallString<128> output;
-  if (llvm::sys::fs::createTemporaryFile("kcheck-nvcc", "txt", output))
-    return false;
-  std::vector<llvm::StringRef> argv = {nvcc};
-  for (const std::string &a : args)
-    argv.push_back(a);
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
-  int rc = llvm::sys::ExecuteAndWait(nvcc, argv, std::nullopt, redirects, 60);
-  auto buffer = llvm::MemoryBuffer::getFile(output);
-  llvm::sys::fs::remove(output);
-  if (!buffer)
-    return false;
-  text = (*buffer)->getBuffer().str();
-  return rc >= 0;
 }
 
 } // namespace
@@ -147,31 +126,27 @@ std::vector<std::string> optionsOfHelp(const std::string &text) {
 }
 
 std::optional<NvccMacroInventory> readNvccMacros(const std::string &root,
+                                                 const std::string &input,
                                                  std::string &why) {
   llvm::SmallString<256> nvcc(root);
   llvm::sys::path::append(nvcc, "bin", "nvcc");
-  std::string help;
-  if (!llvm::sys::fs::can_execute(nvcc) ||
-      !runNvcc(nvcc.str().str(), {"--help"}, help)) {
+  std::optional<analyzer::ProgramOutput> help =
+      llvm::sys::fs::can_execute(nvcc)
+          ? analyzer::runProgram(nvcc.str().str(), {"--help"}, 60)
+          : std::nullopt;
+  if (!help) {
     why = nvcc.str().str() + " does not run";
     return std::nullopt;
   }
-  // An empty .cu compiled for sm_90, as kcheck's default --arch.
-  llvm::SmallString<128> input;
-  int fd = -1;
-  if (llvm::sys::fs::createTemporaryFile("kcheck-macros", "cu", fd, input)) {
-    why = "no temporary file";
-    return std::nullopt;
-  }
-  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  // `input` compiled for sm_90, as kcheck's default --arch.
   auto dryRun = [&](const std::string &option) {
-    std::vector<std::string> args = {
-        "--dryrun", "-arch=sm_90", "-c", input.str().str(), "-o", "/dev/null"};
+    std::vector<std::string> args = {"--dryrun", "-arch=sm_90", "-c",
+                                     input,      "-o",          "/dev/null"};
     if (!option.empty())
       args.push_back(option);
-    std::string text;
-    runNvcc(nvcc.str().str(), args, text);
-    return macrosOfDryRun(text);
+    std::optional<analyzer::ProgramOutput> out =
+        analyzer::runProgram(nvcc.str().str(), args, 60);
+    return macrosOfDryRun(out ? out->text : "");
   };
   NvccMacroInventory inventory;
   std::vector<NvccMacroUse> base = dryRun("");
@@ -179,7 +154,7 @@ std::optional<NvccMacroInventory> readNvccMacros(const std::string &root,
   for (const NvccMacroUse &u : base)
     baseByName[u.name] = u;
   inventory.uses = base;
-  for (const std::string &option : optionsOfHelp(help)) {
+  for (const std::string &option : optionsOfHelp(help->text)) {
     // What only reports or stops: no compile to read.
     if (option == "--dryrun" || option == "--help" || option == "--version")
       continue;
@@ -192,7 +167,6 @@ std::optional<NvccMacroInventory> readNvccMacros(const std::string &root,
       inventory.uses.push_back(use);
     }
   }
-  llvm::sys::fs::remove(input);
   if (base.empty()) {
     why = "nvcc --dryrun shows no preprocessing command";
     return std::nullopt;

@@ -26,8 +26,10 @@ struct NvccMacroInventory {
   size_t optionsTried = 0;
 };
 
-/// nullopt, with `why`, when the toolkit has no nvcc that runs.
+/// What the nvcc of the toolkit at `root` defines compiling `input` (an
+/// empty .cu); nullopt, with `why`, when the toolkit has no nvcc that runs.
 std::optional<NvccMacroInventory> readNvccMacros(const std::string &root,
+                                                 const std::string &input,
                                                  std::string &why);
 
 /// The parts of one `nvcc --dryrun` output: each macro of its host and

@@ -208,30 +208,25 @@ struct ExpandSmallMemcpys : PassInfoMixin<ExpandSmallMemcpys> {
       uint64_t widest =
           std::min<uint64_t>(16, std::min(destAlign, sourceAlign).value());
       IRBuilder<> builder(copy); // inherits the memcpy's debug location
-      for (uint64_t offset = 0, chunk; offset < size; offset += chunk) {
-        chunk = widest;
-        while (chunk > size - offset)
-          chunk /= 2;
-        Type *chunkType =
-            chunk == 16 ? static_cast<Type *>(
-                              FixedVectorType::get(builder.getInt32Ty(), 4))
-                        : builder.getIntNTy(unsigned(chunk * 8));
-        Value *source = builder.CreateConstInBoundsGEP1_64(
-            builder.getInt8Ty(), copy->getRawSource(), offset);
-        Value *dest = builder.CreateConstInBoundsGEP1_64(
-            builder.getInt8Ty(), copy->getRawDest(), offset);
-        // A piece of a constant (a struct initialized from constants) is
-        // its value, as NVVM folds it; else a load.
-        Value *piece = nullptr;
-        if (auto *constant = dyn_cast<Constant>(source))
-          piece = ConstantFoldLoadFromConstPtr(constant, chunkType, layout);
-        if (!piece)
-          piece = builder.CreateAlignedLoad(
-              chunkType, source, commonAlignment(sourceAlign, offset),
-              isVolatile);
-        builder.CreateAlignedStore(
-            piece, dest, commonAlignment(destAlign, offset), isVolatile);
-      }
+      forEachWidePiece(
+          function.getContext(), size, widest,
+          [&](uint64_t offset, Type *chunkType) {
+            Value *source = builder.CreateConstInBoundsGEP1_64(
+                builder.getInt8Ty(), copy->getRawSource(), offset);
+            Value *dest = builder.CreateConstInBoundsGEP1_64(
+                builder.getInt8Ty(), copy->getRawDest(), offset);
+            // A piece of a constant (a struct initialized from constants) is
+            // its value, as NVVM folds it; else a load.
+            Value *piece = nullptr;
+            if (auto *constant = dyn_cast<Constant>(source))
+              piece = ConstantFoldLoadFromConstPtr(constant, chunkType, layout);
+            if (!piece)
+              piece = builder.CreateAlignedLoad(
+                  chunkType, source, commonAlignment(sourceAlign, offset),
+                  isVolatile);
+            builder.CreateAlignedStore(
+                piece, dest, commonAlignment(destAlign, offset), isVolatile);
+          });
       copy->eraseFromParent();
       changed = true;
     }

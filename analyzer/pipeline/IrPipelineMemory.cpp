@@ -487,6 +487,18 @@ SmallVector<MemCpyInst *, 8> memcpysIn(Function &function) {
   return copies;
 }
 
+void forEachWidePiece(LLVMContext &context, uint64_t size, uint64_t widest,
+                      function_ref<void(uint64_t, Type *)> piece) {
+  for (uint64_t offset = 0, chunk; offset < size; offset += chunk) {
+    chunk = widest;
+    while (chunk > size - offset)
+      chunk /= 2;
+    piece(offset, chunk == 16 ? static_cast<Type *>(FixedVectorType::get(
+                                    Type::getInt32Ty(context), 4))
+                              : Type::getIntNTy(context, unsigned(chunk * 8)));
+  }
+}
+
 PreservedAnalyses
 LetVectorizerPassPureAsmLikeNvvm::run(Function &function,
                                       FunctionAnalysisManager &) {

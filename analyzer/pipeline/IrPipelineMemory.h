@@ -4,7 +4,10 @@
 #pragma once
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/Type.h"
 
 namespace llvm {
 class FreezeInst;
@@ -27,6 +30,15 @@ bool removeTaggedFreezes(llvm::Function &function, llvm::StringRef tag);
 
 // The memcpy calls of `function`, collected before a pass rewrites any.
 llvm::SmallVector<llvm::MemCpyInst *, 8> memcpysIn(llvm::Function &function);
+
+// The pieces a constant-length memcpy or memset of `size` bytes becomes, as
+// NVPTX expands it (ExpandSmallMemcpys, ExpandSmallMemsets): `widest` bytes
+// at a time (the alignment, at most 16), narrower pieces at the end; calls
+// `piece` with each one's offset and type (<4 x i32> for 16 bytes, else an
+// integer of its width).
+void forEachWidePiece(
+    llvm::LLVMContext &context, uint64_t size, uint64_t widest,
+    llvm::function_ref<void(uint64_t offset, llvm::Type *type)> piece);
 
 // What a pass that rewrites instructions but never the CFG preserves:
 // everything when it changed nothing, else the CFG analyses.

@@ -1,5 +1,7 @@
 #include "analyzer/pipeline/IrPipelineMemset.h"
 
+#include "analyzer/pipeline/IrPipelineMemory.h"
+
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
@@ -59,19 +61,14 @@ PreservedAnalyses ExpandSmallMemsets::run(Function &function,
                                                 &assumptions));
     uint64_t widest = std::min<uint64_t>(16, align.value());
     IRBuilder<> builder(set); // inherits the memset's debug location
-    for (uint64_t offset = 0, chunk; offset < size; offset += chunk) {
-      chunk = widest;
-      while (chunk > size - offset)
-        chunk /= 2;
-      Type *chunkType = chunk == 16 ? static_cast<Type *>(FixedVectorType::get(
-                                          builder.getInt32Ty(), 4))
-                                    : builder.getIntNTy(unsigned(chunk * 8));
-      Value *dest = builder.CreateConstInBoundsGEP1_64(
-          builder.getInt8Ty(), set->getRawDest(), offset);
-      builder.CreateAlignedStore(repeated(builder, set->getValue(), chunkType),
-                                 dest, commonAlignment(align, offset),
-                                 isVolatile);
-    }
+    forEachWidePiece(function.getContext(), size, widest,
+                     [&](uint64_t offset, Type *chunkType) {
+                       Value *dest = builder.CreateConstInBoundsGEP1_64(
+                           builder.getInt8Ty(), set->getRawDest(), offset);
+                       builder.CreateAlignedStore(
+                           repeated(builder, set->getValue(), chunkType), dest,
+                           commonAlignment(align, offset), isVolatile);
+                     });
     set->eraseFromParent();
     changed = true;
   }

@@ -1,5 +1,7 @@
 #include "analyzer/toolchain/CudaToolkit.h"
 
+#include "analyzer/toolchain/RunProgram.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -45,18 +47,9 @@ int nvccBuild(const std::string &root) {
   llvm::sys::path::append(nvcc, "bin", "nvcc");
   if (!llvm::sys::fs::can_execute(nvcc))
     return 0;
-  llvm::SmallString<128> output;
-  if (llvm::sys::fs::createTemporaryFile("kcheck-nvcc-version", "txt", output))
-    return 0;
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
-  llvm::StringRef args[] = {nvcc, "--version"};
-  int rc = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects,
-                                     /*SecondsToWait=*/10);
-  auto text = llvm::MemoryBuffer::getFile(output);
-  llvm::sys::fs::remove(output);
-  return rc == 0 && text ? nvccBuildFromVersionText((*text)->getBuffer().str())
-                         : 0;
+  std::optional<ProgramOutput> out =
+      runProgram(nvcc.str().str(), {"--version"}, /*seconds=*/10);
+  return out && out->exitCode == 0 ? nvccBuildFromVersionText(out->text) : 0;
 }
 
 // `dir` as a toolkit, or nullopt with `why` saying what is missing.

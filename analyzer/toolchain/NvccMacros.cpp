@@ -1,13 +1,12 @@
 #include "analyzer/toolchain/NvccMacros.h"
 
 #include "analyzer/toolchain/DeviceCompiler.h"
+#include "analyzer/toolchain/RunProgram.h"
 
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/MacroInfo.h>
 #include <clang/Lex/Preprocessor.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -87,19 +86,11 @@ std::optional<std::string> hostCompilerGnuVersionArgument() {
     llvm::ErrorOr<std::string> gxx = llvm::sys::findProgramByName("g++");
     if (!gxx)
       return std::nullopt;
-    llvm::SmallString<128> output;
-    if (llvm::sys::fs::createTemporaryFile("kcheck-gxx-version", "txt", output))
+    std::optional<ProgramOutput> out =
+        runProgram(*gxx, {"-dumpfullversion"}, /*seconds=*/10);
+    if (!out || out->exitCode != 0)
       return std::nullopt;
-    std::optional<llvm::StringRef> redirects[] = {
-        std::nullopt, llvm::StringRef(output), llvm::StringRef(output)};
-    llvm::StringRef args[] = {*gxx, "-dumpfullversion"};
-    int rc = llvm::sys::ExecuteAndWait(*gxx, args, std::nullopt, redirects,
-                                       /*SecondsToWait=*/10);
-    auto text = llvm::MemoryBuffer::getFile(output);
-    llvm::sys::fs::remove(output);
-    if (rc != 0 || !text)
-      return std::nullopt;
-    std::string version = (*text)->getBuffer().trim().str();
+    std::string version = llvm::StringRef(out->text).trim().str();
     static const std::regex dotted("[0-9]+(\\.[0-9]+){0,2}");
     if (!std::regex_match(version, dotted))
       return std::nullopt;
