@@ -248,6 +248,11 @@ std::string parseHostValue(OptionId id, const std::string &v, Options &o) {
     o.hostBudgetSeconds = std::strtod(v.c_str(), &end);
     if (v.empty() || *end || !(o.hostBudgetSeconds > 0))
       return "bad value '" + v + "' for --host-budget (seconds > 0)";
+  } else if (id == OPT_time_budget) {
+    char *end = nullptr;
+    o.timeBudgetSeconds = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end || !(o.timeBudgetSeconds >= 0))
+      return "bad value '" + v + "' for --time-budget (seconds >= 0)";
   } else if (id == OPT_program_args) {
     // Split at blanks, as a shell would split an unquoted list.
     std::istringstream words(v);
@@ -295,6 +300,7 @@ std::string applyOption(const llvm::opt::Arg &a, Options &o) {
   case OPT_max_source:
     return parseLimit(id, name, v, o);
   case OPT_host_budget:
+  case OPT_time_budget:
   case OPT_program_args:
   case OPT_cuda_path:
   case OPT_compile_database:

@@ -201,6 +201,10 @@ defm max_memory : Value<"max-memory", "MB", grp_limits, Simulating,
   "memory (default: half of this machine's memory)">;
 defm max_launches : Value<"max-launches", "N", grp_limits, Simulating,
   "launches simulated per program (default 10000)">;
+defm time_budget : Value<"time-budget", "SECS", grp_limits, Simulating,
+  "seconds the whole analysis may take, compiling included (default 600; "
+  "0: none): past it the launch being simulated stops, the launches before "
+  "it are reported">;
 defm max_source : Value<"max-source", "MB", grp_limits, Simulating,
   "size of FILE.cu kcheck compiles (default 4). Past a limit that launch "
   "stops with a message, exit 3, and the other launches are still "

@@ -2,6 +2,8 @@
 
 #include "core/DeviceFacts.h"
 
+#include <algorithm>
+
 namespace kcheck::core {
 
 // CUDA 13 on the H200 (docs/validation/conformance-h200.md): the stack 1 KB
@@ -43,6 +45,27 @@ bool launchDimensionsRefused(const ArchSpec &arch, const Dim3 &grid,
          block.z > unsigned(f.maxBlockDimZ) ||
          grid.x > unsigned(f.maxGridDimX) ||
          grid.y > unsigned(f.maxGridDimYZ) || grid.z > unsigned(f.maxGridDimYZ);
+}
+
+std::string launchRefusal(const ArchSpec &arch, const LaunchConfig &config,
+                          int launchBound, std::optional<uint64_t> optIn) {
+  DeviceFacts f = deviceFacts(arch);
+  if (launchDimensionsRefused(arch, config.grid, config.block, launchBound))
+    return "grid (" + toString(config.grid) + ") or block (" +
+           toString(config.block) + ") past what the device" +
+           (launchBound ? " or the kernel's __launch_bounds__ (" +
+                              std::to_string(launchBound) + " threads)"
+                        : std::string()) +
+           " allows";
+  uint64_t limit = std::min<uint64_t>(optIn.value_or(f.sharedPerBlock),
+                                      uint64_t(f.sharedPerBlockOptin));
+  if (config.dynamicSharedBytes > limit)
+    return std::to_string(config.dynamicSharedBytes) +
+           " bytes of dynamic shared memory, past the kernel's " +
+           std::to_string(limit) +
+           (optIn ? ""
+                  : " (without cudaFuncAttributeMaxDynamicSharedMemorySize)");
+  return "";
 }
 
 } // namespace kcheck::core

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace kcheck::core {
 
@@ -24,5 +25,21 @@ std::optional<uint64_t> defaultDeviceLimit(const ArchSpec &arch, int limit);
 /// each from the host.
 bool launchDimensionsRefused(const ArchSpec &arch, const Dim3 &grid,
                              const Dim3 &block, int launchBound);
+
+/// Why the GPU refuses a launch of `config` before running anything, ""
+/// when it does not: its dimensions (launchDimensionsRefused, with the
+/// kernel's launch bound), or more dynamic shared memory than the kernel
+/// may have — its opt-in (`optIn`: cudaFuncAttributeMaxDynamicSharedMemory-
+/// Size as the program set it, nullopt: not set) else the device's 48 KB
+/// per block, never more than the device's opt-in maximum. The default limit
+/// also counts the kernel's static bytes, which only the toolkit's compiler
+/// knows, so a launch within 48 KB of dynamic memory is not refused here.
+/// The H200 with CUDA 13 answers cudaErrorInvalidValue for each from the
+/// host: cudaLaunchKernel, <<<>>>, and cudaGraphAddKernelNode (probe
+/// docs/validation/probes/graph_kernel_node_dimensions.cu: 300000 bytes).
+/// Every path asks this one rule: the host runtime, graph kernel nodes and
+/// the static analysis.
+std::string launchRefusal(const ArchSpec &arch, const LaunchConfig &config,
+                          int launchBound, std::optional<uint64_t> optIn);
 
 } // namespace kcheck::core

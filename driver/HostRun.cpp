@@ -5,6 +5,7 @@
 #include "driver/HostRun.h"
 
 #include "driver/LaunchFaults.h"
+#include "driver/LaunchReports.h"
 
 #include <fmt/format.h>
 
@@ -23,10 +24,7 @@ host::RunOptions hostRunOptions(const Options &o, const core::ArchSpec &arch,
   ro.clangArgs = o.clangArgs; // -p's flags, --run-host's `-- clang args`
   ro.arch = arch;
   ro.hostBudgetSeconds = o.hostBudgetSeconds;
-  ro.stepBudget = o.stepBudget;
-  ro.zeroFillStepBudget = o.zeroFillStepBudget;
-  ro.maxLaunchSteps = o.maxLaunchSteps;
-  ro.maxMemoryBytes = o.maxMemoryBytes;
+  ro.limits = launchLimits(o);
   ro.maxLaunches = o.maxLaunches;
   ro.jobs = simulationThreads(o);
   ro.beginLaunch = [&progress](const std::string &label) {
@@ -51,9 +49,7 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
   s.subscripts = run.device.subscripts;
   s.report.notes = run.notes;
   s.report.cudaHeaders = headers;
-  std::map<const llvm::Function *,
-           std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
-      branches;
+  LaunchReportBuilder reports(o.file);
   // Host launches numbered in the host's order, as Nsight Compute lists
   // them; the launches kernels made after them.
   std::map<int, int> number;
@@ -66,33 +62,15 @@ Session sessionOfHostRun(const Options &o, host::RunResult &run,
   for (host::RunLaunch &l : run.launches) {
     core::LaunchReport lr;
     lr.index = number[l.index];
-    lr.kernel = l.kernelName;
-    lr.signature = l.signature;
-    lr.config = l.config;
-    lr.launchedFrom = l.launchedFrom;
+    SimulatedLaunch sl;
+    const double seconds = l.seconds;
+    reports.report(std::move(l), lr, sl);
     if (lr.launchedFrom)
       lr.launchedFrom->launch = number[lr.launchedFrom->launch];
-    SimulatedLaunch sl;
-    sl.kernel = l.kernel;
-    auto &b = branches[l.function];
-    if (!b)
-      b = std::make_shared<std::vector<analyzer::StaticBranch>>(
-          analyzer::analyzeBranches(*l.function));
-    sl.branches = b;
-    sl.result = std::move(l.result);
-    lr.simulated = sl.result.error.empty();
-    lr.notes = sl.result.notes;
     // Every block runs (results must be computed): say where time goes.
-    if (l.seconds >= 1)
+    if (seconds >= 1)
       lr.notes.push_back(fmt::format("{} blocks simulated in {:.1f} s",
-                                     sl.result.blocksSimulated, l.seconds));
-    if (gpuFault(sl.result)) {
-      reportFaultedLaunch(sl, o.file, lr);
-    } else if (!lr.simulated) {
-      lr.notes.push_back(sl.result.error);
-    } else {
-      reportSimulatedLaunch(sl, o.file, lr);
-    }
+                                     sl.result.blocksSimulated, seconds));
     s.report.launches.push_back(std::move(lr));
     s.launches.push_back(std::move(sl));
   }
@@ -143,9 +121,6 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
   Session s = sessionOfHostRun(o, *run, arch, headers);
   for (const std::string &e : hostRunErrors(*run, s))
     s.errors.push_back(e);
-  for (size_t i = 0; i < s.launches.size(); ++i)
-    if (faultReportedBy(s.launches[i].result))
-      s.report.launches[i].notes = {faultedLaunchNote(s.launches[i].result)};
   s.report.notes.push_back(fmt::format(
       "launches from running the host code (--run-host): exit status {}; {} "
       "launch{} simulated in {:.2f} s, host code {:.2f} s",

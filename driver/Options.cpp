@@ -1,5 +1,7 @@
 #include "driver/Options.h"
 
+#include "simulator/engine/BlockRunner.h"
+
 #include <algorithm>
 #include <fstream>
 #include <thread>
@@ -33,6 +35,21 @@ uint64_t defaultMaxMemoryBytes() {
     return std::max<uint64_t>(machine / 2, uint64_t(512) << 20);
   }();
   return bytes;
+}
+
+sim::Limits launchLimits(const Options &o) {
+  sim::Limits limits;
+  limits.maxWarpSteps = o.stepBudget;
+  limits.maxZeroFillWarpSteps = o.zeroFillStepBudget;
+  limits.maxLaunchSteps = o.maxLaunchSteps;
+  limits.maxMemoryBytes = o.maxMemoryBytes;
+  if (o.timeBudgetSeconds > 0) {
+    limits.budgetSeconds = o.timeBudgetSeconds;
+    limits.deadline =
+        o.startedAt + std::chrono::duration_cast<std::chrono::nanoseconds>(
+                          std::chrono::duration<double>(o.timeBudgetSeconds));
+  }
+  return limits;
 }
 
 unsigned simulationThreads(const Options &o) {

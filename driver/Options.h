@@ -7,11 +7,16 @@
 #include "core/Launch.h"
 #include "simulator/engine/SanitizerOptions.h"
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace kcheck::sim {
+struct Limits;
+} // namespace kcheck::sim
 
 namespace kcheck::driver {
 
@@ -83,6 +88,12 @@ struct Options {
   // device compile of a multi-megabyte file can take minutes).
   uint64_t maxSourceBytes = 4ull << 20;
   uint64_t maxLaunches = 10'000; // launches simulated per program
+  // Seconds the whole analysis may take, compiling included, from
+  // `startedAt` (--time-budget; 0: none); past it the launch being simulated
+  // stops, the earlier ones are reported, exit 3.
+  double timeBudgetSeconds = 600;
+  std::chrono::steady_clock::time_point startedAt =
+      std::chrono::steady_clock::now();
   bool exhaustive = false; // simulate every block, not one per proven class
   unsigned jobs = 0;       // threads running blocks (0: the machine's, capped)
   bool quiet = false;      // no progress line on stderr
@@ -137,6 +148,10 @@ struct Options {
 /// cores, at most 8 (the engine's blocks scale little past a few cores; the
 /// result never depends on it).
 unsigned simulationThreads(const Options &options);
+
+/// A launch's budgets (steps per block and per launch, memory touched), as
+/// both host paths simulate it.
+sim::Limits launchLimits(const Options &options);
 
 /// The models' options for `arch`: its defaults, overridden by --bank-mode
 /// and --l1-cache.

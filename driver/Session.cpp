@@ -5,17 +5,19 @@
 #include "analyzer/toolchain/KernelResourceUsage.h"
 #include "core/ArchSpec.h"
 #include "core/DeviceFacts.h"
+#include "core/RuntimeRules.h"
 #include "driver/LaunchBranches.h"
 #include "driver/LaunchFaults.h"
+#include "driver/LaunchReports.h"
 #include "driver/LibraryLaunches.h"
 #include "driver/Progress.h"
 #include "driver/StaticLaunches.h"
-#include "host/HostDevice.h"
-
-#include "simulator/engine/DecodedKernel.h"
-#include <fmt/format.h>
 
 #include "simulator/engine/Decode.h"
+#include "simulator/engine/DecodedKernel.h"
+
+#include <fmt/format.h>
+
 #include "clang/AST/ASTConsumer.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
@@ -23,11 +25,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <charconv>
-#include <cstring>
 #include <map>
 #include <set>
-#include <thread>
 
 namespace kcheck::driver {
 
@@ -60,7 +59,8 @@ class StaticAnalysis {
 public:
   StaticAnalysis(const Options &options, Session &s)
       : options_(options), s_(s), builder_(options, host_, memory_),
-        predictor_(s.arch, options.exhaustive), progress_(!options.quiet) {}
+        predictor_(s.arch, options.exhaustive), progress_(!options.quiet),
+        reports_(options.file) {}
 
   bool compile(const std::optional<std::string> &mainFileText);
   /// The program's launches --kernel selects, or the command line's one;
@@ -71,16 +71,15 @@ public:
   void noteWhatWasNotSeen();
 
 private:
-  bool simulate(const HostLaunch &hl, core::LaunchReport &lr,
-                SimulatedLaunch &sl);
-  /// Simulates a launch of `fn` whose configuration lr.config holds.
-  bool run(const llvm::Function &fn, const std::vector<sim::KernelArg> &args,
-           core::LaunchReport &lr, SimulatedLaunch &sl);
-  /// The launches the grid of s_.launches[parent] made from the device,
-  /// after it (simulator/DeviceLaunches.h), each reported after its parent.
-  bool simulateDeviceWork(size_t parent);
-  std::shared_ptr<const sim::DecodedKernel> decoded(const llvm::Function &fn,
-                                                    const std::string &name);
+  /// The function to run for `hl` and its arguments, or null when the
+  /// launch is not run (its notes in `lr` say why).
+  const llvm::Function *runnable(const HostLaunch &hl, core::LaunchReport &lr,
+                                 std::vector<sim::KernelArg> &args);
+  /// Why the GPU refuses `hl` (core::launchRefusal); "" when it does not.
+  std::string refusal(const HostLaunch &hl) const;
+  /// What the launch runner does around each launch of a walk.
+  sim::LaunchRunner::Hooks hooks();
+  void keep(core::LaunchReport &&lr, SimulatedLaunch &&sl);
 
   const Options &options_;
   Session &s_;
@@ -90,17 +89,17 @@ private:
   LaunchBuilder builder_;
   sim::Predictor predictor_;
   Progress progress_;
+  LaunchReportBuilder reports_;
+  std::optional<sim::LaunchRunner> runner_;
   std::vector<const HostLaunch *> chosen_;
   HostLaunch commandLineLaunch_;
-  std::vector<bool> unevaluated_;   // per launch: HostLaunch::unevaluated
+  // The host launch being simulated, until the runner hands it back.
+  std::optional<std::pair<core::LaunchReport, SimulatedLaunch>> root_;
+  bool rootUnevaluated_ = false;    // its HostLaunch::unevaluated
+  std::vector<bool> unevaluated_;   // per launch: its root's
   std::optional<int> contextFault_; // the launch the GPU faulted in
   int nextDeviceLaunch_ = 0;        // index of the next launch made by a kernel
   std::set<std::string> launchedByKernels_; // mangled
-  std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded_;
-  // Per kernel, for the divergence check and the SASS branch prediction.
-  std::map<std::string,
-           std::shared_ptr<const std::vector<analyzer::StaticBranch>>>
-      staticBranches_;
 };
 
 bool StaticAnalysis::compile(const std::optional<std::string> &mainFileText) {
@@ -205,9 +204,29 @@ bool StaticAnalysis::simulateLaunches() {
   predictor_.setJobs(simulationThreads(options_)); // every-block launches
   predictor_.setProgress(
       [this](uint64_t done, uint64_t total) { progress_.update(done, total); });
+  runner_.emplace(*cm_.module, predictor_, memory_, launchLimits(options_),
+                  options_.file, hooks());
+  // Launches are numbered as the GPU (and Nsight Compute) numbers them:
+  // one the GPU refuses runs nothing and takes no number; launches kernels
+  // make come after the host's.
+  std::vector<int> number(host_.launches.size(), -1);
+  int made = 0;
+  for (size_t i = 0; i < host_.launches.size(); ++i)
+    if (refusal(host_.launches[i]).empty())
+      number[i] = made++;
+  nextDeviceLaunch_ = made;
+  bool refused = false;
   for (const HostLaunch *hl : chosen_) {
+    if (std::string why = refusal(*hl); !why.empty()) {
+      refused = true;
+      s_.report.notes.push_back(
+          fmt::format("the launch of {} at {}:{} is refused by the GPU "
+                      "(cudaErrorInvalidValue: {}): it runs nothing",
+                      hl->kernelName, hl->loc.file, hl->loc.line, why));
+      continue;
+    }
     core::LaunchReport lr;
-    lr.index = int(hl == &commandLineLaunch_ ? 0 : hl - &host_.launches[0]);
+    lr.index = hl == &commandLineLaunch_ ? 0 : number[hl - &host_.launches[0]];
     lr.kernel = hl->kernelName;
     lr.signature = hl->signature;
     lr.notes = hl->notes;
@@ -215,93 +234,89 @@ bool StaticAnalysis::simulateLaunches() {
     sl.launchLoc = hl->loc;
     for (const analyzer::LaunchArg &arg : hl->args)
       sl.argumentTexts.push_back(arg.text);
-    if (!simulate(*hl, lr, sl))
+    rootUnevaluated_ = hl->unevaluated;
+    std::vector<sim::KernelArg> args;
+    const llvm::Function *fn = runnable(*hl, lr, args);
+    if (!fn) {
+      keep(std::move(lr), std::move(sl));
+      continue;
+    }
+    const core::LaunchConfig config = lr.config;
+    root_.emplace(std::move(lr), std::move(sl));
+    if (std::string error = runner_->run(*fn, config, args); !error.empty()) {
+      s_.errors.push_back(error);
       return false;
-    s_.report.launches.push_back(std::move(lr));
-    s_.launches.push_back(std::move(sl));
-    unevaluated_.push_back(hl->unevaluated);
-    if (!simulateDeviceWork(s_.launches.size() - 1))
-      return false;
+    }
+  }
+  if (refused && s_.report.launches.empty()) {
+    // As running it finds: the GPU runs none of its launches.
+    s_.report.notes.push_back("the program makes no kernel launch the GPU "
+                              "runs");
+    s_.makesNoLaunch = true;
   }
   return true;
 }
 
-bool StaticAnalysis::simulateDeviceWork(size_t parent) {
-  std::vector<sim::DeviceWork> work =
-      std::move(s_.launches[parent].result.deviceWork);
-  if (work.empty())
-    return true;
-  // After the host's launches, in the order kernels made them.
-  if (!nextDeviceLaunch_)
-    nextDeviceLaunch_ = int(host_.launches.size());
-  const int parentIndex = s_.report.launches[parent].index;
-  const bool parentUnevaluated = unevaluated_[parent];
-  std::shared_ptr<const sim::DecodedKernel> parentKernel =
-      s_.launches[parent].kernel;
-  bool ok = true;
-  sim::runDeviceWork(work, memory_, [&](const sim::DeviceWork &w) {
-    if (!ok || contextFault_)
-      return;
-    const llvm::Function *fn = cm_.module->getFunction(w.kernel);
-    if (!fn || fn->isDeclaration()) {
-      s_.errors.push_back("kernel '" + w.kernel +
-                          "' not found in the device code");
-      ok = false;
-      return;
-    }
+sim::LaunchRunner::Hooks StaticAnalysis::hooks() {
+  sim::LaunchRunner::Hooks h;
+  h.admit = [this](const llvm::Function &fn,
+                   const std::optional<core::DeviceLaunchOrigin> &origin,
+                   std::string &refusal) -> std::optional<int> {
+    if (!origin)
+      return root_->first.index;
     if (s_.report.launches.size() >= options_.maxLaunches) {
-      s_.errors.push_back("launches made by kernels past --max-launches " +
-                          std::to_string(options_.maxLaunches) +
-                          " were not simulated");
-      ok = false;
-      return;
+      refusal = "launches made by kernels past --max-launches " +
+                std::to_string(options_.maxLaunches) + " were not simulated";
+      return std::nullopt;
     }
-    launchedByKernels_.insert(w.kernel);
+    launchedByKernels_.insert(fn.getName().str());
+    return nextDeviceLaunch_++;
+  };
+  h.names = [this](const std::string &mangled) {
+    return analyzer::namesOf(cm_.kernelNames, mangled);
+  };
+  h.begin = [this](const std::string &label) { progress_.beginLaunch(label); };
+  h.end = [this] { progress_.endLaunch(); };
+  h.record = [this](sim::RunnerLaunch &&l) {
     core::LaunchReport lr;
-    lr.index = nextDeviceLaunch_++;
-    std::tie(lr.kernel, lr.signature) = host::kernelNames(w.kernel);
-    lr.config = w.config;
-    lr.launchedFrom = core::DeviceLaunchOrigin{
-        parentIndex,
-        sim::userLocation(parentKernel->insts()[w.instId], options_.file),
-        w.config.deviceDepth};
     SimulatedLaunch sl;
-    sl.launchLoc = lr.launchedFrom->where;
-    std::shared_ptr<const sim::DecodedKernel> kernel = decoded(*fn, w.kernel);
-    if (!kernel) {
-      ok = false;
-      return;
+    if (!l.launchedFrom) {
+      std::tie(lr, sl) = std::move(*root_);
+      root_.reset();
+    } else {
+      lr.index = l.index;
     }
-    std::vector<sim::KernelArg> args =
-        sim::parameterBufferArguments(*kernel, memory_, w.parameterBuffer);
-    if (!run(*fn, args, lr, sl)) {
-      ok = false;
-      return;
+    bool goOn = true;
+    switch (reports_.report(std::move(l), lr, sl)) {
+    case LaunchEnd::Ran:
+      break;
+    case LaunchEnd::SanitizerFault: // a finding of memcheck or synccheck
+      goOn = false;
+      break;
+    case LaunchEnd::GpuFault: // no later launch runs
+      contextFault_ = lr.index;
+      goOn = false;
+      break;
+    case LaunchEnd::NotSimulated:
+      s_.errors.push_back(sl.result.error);
+      goOn = false;
+      break;
     }
-    s_.report.launches.push_back(std::move(lr));
-    s_.launches.push_back(std::move(sl));
-    unevaluated_.push_back(parentUnevaluated);
-    ok = simulateDeviceWork(s_.launches.size() - 1);
-  });
-  return ok;
+    keep(std::move(lr), std::move(sl));
+    return goOn;
+  };
+  return h;
 }
 
-std::shared_ptr<const sim::DecodedKernel>
-StaticAnalysis::decoded(const llvm::Function &fn, const std::string &name) {
-  auto &dk = decoded_[name];
-  if (!dk) {
-    auto d = sim::decodeKernel(fn);
-    if (!d) {
-      s_.errors.push_back(llvm::toString(d.takeError()));
-      return nullptr;
-    }
-    dk = std::move(*d);
-  }
-  return dk;
+void StaticAnalysis::keep(core::LaunchReport &&lr, SimulatedLaunch &&sl) {
+  s_.report.launches.push_back(std::move(lr));
+  s_.launches.push_back(std::move(sl));
+  unevaluated_.push_back(rootUnevaluated_);
 }
 
-bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
-                              SimulatedLaunch &sl) {
+const llvm::Function *
+StaticAnalysis::runnable(const HostLaunch &hl, core::LaunchReport &lr,
+                         std::vector<sim::KernelArg> &args) {
   bool configKnown =
       resolveConfig(options_, hl, &hl == &commandLineLaunch_, lr);
   if (contextFault_) {
@@ -309,60 +324,32 @@ bool StaticAnalysis::simulate(const HostLaunch &hl, core::LaunchReport &lr,
     lr.notes.push_back(fmt::format(
         "not run: the GPU runs nothing after the fault of launch #{}",
         *contextFault_));
-    return true;
+    return nullptr;
   }
   const llvm::Function *fn = cm_.module->getFunction(hl.mangledName);
   if (!fn || fn->isDeclaration()) {
     lr.notes.push_back("kernel '" + hl.mangledName +
                        "' not found in the device code");
-    return true;
+    return nullptr;
   }
-  std::vector<sim::KernelArg> args;
   bool argsOk = builder_.arguments(*fn, &hl, args, lr.notes);
   if (!configKnown || !argsOk)
-    return true;
-  return run(*fn, args, lr, sl);
+    return nullptr;
+  return fn;
 }
 
-bool StaticAnalysis::run(const llvm::Function &fn,
-                         const std::vector<sim::KernelArg> &args,
-                         core::LaunchReport &lr, SimulatedLaunch &sl) {
-  const std::string mangled = fn.getName().str();
-  sl.kernel = decoded(fn, mangled);
-  if (!sl.kernel)
-    return false;
-  // Every command: the divergence check's explanations, and the
-  // prediction's SASS branch divergence (driver/LaunchBranches.h).
-  auto &branches = staticBranches_[mangled];
-  if (!branches)
-    branches = std::make_shared<std::vector<analyzer::StaticBranch>>(
-        analyzer::analyzeBranches(fn));
-  sl.branches = branches;
-  sim::Limits limits;
-  limits.maxWarpSteps = options_.stepBudget;
-  limits.maxZeroFillWarpSteps = options_.zeroFillStepBudget;
-  limits.maxLaunchSteps = options_.maxLaunchSteps;
-  limits.maxMemoryBytes = options_.maxMemoryBytes;
-  progress_.beginLaunch("launch #" + std::to_string(lr.index) + " " +
-                        lr.kernel);
-  sl.result = predictor_.run(*sl.kernel, lr.config, args, memory_, limits);
-  progress_.endLaunch();
-  lr.simulated = sl.result.error.empty();
-  for (const std::string &n : sl.result.notes)
-    lr.notes.push_back(n);
-  if (faultReportedBy(sl.result)) {
-    // A finding of `kcheck memcheck`/`synccheck`, not an analysis error.
-    lr.notes.push_back(faultedLaunchNote(sl.result));
-  } else if (gpuFault(sl.result)) {
-    reportFaultedLaunch(sl, options_.file, lr);
-    contextFault_ = lr.index;
-  } else if (!sl.result.error.empty()) {
-    lr.notes.push_back(sl.result.error);
-    s_.errors.push_back(sl.result.error);
-  } else {
-    reportSimulatedLaunch(sl, options_.file, lr);
-  }
-  return true;
+std::string StaticAnalysis::refusal(const HostLaunch &hl) const {
+  // What the GPU refuses runs nothing (the program's CUDA call returns
+  // cudaErrorInvalidValue), as running the host code finds; a launch whose
+  // configuration is not known is not refused.
+  core::LaunchReport scratch;
+  const llvm::Function *fn = cm_.module->getFunction(hl.mangledName);
+  if (!fn || fn->isDeclaration() ||
+      !resolveConfig(options_, hl, &hl == &commandLineLaunch_, scratch))
+    return "";
+  return core::launchRefusal(s_.arch, scratch.config,
+                             sim::kernelLaunchBound(*fn),
+                             hl.dynamicSharedOptIn);
 }
 
 void StaticAnalysis::noteWhatWasNotSeen() {
@@ -401,30 +388,6 @@ Session analyzeFile(const Options &options,
     analysis.noteWhatWasNotSeen();
   core::countDeviceLaunchesInTheirRoots(s.report.launches);
   return s;
-}
-
-void reportSimulatedLaunch(const SimulatedLaunch &sl,
-                           const std::string &mainFile,
-                           core::LaunchReport &lr) {
-  lr.metrics = sl.result.total;
-  lr.lines = sim::rollUpLines(*sl.kernel, sl.result, mainFile,
-                              sim::LineView::NsightCompute);
-  lr.innermostLines = sim::rollUpLines(*sl.kernel, sl.result, mainFile,
-                                       sim::LineView::Innermost);
-  lr.simt = sim::simtCounts(sl.result);
-  if (std::optional<uint64_t> sass =
-          predictSassDivergentTargets(sl, mainFile)) {
-    lr.metrics[core::Metric::BranchTargetsDivergent] = *sass;
-    lr.alsoPredicted.push_back(core::Metric::BranchTargetsDivergent);
-  }
-}
-
-void reportFaultedLaunch(const SimulatedLaunch &sl, const std::string &mainFile,
-                         core::LaunchReport &lr) {
-  // The GPU faults too ([kernel-fault]): the launch up to the fault.
-  lr.simulated = true;
-  reportSimulatedLaunch(sl, mainFile, lr);
-  lr.notes.push_back(gpuFaultNote(sl.result));
 }
 
 std::string indexExpressionsText(const std::vector<std::string> &expressions) {

@@ -62,17 +62,6 @@ bool chooseCudaHeaders(const Options &options, const core::ArchSpec &arch,
 Session analyzeFile(const Options &options,
                     const std::optional<std::string> &mainFileText = {});
 
-/// Fills a simulated launch's report from its result: counters, per-line
-/// figures (Nsight Compute's view and the innermost lines), SIMT counts and
-/// the SASS branch-divergence prediction.
-void reportSimulatedLaunch(const SimulatedLaunch &launch,
-                           const std::string &mainFile,
-                           core::LaunchReport &report);
-/// The same for a launch the GPU faults in too (driver::gpuFault): the
-/// counters up to the fault, and the note that says so.
-void reportFaultedLaunch(const SimulatedLaunch &launch,
-                         const std::string &mainFile, core::LaunchReport &lr);
-
 /// Runs the program's host code (as `kcheck run` does) and makes its
 /// launches a Session, for the same checks and emitters (driver/HostRun.cpp);
 /// the program's output goes to `err`, the report's stream stays clean.

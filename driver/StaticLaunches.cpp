@@ -5,6 +5,8 @@
 // command line describes for a file that makes none.
 #include "driver/StaticLaunches.h"
 
+#include "simulator/LaunchRunner.h"
+
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DataLayout.h"
@@ -325,10 +327,8 @@ launchFromCommandLine(const Options &options, const llvm::Module &module,
     return std::nullopt;
   }
   HostLaunch l;
-  std::string demangled = llvm::demangle(kernels[0]->getName().str());
-  l.kernelName = demangled.substr(0, demangled.find('('));
   l.mangledName = kernels[0]->getName().str();
-  l.signature = demangled;
+  std::tie(l.kernelName, l.signature) = sim::kernelNames(l.mangledName);
   l.notes.push_back("no launch of this kernel in host code: the launch is the "
                     "command line's");
   return l;

@@ -169,6 +169,13 @@ public:
   std::map<const void *, std::string> kernels; // host stub -> device name
   // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
   std::map<std::string, uint64_t> maxDynamicShared; // by device name
+  /// Kernel `deviceName`'s opt-in, nullopt when the program set none.
+  std::optional<uint64_t>
+  dynamicSharedOptIn(const std::string &deviceName) const {
+    auto it = maxDynamicShared.find(deviceName);
+    return it == maxDynamicShared.end() ? std::nullopt
+                                        : std::optional<uint64_t>(it->second);
+  }
   // cudaFuncSetCacheConfig and cudaFuncAttributePreferredSharedMemory-
   // Carveout, by device name: the occupancy calculator's preference.
   std::map<std::string, int> cacheConfigs, carveouts;

@@ -128,10 +128,13 @@ std::optional<Work> kernelWork(const void *func, dim3 grid, dim3 block,
   // (as the launch checks them first): a program whose node has a block of
   // 4096 threads and an argument that is no host pointer gets the error, as
   // on the H200 (it ran on, with no kernel run), not a crash.
-  if (core::launchDimensionsRefused(r.arch(),
-                                    core::Dim3{grid.x, grid.y, grid.z},
-                                    core::Dim3{block.x, block.y, block.z},
-                                    r.device().launchBound(it->second))) {
+  // So is more dynamic shared memory than the kernel may have, at the
+  // node's addition (the H200: 300000 bytes, cudaErrorInvalidValue).
+  core::LaunchConfig config{core::Dim3{grid.x, grid.y, grid.z},
+                            core::Dim3{block.x, block.y, block.z}, shared};
+  if (!core::launchRefusal(r.arch(), config, r.device().launchBound(it->second),
+                           r.dynamicSharedOptIn(it->second))
+           .empty()) {
     error = cudaErrorInvalidValue;
     return std::nullopt;
   }

@@ -30,22 +30,12 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   // invalid value for each (the H200 with CUDA 13: a block over 1024 threads
   // or over the launch bounds, an empty grid, a grid's y over 65535, more
   // dynamic shared memory than the kernel may have).
-  core::DeviceFacts f = core::deviceFacts(r.arch());
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  if (core::launchDimensionsRefused(r.arch(), toDim3(grid), toDim3(block),
-                                    r.device().launchBound(it->second)))
-    return fail(cudaErrorInvalidValue);
-  // Dynamic shared memory past the default 48 KB needs the kernel's opt-in
-  // (cudaFuncAttributeMaxDynamicSharedMemorySize); the default limit also
-  // counts the kernel's static bytes, which only the toolkit's compiler
-  // knows, so a launch under 48 KB of dynamic memory is not refused here.
-  auto optIn = r.maxDynamicShared.find(it->second);
-  uint64_t sharedLimit = optIn != r.maxDynamicShared.end()
-                             ? optIn->second
-                             : uint64_t(f.sharedPerBlock);
-  if (shared > std::min<uint64_t>(sharedLimit, f.sharedPerBlockOptin))
-    return fail(cudaErrorInvalidValue);
   core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
+  if (!core::launchRefusal(r.arch(), config, r.device().launchBound(it->second),
+                           r.dynamicSharedOptIn(it->second))
+           .empty())
+    return fail(cudaErrorInvalidValue);
   if (cooperative) {
     // Every block must be resident at once: at most the occupancy
     // calculator's blocks per SM on every SM. Without the compiler's

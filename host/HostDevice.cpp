@@ -81,29 +81,18 @@ bool serialize(const Constant *c, const DataLayout &dl, uint8_t *out) {
 
 } // namespace
 
-std::pair<std::string, std::string> kernelNames(const std::string &mangled) {
-  std::string signature = llvm::demangle(mangled);
-  llvm::ItaniumPartialDemangler demangler;
-  std::string name = signature.substr(0, signature.find('('));
-  if (!demangler.partialDemangle(mangled.c_str()))
-    if (char *n = demangler.getFunctionName(nullptr, nullptr)) {
-      name = n;
-      std::free(n);
-    }
-  // Template arguments as the source writes them (and `predict` names
-  // them): reduce_v5<256>, not the demangler's reduce_v5<256u>.
-  const std::regex suffix(R"(\b([0-9]+)(u|l|ul|lu|ll|ull)\b)");
-  return {std::regex_replace(name, suffix, "$1"), signature};
-}
-
-HostDevice::HostDevice(const llvm::Module &module, const RunOptions &options,
+HostDevice::HostDevice(const analyzer::CompiledModule &device,
+                       const RunOptions &options,
                        std::vector<RunLaunch> &launches, SimulationClock &clock)
-    : module_(module), options_(options), launches_(launches), clock_(clock),
+    : module_(*device.module), kernelNames_(device.kernelNames),
+      options_(options), launches_(launches), clock_(clock),
       // Every block: skipped blocks' stores would not be computed.
       predictor_(options.arch, /*exhaustive=*/true),
       resourceUsage_(options.toolkit, options.file,
                      options.arch.major < 2 ? "sm_20" : options.arch.name,
-                     options.clangArgs) {
+                     options.clangArgs),
+      runner_(module_, predictor_, memory_, options.limits, options.file,
+              hooks()) {
   predictor_.setJobs(options.jobs);
   predictor_.setPrintf(options.printfOut);
   predictor_.setSanitizer(options.sanitizer);
@@ -172,115 +161,77 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
   std::vector<sim::KernelArg> kernelArgs;
   if (std::string error =
           kernelArguments(*fn, module_.getDataLayout(), args,
-                          kernelNames(deviceName).first, kernelArgs);
+                          sim::kernelNames(deviceName).first, kernelArgs);
       !error.empty())
     return {error, {}};
   return simulate(*fn, config, std::move(kernelArgs), std::nullopt);
-}
-
-std::shared_ptr<const sim::DecodedKernel>
-HostDevice::decodedKernel(const Function &fn, std::string &error) {
-  auto &decoded = decoded_[fn.getName().str()];
-  if (!decoded) {
-    auto d = sim::decodeKernel(fn);
-    if (!d) {
-      error = llvm::toString(d.takeError());
-      return nullptr;
-    }
-    decoded = std::move(*d);
-  }
-  return decoded;
 }
 
 LaunchOutcome
 HostDevice::simulate(const Function &fn, const core::LaunchConfig &config,
                      std::vector<sim::KernelArg> kernelArgs,
                      std::optional<core::DeviceLaunchOrigin> origin) {
-  const std::string deviceName = fn.getName().str();
-  auto [kernelName, signature] = kernelNames(deviceName);
-  if (launches_.size() >= options_.maxLaunches)
-    return {"launch #" + std::to_string(launches_.size()) + " (" + kernelName +
-                ") not simulated: the program made more than --max-launches " +
-                std::to_string(options_.maxLaunches) + " launches",
-            {}};
-  std::string decodeError;
-  std::shared_ptr<const sim::DecodedKernel> decoded =
-      decodedKernel(fn, decodeError);
-  if (!decoded)
-    return {decodeError, {}};
-
-  RunLaunch l;
-  l.index = int(launches_.size());
-  l.deviceName = deviceName;
-  l.kernelName = kernelName;
-  l.signature = signature;
-  l.config = config;
-  l.function = &fn;
-  l.kernel = decoded;
-  l.launchedFrom = origin;
-  sim::Limits limits;
-  limits.maxWarpSteps = options_.stepBudget;
-  limits.maxZeroFillWarpSteps = options_.zeroFillStepBudget;
-  limits.maxLaunchSteps = options_.maxLaunchSteps;
-  limits.maxMemoryBytes = options_.maxMemoryBytes;
-  if (options_.beginLaunch)
-    options_.beginLaunch("launch #" + std::to_string(l.index) + " " +
-                         kernelName);
-  auto start = std::chrono::steady_clock::now();
+  outcome_ = {};
   ZeroedHeap ownAllocations(false);
-  clock_.running = true;
-  l.result = predictor_.run(*decoded, config, kernelArgs, memory_, limits);
-  auto elapsed = std::chrono::steady_clock::now() - start;
-  clock_.nanos += std::chrono::nanoseconds(elapsed).count();
-  clock_.running = false;
-  l.seconds = std::chrono::duration<double>(elapsed).count();
-  if (options_.endLaunch)
-    options_.endLaunch();
-  LaunchOutcome outcome;
-  if (!l.result.error.empty())
-    outcome.error = "launch #" + std::to_string(l.index) + " " + kernelName +
-                    ": " + l.result.error;
-  outcome.fault = l.result.fault;
-  // What the GPU prints as the kernel faults (a failed assert's line) goes
-  // to standard error, after the kernel's printf output (measured on the
-  // H100: tests/host/programs/device_fault.cu).
-  if (outcome.fault && !outcome.fault->gpuOutput.empty()) {
-    if (options_.printfOut)
-      options_.printfOut->flush();
-    std::fflush(stdout);
-    std::fputs(outcome.fault->gpuOutput.c_str(), stderr);
-  }
-  std::vector<sim::DeviceWork> work = std::move(l.result.deviceWork);
-  const int parent = l.index;
-  std::shared_ptr<const sim::DecodedKernel> parentKernel = decoded;
-  launches_.push_back(std::move(l));
-  // The grid's children, after it (simulator/DeviceLaunches.h); the first
-  // that fails or faults is the launch's outcome, as the GPU reports it.
-  sim::runDeviceWork(work, memory_, [&](const sim::DeviceWork &w) {
-    if (!outcome.error.empty())
-      return;
-    const Function *child = module_.getFunction(w.kernel);
-    if (!child || child->isDeclaration()) {
-      outcome.error = "kernel '" + w.kernel + "' not found in the device code";
-      return;
+  // The first launch of the walk (the host's, or one of its grid's
+  // children) that fails or faults is the outcome, as the GPU reports it.
+  if (std::string error = runner_.run(fn, config, kernelArgs, origin);
+      !error.empty() && outcome_.error.empty())
+    outcome_.error = error;
+  return std::move(outcome_);
+}
+
+sim::LaunchRunner::Hooks HostDevice::hooks() {
+  sim::LaunchRunner::Hooks h;
+  h.admit = [this](const Function &fn,
+                   const std::optional<core::DeviceLaunchOrigin> &,
+                   std::string &refusal) -> std::optional<int> {
+    if (launches_.size() >= options_.maxLaunches) {
+      refusal = "launch #" + std::to_string(launches_.size()) + " (" +
+                sim::kernelNames(fn.getName().str()).first +
+                ") not simulated: the program made more than --max-launches " +
+                std::to_string(options_.maxLaunches) + " launches";
+      return std::nullopt;
     }
-    std::shared_ptr<const sim::DecodedKernel> childDecoded =
-        decodedKernel(*child, outcome.error);
-    if (!childDecoded)
-      return;
-    core::DeviceLaunchOrigin from;
-    from.launch = parent;
-    from.where =
-        sim::userLocation(parentKernel->insts()[w.instId], options_.file);
-    from.depth = w.config.deviceDepth;
-    LaunchOutcome o = simulate(*child, w.config,
-                               sim::parameterBufferArguments(
-                                   *childDecoded, memory_, w.parameterBuffer),
-                               from);
-    if (!o.error.empty() || o.fault)
-      outcome = std::move(o);
-  });
-  return outcome;
+    return int(launches_.size());
+  };
+  h.names = [this](const std::string &mangled) {
+    return analyzer::namesOf(kernelNames_, mangled);
+  };
+  h.begin = [this](const std::string &label) {
+    if (options_.beginLaunch)
+      options_.beginLaunch(label);
+    started_ = std::chrono::steady_clock::now();
+    clock_.running = true;
+  };
+  h.end = [this] {
+    clock_.nanos +=
+        std::chrono::nanoseconds(std::chrono::steady_clock::now() - started_)
+            .count();
+    clock_.running = false;
+    if (options_.endLaunch)
+      options_.endLaunch();
+  };
+  h.record = [this](RunLaunch &&l) {
+    const bool failed = !l.result.error.empty();
+    if (failed && outcome_.error.empty()) {
+      outcome_.error = "launch #" + std::to_string(l.index) + " " +
+                       l.kernelName + ": " + l.result.error;
+      outcome_.fault = l.result.fault;
+      // What the GPU prints as the kernel faults (a failed assert's line)
+      // goes to standard error, after the kernel's printf output (measured
+      // on the H100: tests/host/programs/device_fault.cu).
+      if (outcome_.fault && !outcome_.fault->gpuOutput.empty()) {
+        if (options_.printfOut)
+          options_.printfOut->flush();
+        std::fflush(stdout);
+        std::fputs(outcome_.fault->gpuOutput.c_str(), stderr);
+      }
+    }
+    launches_.push_back(std::move(l));
+    return !failed;
+  };
+  return h;
 }
 
 std::optional<core::KernelResources>
@@ -338,13 +289,7 @@ bool HostDevice::bindManaged(const std::string &deviceName, void *host,
 
 int HostDevice::launchBound(const std::string &deviceName) {
   const llvm::Function *f = module_.getFunction(deviceName);
-  unsigned bound = 0;
-  if (!f || f->getFnAttribute("nvvm.maxntid")
-                .getValueAsString()
-                .split(',')
-                .first.getAsInteger(10, bound))
-    return 0;
-  return int(bound);
+  return f ? sim::kernelLaunchBound(*f) : 0;
 }
 
 } // namespace kcheck::host

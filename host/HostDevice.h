@@ -8,6 +8,7 @@
 #include "host/HostRunner.h"
 
 #include <atomic>
+#include <chrono>
 #include <map>
 
 namespace kcheck::host {
@@ -20,7 +21,8 @@ struct SimulationClock {
 
 class HostDevice : public SimulatedDevice {
 public:
-  HostDevice(const llvm::Module &module, const RunOptions &options,
+  /// `device`: the compiled device side (its module and kernel names).
+  HostDevice(const analyzer::CompiledModule &device, const RunOptions &options,
              std::vector<RunLaunch> &launches, SimulationClock &clock);
 
   sim::DeviceMemory &memory() override { return memory_; }
@@ -42,23 +44,21 @@ private:
                          const core::LaunchConfig &config,
                          std::vector<sim::KernelArg> args,
                          std::optional<core::DeviceLaunchOrigin> origin);
-
-  /// `fn` decoded once (null, with `error`, when the engine cannot run it).
-  std::shared_ptr<const sim::DecodedKernel>
-  decodedKernel(const llvm::Function &fn, std::string &error);
+  /// What the runner does around each launch of a walk: number it after
+  /// the program's launches, time it, keep it as a RunLaunch.
+  sim::LaunchRunner::Hooks hooks();
 
   const llvm::Module &module_;
+  const std::map<std::string, analyzer::KernelName> &kernelNames_;
   const RunOptions &options_;
   std::vector<RunLaunch> &launches_;
   SimulationClock &clock_;
   sim::DeviceMemory memory_;
   sim::Predictor predictor_;
-  std::map<std::string, std::shared_ptr<const sim::DecodedKernel>> decoded_;
   analyzer::KernelResourceUsage resourceUsage_;
+  sim::LaunchRunner runner_;
+  LaunchOutcome outcome_; // of the launch being simulated, children included
+  std::chrono::steady_clock::time_point started_;
 };
-
-/// Names of a kernel for reports: ("reduce_v5<256>", "void
-/// reduce_v5<256>(float*, float*)").
-std::pair<std::string, std::string> kernelNames(const std::string &mangled);
 
 } // namespace kcheck::host

@@ -297,7 +297,7 @@ RunResult runProgram(const RunOptions &options) {
   argv.push_back(nullptr);
 
   SimulationClock clock;
-  HostDevice device(*result.device.module, options, result.launches, clock);
+  HostDevice device(result.device, options, result.launches, clock);
   CudaRuntime runtime(options.arch, device);
   std::string jitError;
   runUnderRuntime(**jit, mainFn, argv, options, runtime, clock, result,

@@ -19,6 +19,7 @@
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
 #include "host/CudaRuntime.h"
+#include "simulator/LaunchRunner.h"
 #include "simulator/Predictor.h"
 
 #include <cstdint>
@@ -41,10 +42,8 @@ struct RunOptions {
   core::ArchSpec arch; // models' options applied
   /// Seconds host code may run, not counting the simulation of its launches.
   double hostBudgetSeconds = 120;
-  uint64_t stepBudget = 1'000'000'000;      // warp instructions per block
-  uint64_t zeroFillStepBudget = 20'000'000; // ... steered by unseen data
-  // Per launch, and launches per run (cli/Options.h).
-  uint64_t maxLaunchSteps = ~0ull, maxMemoryBytes = ~0ull;
+  // Per block and per launch (driver::launchLimits), and launches per run.
+  sim::Limits limits = {1'000'000'000, 20'000'000};
   uint64_t maxLaunches = ~0ull;
   unsigned jobs = 1; // threads simulating a launch's blocks
   // Sanitizer checks on every launch (kcheck memcheck --run-host).
@@ -62,19 +61,9 @@ struct RunOptions {
   std::function<void()> endLaunch;
 };
 
-struct RunLaunch {
-  int index = 0;          // in the program's launch order
-  std::string deviceName; // mangled
-  std::string kernelName; // "reduce_v5<256>"
-  std::string signature;  // "void reduce_v5<256>(float*, float*)"
-  core::LaunchConfig config;
-  const llvm::Function *function = nullptr; // in RunResult::device
-  std::shared_ptr<const sim::DecodedKernel> kernel;
-  sim::LaunchResult result; // result.error: the launch failed
-  double seconds = 0;       // simulation time
-  // Launched by a kernel (dynamic parallelism), not by host code.
-  std::optional<core::DeviceLaunchOrigin> launchedFrom;
-};
+/// One launch the program made (by host code, or by a kernel: launchedFrom),
+/// as the launch runner simulated it; result.error: the launch failed.
+using RunLaunch = sim::RunnerLaunch;
 
 struct RunResult {
   bool compiled = false;

@@ -140,6 +140,13 @@ public:
   /// Whether the code being evaluated is under a condition that could not
   /// be evaluated (one of context()).
   bool underUnevaluatedCondition() const { return unevaluatedConditions_ > 0; }
+  /// The dynamic shared limit cudaFuncSetAttribute gave `kernel` so far.
+  std::optional<uint64_t>
+  dynamicSharedOptIn(const clang::FunctionDecl *kernel) const {
+    auto it = maxDynamicShared_.find(kernel);
+    return it == maxDynamicShared_.end() ? std::nullopt
+                                         : std::optional<uint64_t>(it->second);
+  }
 
   std::string text(const clang::Stmt *s) const;     // source text, short
   std::string where(clang::SourceLocation l) const; // "file.cu:12"

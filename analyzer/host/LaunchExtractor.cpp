@@ -3,6 +3,8 @@
 #include "analyzer/host/LaunchExtractor.h"
 #include "analyzer/host/HostEvaluator.h"
 
+#include "analyzer/facts/KernelNames.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
@@ -23,16 +25,7 @@ namespace {
 class Extractor {
 public:
   Extractor(ASTContext &ctx, HostProgram &out, const ExtractorOptions &options)
-      : ctx_(ctx), out_(out), options_(options),
-        mangler_(ctx.createMangleContext()), policy_(ctx.getLangOpts()) {
-    // Nsight (cu++filt) spelling: "float4 *", not "struct float4 *".
-    policy_.SuppressTagKeyword = true;
-    policy_.Bool = true;
-    // Inline namespaces too, as Nsight's names have them
-    // (`cub::CUB_300001_SM_900::detail::...`).
-    policy_.SuppressInlineNamespace =
-        llvm::to_underlying(PrintingPolicy::SuppressInlineNamespaceMode::None);
-  }
+      : ctx_(ctx), out_(out), options_(options), naming_(ctx) {}
 
   void run() {
     std::vector<const FunctionDecl *> kernels;
@@ -74,94 +67,8 @@ private:
     return nullptr;
   }
 
-  // Kernels with an IR function: defined, non-dependent, instantiations too.
-  void collectKernels(const DeclContext *dc,
-                      std::vector<const FunctionDecl *> &out) const {
-    auto consider = [&](const FunctionDecl *fd) {
-      if (fd->hasAttr<CUDAGlobalAttr>() && fd->doesThisDeclarationHaveABody() &&
-          !fd->isDependentContext())
-        out.push_back(fd);
-    };
-    for (const Decl *d : dc->decls()) {
-      if (auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
-        for (const FunctionDecl *spec : ft->specializations())
-          consider(spec);
-      } else if (auto *fd = dyn_cast<FunctionDecl>(d)) {
-        consider(fd);
-      } else if (isa<NamespaceDecl, LinkageSpecDecl, ExportDecl>(d)) {
-        collectKernels(cast<DeclContext>(d), out);
-      }
-    }
-  }
-
   std::string mangle(const FunctionDecl *fd) const {
-    return kernelMangledName(*mangler_, fd);
-  }
-
-  std::string typeName(QualType t) const {
-    return t.getCanonicalType().getAsString(policy_);
-  }
-
-  std::string templateArg(const TemplateArgument &a) const {
-    switch (a.getKind()) {
-    case TemplateArgument::Integral: {
-      QualType t = a.getIntegralType();
-      if (t->isBooleanType())
-        return a.getAsIntegral() != 0 ? "true" : "false";
-      std::string value = llvm::toString(a.getAsIntegral(), 10);
-      // Enumerators and characters as the demangler (and so Nsight and
-      // --run-host) writes them: topk<(Phase)0>, f<(char)97>.
-      if (t->isEnumeralType() || t->isAnyCharacterType())
-        return "(" + typeName(t) + ")" + value;
-      return value;
-    }
-    case TemplateArgument::Type:
-      return typeName(a.getAsType());
-    case TemplateArgument::Pack: {
-      std::string s;
-      for (const TemplateArgument &p : a.pack_elements())
-        s += (s.empty() ? "" : ", ") + templateArg(p);
-      return s;
-    }
-    default: {
-      std::string s;
-      llvm::raw_string_ostream os(s);
-      a.print(policy_, os, /*IncludeType=*/false);
-      return s;
-    }
-    }
-  }
-
-  // "reduce_v5<256>": qualified name plus template arguments.
-  std::string kernelName(const FunctionDecl *fd) const {
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    fd->printQualifiedName(os, policy_);
-    if (const TemplateArgumentList *args =
-            fd->getTemplateSpecializationArgs()) {
-      std::string list;
-      for (const TemplateArgument &a : args->asArray()) {
-        std::string s = templateArg(a);
-        if (!s.empty())
-          list += (list.empty() ? "" : ", ") + s;
-      }
-      name += "<" + list + ">";
-    }
-    return name;
-  }
-
-  // Nsight's demangled form: template instances carry their return type.
-  std::string signature(const FunctionDecl *fd) const {
-    std::string s;
-    if (fd->getTemplateSpecializationArgs())
-      s = typeName(fd->getReturnType()) + " ";
-    s += kernelName(fd) + "(";
-    const auto *proto = fd->getType()->getAs<FunctionProtoType>();
-    for (unsigned i = 0; proto && i < proto->getNumParams(); ++i)
-      s += (i ? ", " : "") + // top-level const/restrict are not mangled
-           typeName(
-               proto->getParamType(i).getCanonicalType().getUnqualifiedType());
-    return s + ")";
+    return naming_.mangled(fd);
   }
 
   HostLaunch start(HostEvaluator &ev, const CallExpr *e, const FunctionDecl *fd,
@@ -169,9 +76,11 @@ private:
     HostLaunch l;
     l.loc = ev.sourceLoc(e->getBeginLoc());
     if (fd) {
-      l.kernelName = kernelName(fd);
+      KernelName names = naming_.of(fd);
+      l.kernelName = names.name;
       l.mangledName = mangle(fd);
-      l.signature = signature(fd);
+      l.signature = names.signature;
+      l.dynamicSharedOptIn = ev.dynamicSharedOptIn(fd);
     } else {
       l.kernelName = ev.text(callee);
       l.notes.push_back("the kernel `" + l.kernelName + "` launched at " +
@@ -306,8 +215,7 @@ private:
   ASTContext &ctx_;
   HostProgram &out_;
   const ExtractorOptions &options_;
-  std::unique_ptr<MangleContext> mangler_;
-  PrintingPolicy policy_;
+  KernelNaming naming_;
   HostEvaluator *ev_ = nullptr;
 };
 

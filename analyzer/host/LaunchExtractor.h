@@ -135,6 +135,9 @@ struct HostLaunch {
   std::optional<core::Dim3> grid, block;      // nullopt: unknown
   std::optional<uint64_t> dynamicSharedBytes; // nullopt: unknown
   bool cooperative = false;                   // cudaLaunchCooperativeKernel
+  // cudaFuncAttributeMaxDynamicSharedMemorySize as the program set it for
+  // the kernel before the launch; nullopt: not set (or not known).
+  std::optional<uint64_t> dynamicSharedOptIn;
   std::vector<LaunchArg> args;
   // Everything that could not be evaluated for this launch, and the conditions
   // it was found under, in words with file:line.

@@ -55,10 +55,12 @@ class DeviceCompileAction : public clang::EmitLLVMOnlyAction {
 public:
   DeviceCompileAction(llvm::LLVMContext &context,
                       std::vector<SubscriptFact> &facts,
+                      std::map<std::string, KernelName> &kernelNames,
                       const std::vector<ConsumerFactory> &extraConsumers,
                       NvccCompatEdits &compatEdits)
       : clang::EmitLLVMOnlyAction(&context), facts(facts),
-        extraConsumers(extraConsumers), compatEdits(compatEdits) {}
+        kernelNames(kernelNames), extraConsumers(extraConsumers),
+        compatEdits(compatEdits) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer>
@@ -72,6 +74,8 @@ protected:
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(std::make_unique<UnlessErrors>(
         makeSubscriptFactsConsumer(facts), diagnostics));
+    consumers.push_back(std::make_unique<UnlessErrors>(
+        makeKernelNamesConsumer(kernelNames), diagnostics));
     for (const ConsumerFactory &factory : extraConsumers)
       if (std::unique_ptr<clang::ASTConsumer> consumer = factory(compiler))
         consumers.push_back(
@@ -86,6 +90,7 @@ protected:
 
 private:
   std::vector<SubscriptFact> &facts;
+  std::map<std::string, KernelName> &kernelNames;
   const std::vector<ConsumerFactory> &extraConsumers;
   NvccCompatEdits &compatEdits;
 };
@@ -368,8 +373,9 @@ compileDevice(const std::string &path, const CompileOptions &options,
         [&](llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs,
             NvccCompatEdits &edits, llvm::raw_ostream &diagnostics) {
           result.subscripts.clear(); // only the successful parse's
+          result.kernelNames.clear();
           DeviceCompileAction action(*result.context, result.subscripts,
-                                     extraConsumers, edits);
+                                     result.kernelNames, extraConsumers, edits);
           std::vector<unsigned> errors;
           bool compiled = runClangAction(deviceCompileArguments(path, attempt),
                                          fs, diagnostics, action, &errors);

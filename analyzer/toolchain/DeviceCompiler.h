@@ -6,6 +6,7 @@
 #pragma once
 
 #include "analyzer/facts/AstFacts.h"
+#include "analyzer/facts/KernelNames.h"
 #include "analyzer/toolchain/CudaToolkit.h"
 
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,6 +67,9 @@ struct CompiledModule {
   std::string diagnostics;
   bool ok = false;
   std::vector<SubscriptFact> subscripts;
+  // Every kernel the translation unit defines, by mangled name: how
+  // reports name it (analyzer/facts/KernelNames.h).
+  std::map<std::string, KernelName> kernelNames;
   // Compiled as relocatable device code: asked for, or needed because the
   // file launches kernels from device code (then the host side needs it
   // too: pass it on in CompileOptions::relocatableDeviceCode).

@@ -3,6 +3,7 @@
 #include "simulator/engine/AddressWindows.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 namespace kcheck::sim {
@@ -141,11 +142,19 @@ void BlockRunner::Impl::addNote(std::string text) {
 BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
   blockIdx = idx;
   steps = 0;
+  nextClockCheck = kClockCheckSteps;
   lastAllocation = {};
   resetRepeatWatch();
   if (storeBuffer) // blocks never read each other's buffered stores
     storeBuffer->endBlock();
   result = BlockResult();
+  // Between blocks, whichever driver runs them: the analysis's time budget.
+  if (limits.pastDeadline()) {
+    result.status = BlockResult::Status::TimeBudget;
+    result.message = timeBudgetText(limits) + " before block (" +
+                     core::toString(blockIdx) + ") of " + kernel.name();
+    return result;
+  }
   std::fill(shared.begin(), shared.end(), 0);
   sharedTainted = false;
   for (auto &w : warps) {
@@ -321,6 +330,11 @@ WarpStop BlockRunner::Impl::runWarp(WarpState &w, EventSink &sink) {
     uint32_t pc = top.pc;
     if ((steps >= nextRepeatCheck || repeatWatch.armed) && warpRepeats(w, pc))
       return options.coResident ? WarpStop::Spin : WarpStop::Abort;
+    if (steps >= nextClockCheck) {
+      nextClockCheck = steps + kClockCheckSteps;
+      if (limits.pastDeadline())
+        return stopAtTimeBudget(pc);
+    }
     // controlTainted changes only at a branch, which ends the inner loop.
     const uint64_t stepLimit =
         w.controlTainted
@@ -450,6 +464,20 @@ WarpStop BlockRunner::Impl::stopAtStepLimit(uint32_t pc, uint64_t stepLimit) {
            : "the loop there may not terminate") +
       " (--step-budget raises the budget)";
   return WarpStop::Abort;
+}
+
+WarpStop BlockRunner::Impl::stopAtTimeBudget(uint32_t pc) {
+  result.status = BlockResult::Status::TimeBudget;
+  result.message = timeBudgetText(limits) + " at " + where(pc) + " in " +
+                   kernel.name() + ", block (" + core::toString(blockIdx) + ")";
+  return WarpStop::Abort;
+}
+
+std::string timeBudgetText(const Limits &limits) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", limits.budgetSeconds);
+  return std::string("the analysis passed its time budget of ") + seconds +
+         " s (--time-budget raises it)";
 }
 
 // Load, Store, AtomicRmw, CmpXchg. False after recording a fault.

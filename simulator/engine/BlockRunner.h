@@ -15,6 +15,7 @@
 #include "simulator/engine/DeviceRuntime.h"
 #include "simulator/engine/Events.h"
 
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -52,7 +53,20 @@ struct Limits {
   // DeviceMemory's backed pages, whose limit the Predictor sets).
   uint64_t maxLaunchSteps = ~0ull;
   uint64_t maxMemoryBytes = ~0ull;
+  // The whole analysis (--time-budget, checked between launches, between
+  // blocks and every kClockCheckSteps warp instructions): past `deadline`
+  // the launch stops, saying which option raises `budgetSeconds`.
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::time_point::max();
+  double budgetSeconds = 0;
+  bool pastDeadline() const {
+    return deadline != std::chrono::steady_clock::time_point::max() &&
+           std::chrono::steady_clock::now() > deadline;
+  }
 };
+
+/// What a launch or block stopped by the time budget says.
+std::string timeBudgetText(const Limits &limits);
 
 class StoreBuffer;
 
@@ -126,7 +140,14 @@ struct RunnerOptions {
 struct BlockResult {
   // Waiting: co-resident blocks only (RunnerOptions::coResident); every
   // warp left spins, waiting for memory another block writes: resumeBlock().
-  enum class Status { Completed, Faulted, StepLimit, Error, Waiting };
+  enum class Status {
+    Completed,
+    Faulted,
+    StepLimit,
+    TimeBudget,
+    Error,
+    Waiting
+  };
   Status status = Status::Completed;
   std::optional<Fault> fault; // when Faulted
   std::string message;        // StepLimit / Error / Waiting: what and where

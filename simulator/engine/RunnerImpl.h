@@ -73,6 +73,7 @@ struct BlockRunner::Impl {
   void reportInstruction(uint32_t pc, const WarpState &w, uint32_t mask,
                          EventSink &sink);
   WarpStop stopAtStepLimit(uint32_t pc, uint64_t stepLimit);
+  WarpStop stopAtTimeBudget(uint32_t pc);
   bool execMemoryAccess(const bc::Inst &in, uint32_t pc, WarpState &w,
                         uint32_t mask, EventSink &sink);
   bool execWarpLevel(const bc::Inst &in, uint32_t pc, WarpState &w,
@@ -244,6 +245,10 @@ struct BlockRunner::Impl {
   core::Dim3 blockIdx;
   uint64_t steps = 0;
   BlockResult result;
+  // The time budget (Limits::deadline) is read every kClockCheckSteps warp
+  // instructions, at a control transfer: a few milliseconds apart.
+  static constexpr uint64_t kClockCheckSteps = 1u << 18;
+  uint64_t nextClockCheck = kClockCheckSteps;
 
   // Non-termination (RepeatWatch.cpp): every kRepeatCheckSteps warp
   // instructions a snapshot of the running warp is taken at a block start;

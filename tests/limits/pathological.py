@@ -143,6 +143,41 @@ int main() {
 }
 """
 
+# A block that runs for minutes (writing memory, so no repeat is detected)
+# with the step budget raised past it: the time budget stops it within a
+# few milliseconds of its end (the clock is read every 2^18 warp
+# instructions).
+LONG_BLOCK = HEAD + r"""
+__global__ void count(volatile int *out, long long n) {
+  for (long long i = 0; i < n; ++i)
+    out[threadIdx.x] = out[threadIdx.x] * 3 + int(i);
+}
+int main() {
+  int *out;
+  cudaMalloc(&out, 128);
+  count<<<1, 32>>>(out, 100000000000ll);
+  return 0;
+}
+"""
+
+# Many launches, each with its own argument (no repeat to reuse), under
+# `kcheck run`: the time budget stops between two of them, the earlier ones
+# reported.
+MANY_LAUNCHES = HEAD + r"""
+__global__ void add(float *x, int k) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  x[i] += float(k);
+}
+int main() {
+  float *x;
+  cudaMalloc(&x, 1024 * 256 * sizeof(float));
+  for (int k = 0; k < 100000; ++k)
+    add<<<1024, 256>>>(x, k);
+  cudaDeviceSynchronize();
+  return 0;
+}
+"""
+
 
 def ten_megabytes():
     """About 10 MB of valid CUDA: many device functions, one kernel that
@@ -197,6 +232,15 @@ CASES = {
                       r"the launch never ends: every block left spins with nothing "
                       r"changing(.|\n)*waits at \S+:5 \(warp 0 comes back there "
                       r"with nothing changed\)"),
+    "time_budget_block": (LONG_BLOCK,
+                          ["predict", "--step-budget", "1000000000000",
+                           "--time-budget", "6"], 3,
+                          r"the analysis passed its time budget of 6 s "
+                          r"\(--time-budget raises it\) at \S+:[56] in count"),
+    "time_budget_launches": (MANY_LAUNCHES, ["run", "--time-budget", "8"], 3,
+                             r"launch #0 add<<<1024, 256>>>(.|\n)*the analysis "
+                             r"passed its time budget of 8 s \(--time-budget "
+                             r"raises it\) before (launch #[0-9]+ add|block)"),
     "source_10mb": (None, ["predict"], 3,
                     r"is 10 MB, past --max-source 4 MB: kcheck declines to compile it"),
 }

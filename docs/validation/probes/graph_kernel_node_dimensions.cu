@@ -2,11 +2,14 @@
 // (a block of 4096 threads, a grid of 2^31 blocks, a 32x32x2 block, an
 // empty block, too much dynamic shared memory), and whether it reads the
 // arguments first (the first node's second argument is no host pointer).
-// kcheck's answers (host/CudaRuntimeGraphs.cpp kernelWork): invalid value
-// for each dimension, before the arguments are read; shared memory is
-// checked at launch. Written from HeCBench-like code that runs on the H200
-// with such a node (docs/validation/real-world-families.md, graphs); the
-// H200's own output of this probe is still to be recorded.
+// The H200 (docs/validation/data/h200-graph_kernel_node_dimensions.txt):
+// invalid value for each, 300000 bytes of dynamic shared memory included,
+// at the node's addition; the node with a bad argument is not read. kcheck
+// answers from one rule (core::launchRefusal, host/CudaRuntimeGraphs.cpp
+// kernelWork), before the arguments are read; ctest
+// conformance.graph_kernel_node_dimensions compares the two. Written from
+// HeCBench-like code that runs on the H200 with such a node
+// (docs/validation/real-world-families.md, graphs).
 #include <cstdio>
 __global__ void k(int *a, int *b) {
   if (a)
