@@ -12,4 +12,7 @@ enum class CudaError : int {
 #undef KCHECK_CUDA_ERROR
 };
 
+/// "cudaErrorInvalidValue", as cudaGetErrorName writes it.
+const char *cudaErrorName(CudaError error);
+
 } // namespace kcheck::core

@@ -47,25 +47,48 @@ bool launchDimensionsRefused(const ArchSpec &arch, const Dim3 &grid,
          grid.y > unsigned(f.maxGridDimYZ) || grid.z > unsigned(f.maxGridDimYZ);
 }
 
-std::string launchRefusal(const ArchSpec &arch, const LaunchConfig &config,
-                          int launchBound, std::optional<uint64_t> optIn) {
+CudaError deviceAllocationError(const ArchSpec &arch, uint64_t bytes,
+                                uint64_t inUse) {
+  uint64_t total = uint64_t(deviceFacts(arch).totalGlobalMem);
+  if (bytes > total || inUse > total - bytes)
+    return CudaError::cudaErrorMemoryAllocation;
+  return CudaError::cudaSuccess;
+}
+
+std::optional<LaunchRefusal>
+launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,
+              std::optional<uint64_t> optIn, const KernelResources *resources) {
   DeviceFacts f = deviceFacts(arch);
   if (launchDimensionsRefused(arch, config.grid, config.block, launchBound))
-    return "grid (" + toString(config.grid) + ") or block (" +
-           toString(config.block) + ") past what the device" +
-           (launchBound ? " or the kernel's __launch_bounds__ (" +
-                              std::to_string(launchBound) + " threads)"
-                        : std::string()) +
-           " allows";
+    return LaunchRefusal{
+        CudaError::cudaErrorInvalidValue,
+        "grid (" + toString(config.grid) + ") or block (" +
+            toString(config.block) + ") past what the device" +
+            (launchBound ? " or the kernel's __launch_bounds__ (" +
+                               std::to_string(launchBound) + " threads)"
+                         : std::string()) +
+            " allows"};
   uint64_t limit = std::min<uint64_t>(optIn.value_or(f.sharedPerBlock),
                                       uint64_t(f.sharedPerBlockOptin));
   if (config.dynamicSharedBytes > limit)
-    return std::to_string(config.dynamicSharedBytes) +
-           " bytes of dynamic shared memory, past the kernel's " +
-           std::to_string(limit) +
-           (optIn ? ""
-                  : " (without cudaFuncAttributeMaxDynamicSharedMemorySize)");
-  return "";
+    return LaunchRefusal{
+        CudaError::cudaErrorInvalidValue,
+        std::to_string(config.dynamicSharedBytes) +
+            " bytes of dynamic shared memory, past the kernel's " +
+            std::to_string(limit) +
+            (optIn ? ""
+                   : " (without cudaFuncAttributeMaxDynamicSharedMemorySize)")};
+  if (config.cooperative)
+    if (uint64_t resident =
+            maxCoResidentBlocks(arch, resources, int(config.block.count()),
+                                config.dynamicSharedBytes);
+        resident && config.grid.count() > resident)
+      return LaunchRefusal{CudaError::cudaErrorCooperativeLaunchTooLarge,
+                           "a cooperative launch of " +
+                               std::to_string(config.grid.count()) +
+                               " blocks, past the " + std::to_string(resident) +
+                               " that can be resident at once"};
+  return std::nullopt;
 }
 
 } // namespace kcheck::core

@@ -6,7 +6,9 @@
 #pragma once
 
 #include "core/ArchSpec.h"
+#include "core/CudaErrors.h"
 #include "core/Launch.h"
+#include "core/Occupancy.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,20 +28,43 @@ std::optional<uint64_t> defaultDeviceLimit(const ArchSpec &arch, int limit);
 bool launchDimensionsRefused(const ArchSpec &arch, const Dim3 &grid,
                              const Dim3 &block, int launchBound);
 
-/// Why the GPU refuses a launch of `config` before running anything, ""
-/// when it does not: its dimensions (launchDimensionsRefused, with the
-/// kernel's launch bound), or more dynamic shared memory than the kernel
-/// may have — its opt-in (`optIn`: cudaFuncAttributeMaxDynamicSharedMemory-
-/// Size as the program set it, nullopt: not set) else the device's 48 KB
-/// per block, never more than the device's opt-in maximum. The default limit
-/// also counts the kernel's static bytes, which only the toolkit's compiler
-/// knows, so a launch within 48 KB of dynamic memory is not refused here.
-/// The H200 with CUDA 13 answers cudaErrorInvalidValue for each from the
-/// host: cudaLaunchKernel, <<<>>>, and cudaGraphAddKernelNode (probe
+/// What an allocation of `bytes` more of device memory answers (cudaMalloc,
+/// cudaMallocAsync) with `inUse` bytes already allocated:
+/// cudaErrorMemoryAllocation past the device's global memory
+/// (totalGlobalMem; the H200 refuses 2^50 bytes:
+/// docs/validation/data/h200-runtime-facts.tsv, cudaMalloc.huge), else
+/// success (0 bytes: success and a null pointer, as the H200 answers).
+/// Both host paths ask it: the runtime with the bytes its program holds, the
+/// static analysis (which follows no cudaFree) with none.
+CudaError deviceAllocationError(const ArchSpec &arch, uint64_t bytes,
+                                uint64_t inUse);
+
+/// Why the GPU refuses a launch before running anything, and what the
+/// launching call returns.
+struct LaunchRefusal {
+  CudaError error = CudaError::cudaErrorInvalidValue;
+  std::string why;
+};
+
+/// Whether the GPU refuses a launch of `config`: its dimensions
+/// (launchDimensionsRefused, with the kernel's launch bound), or more
+/// dynamic shared memory than the kernel may have — its opt-in (`optIn`:
+/// cudaFuncAttributeMaxDynamicSharedMemorySize as the program set it,
+/// nullopt: not set) else the device's 48 KB per block, never more than the
+/// device's opt-in maximum (the default limit also counts the kernel's
+/// static bytes, which only the toolkit's compiler knows, so a launch within
+/// 48 KB of dynamic memory is not refused here): cudaErrorInvalidValue for
+/// each, as the H200 with CUDA 13 answers from the host — cudaLaunchKernel,
+/// <<<>>>, and cudaGraphAddKernelNode (probe
 /// docs/validation/probes/graph_kernel_node_dimensions.cu: 300000 bytes).
-/// Every path asks this one rule: the host runtime, graph kernel nodes and
-/// the static analysis.
-std::string launchRefusal(const ArchSpec &arch, const LaunchConfig &config,
-                          int launchBound, std::optional<uint64_t> optIn);
+/// A cooperative launch of more blocks than can be resident at once (the
+/// occupancy calculator's blocks per SM on every SM, from `resources` when
+/// the toolkit's compiler gave them, else the SMs' thread limit):
+/// cudaErrorCooperativeLaunchTooLarge. Every path asks this one rule: the
+/// host runtime, graph kernel nodes and the static analysis.
+std::optional<LaunchRefusal>
+launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,
+              std::optional<uint64_t> optIn,
+              const KernelResources *resources = nullptr);
 
 } // namespace kcheck::core

@@ -75,8 +75,9 @@ private:
   /// launch is not run (its notes in `lr` say why).
   const llvm::Function *runnable(const HostLaunch &hl, core::LaunchReport &lr,
                                  std::vector<sim::KernelArg> &args);
-  /// Why the GPU refuses `hl` (core::launchRefusal); "" when it does not.
-  std::string refusal(const HostLaunch &hl) const;
+  /// Why the GPU refuses `hl` (core::launchRefusal); nullopt when it does
+  /// not.
+  std::optional<core::LaunchRefusal> refusal(const HostLaunch &hl);
   /// What the launch runner does around each launch of a walk.
   sim::LaunchRunner::Hooks hooks();
   void keep(core::LaunchReport &&lr, SimulatedLaunch &&sl);
@@ -85,6 +86,9 @@ private:
   Session &s_;
   HostProgram host_;
   analyzer::CompiledModule cm_;
+  // What the toolkit's compiler gives each kernel (registers, static shared
+  // memory), asked for only where occupancy matters.
+  std::optional<analyzer::KernelResourceUsage> resources_;
   sim::DeviceMemory memory_;
   LaunchBuilder builder_;
   sim::Predictor predictor_;
@@ -116,8 +120,9 @@ bool StaticAnalysis::compile(const std::optional<std::string> &mainFileText) {
   copts.keepLibdeviceDeclaration = sim::executesNatively;
   // Registers and the like come from the toolkit's compiler, asked only if
   // the program queries occupancy or a kernel's attributes.
-  analyzer::KernelResourceUsage resources(copts.toolkit, options_.file,
-                                          copts.arch, options_.clangArgs);
+  resources_.emplace(copts.toolkit, options_.file, copts.arch,
+                     options_.clangArgs);
+  analyzer::KernelResourceUsage &resources = *resources_;
   // As if run with the program's arguments: none (argc 1) unless
   // --program-args gives them, on the GPU --arch names.
   const Options &options = options_;
@@ -212,17 +217,18 @@ bool StaticAnalysis::simulateLaunches() {
   std::vector<int> number(host_.launches.size(), -1);
   int made = 0;
   for (size_t i = 0; i < host_.launches.size(); ++i)
-    if (refusal(host_.launches[i]).empty())
+    if (!refusal(host_.launches[i]))
       number[i] = made++;
   nextDeviceLaunch_ = made;
   bool refused = false;
   for (const HostLaunch *hl : chosen_) {
-    if (std::string why = refusal(*hl); !why.empty()) {
+    if (std::optional<core::LaunchRefusal> r = refusal(*hl)) {
       refused = true;
-      s_.report.notes.push_back(
-          fmt::format("the launch of {} at {}:{} is refused by the GPU "
-                      "(cudaErrorInvalidValue: {}): it runs nothing",
-                      hl->kernelName, hl->loc.file, hl->loc.line, why));
+      s_.report.notes.push_back(fmt::format(
+          "the launch of {} at {}:{} is refused by the GPU ({}: {}): it runs "
+          "nothing",
+          hl->kernelName, hl->loc.file, hl->loc.line,
+          core::cudaErrorName(r->error), r->why));
       continue;
     }
     core::LaunchReport lr;
@@ -338,18 +344,25 @@ StaticAnalysis::runnable(const HostLaunch &hl, core::LaunchReport &lr,
   return fn;
 }
 
-std::string StaticAnalysis::refusal(const HostLaunch &hl) const {
-  // What the GPU refuses runs nothing (the program's CUDA call returns
-  // cudaErrorInvalidValue), as running the host code finds; a launch whose
-  // configuration is not known is not refused.
+std::optional<core::LaunchRefusal>
+StaticAnalysis::refusal(const HostLaunch &hl) {
+  // What the GPU refuses runs nothing (the program's CUDA call returns the
+  // error), as running the host code finds; a launch whose configuration is
+  // not known is not refused.
   core::LaunchReport scratch;
   const llvm::Function *fn = cm_.module->getFunction(hl.mangledName);
   if (!fn || fn->isDeclaration() ||
       !resolveConfig(options_, hl, &hl == &commandLineLaunch_, scratch))
-    return "";
+    return std::nullopt;
+  // A cooperative launch's limit needs the compiler's registers.
+  std::optional<core::KernelResources> resources;
+  if (scratch.config.cooperative) {
+    std::string why;
+    resources = resources_->of(hl.mangledName, why);
+  }
   return core::launchRefusal(s_.arch, scratch.config,
-                             sim::kernelLaunchBound(*fn),
-                             hl.dynamicSharedOptIn);
+                             sim::kernelLaunchBound(*fn), hl.dynamicSharedOptIn,
+                             resources ? &*resources : nullptr);
 }
 
 void StaticAnalysis::noteWhatWasNotSeen() {

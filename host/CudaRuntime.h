@@ -169,6 +169,9 @@ public:
   std::map<const void *, std::string> kernels; // host stub -> device name
   // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
   std::map<std::string, uint64_t> maxDynamicShared; // by device name
+  // Device memory the program holds (cudaMalloc, cudaMallocAsync, less what
+  // it freed): what core::deviceAllocationError counts against.
+  uint64_t deviceBytesInUse = 0;
   /// Kernel `deviceName`'s opt-in, nullopt when the program set none.
   std::optional<uint64_t>
   dynamicSharedOptIn(const std::string &deviceName) const {

@@ -53,8 +53,6 @@ using namespace entry;
 
 constexpr int kDriverVersion = 12080; // CUDA_VERSION of the stub headers
 
-core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
-
 // ---------------------------------------------------------------------------
 // Device facts: core/DeviceFacts.h, the table the static evaluator reads too.
 

@@ -33,6 +33,9 @@ cudaError_t fail(cudaError_t e);
 /// returns first.
 cudaError_t sticky();
 
+/// The CUDA API's dim3 as kcheck's launch geometry.
+inline core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
+
 using EntryPoints = std::vector<std::pair<const char *, void *>>;
 
 template <class F> void *address(F *f) { return reinterpret_cast<void *>(f); }

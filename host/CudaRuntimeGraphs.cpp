@@ -130,12 +130,11 @@ std::optional<Work> kernelWork(const void *func, dim3 grid, dim3 block,
   // on the H200 (it ran on, with no kernel run), not a crash.
   // So is more dynamic shared memory than the kernel may have, at the
   // node's addition (the H200: 300000 bytes, cudaErrorInvalidValue).
-  core::LaunchConfig config{core::Dim3{grid.x, grid.y, grid.z},
-                            core::Dim3{block.x, block.y, block.z}, shared};
-  if (!core::launchRefusal(r.arch(), config, r.device().launchBound(it->second),
-                           r.dynamicSharedOptIn(it->second))
-           .empty()) {
-    error = cudaErrorInvalidValue;
+  core::LaunchConfig config{entry::toDim3(grid), entry::toDim3(block), shared};
+  if (std::optional<core::LaunchRefusal> refused = core::launchRefusal(
+          r.arch(), config, r.device().launchBound(it->second),
+          r.dynamicSharedOptIn(it->second))) {
+    error = cudaError_t(refused->error);
     return std::nullopt;
   }
   Work w;

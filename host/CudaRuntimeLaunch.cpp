@@ -13,10 +13,6 @@
 
 namespace kcheck::host::entry {
 
-namespace {
-core::Dim3 toDim3(dim3 d) { return {d.x, d.y, d.z}; }
-} // namespace
-
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
                          size_t shared, bool cooperative) {
   CudaRuntime &r = rt();
@@ -26,29 +22,22 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   auto it = r.kernels.find(func);
   if (it == r.kernels.end())
     return fail(cudaErrorInvalidDeviceFunction);
-  // What the GPU refuses before running anything: from CUDA 12 on, an
-  // invalid value for each (the H200 with CUDA 13: a block over 1024 threads
-  // or over the launch bounds, an empty grid, a grid's y over 65535, more
-  // dynamic shared memory than the kernel may have).
-  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  // What the GPU refuses before running anything (core::launchRefusal):
+  // from CUDA 12 on an invalid value for bad dimensions or too much dynamic
+  // shared memory, and a cooperative launch of more blocks than can be
+  // resident at once. The occupancy for that needs the compiler's registers,
+  // asked for only then (without a toolkit, the SMs' thread limit).
   core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
-  if (!core::launchRefusal(r.arch(), config, r.device().launchBound(it->second),
-                           r.dynamicSharedOptIn(it->second))
-           .empty())
-    return fail(cudaErrorInvalidValue);
+  config.cooperative = cooperative;
+  std::optional<core::KernelResources> resources;
   if (cooperative) {
-    // Every block must be resident at once: at most the occupancy
-    // calculator's blocks per SM on every SM. Without the compiler's
-    // registers (no toolkit) only the SMs' thread limit is known.
     std::string why;
-    std::optional<core::KernelResources> k =
-        r.device().resources(it->second, why);
-    if (uint64_t resident = core::maxCoResidentBlocks(
-            r.arch(), k ? &*k : nullptr, int(threads), shared);
-        resident && uint64_t(grid.x) * grid.y * grid.z > resident)
-      return fail(cudaErrorCooperativeLaunchTooLarge);
-    config.cooperative = true;
+    resources = r.device().resources(it->second, why);
   }
+  if (std::optional<core::LaunchRefusal> refused = core::launchRefusal(
+          r.arch(), config, r.device().launchBound(it->second),
+          r.dynamicSharedOptIn(it->second), resources ? &*resources : nullptr))
+    return fail(cudaError_t(refused->error));
   LaunchOutcome outcome = r.device().launch(it->second, config, args);
   if (outcome.fault) {
     // As on the GPU, the program goes on: the launch itself succeeded

@@ -3,6 +3,7 @@
 #include "host/CudaGraph.h"
 
 #include "core/DeviceFacts.h"
+#include "core/RuntimeRules.h"
 #include "simulator/engine/AddressWindows.h"
 
 #include <algorithm>
@@ -21,7 +22,12 @@ cudaError_t apiMalloc(void **devPtr, size_t size) {
     *devPtr = nullptr;
     return cudaSuccess;
   }
+  if (core::CudaError e =
+          core::deviceAllocationError(rt().arch(), size, rt().deviceBytesInUse);
+      e != core::CudaError::cudaSuccess)
+    return fail(cudaError_t(e));
   uint64_t base = rt().device().memory().allocate(size, "cudaMalloc");
+  rt().deviceBytesInUse += size;
   *devPtr = reinterpret_cast<void *>(base);
   return cudaSuccess;
 }
@@ -42,6 +48,8 @@ cudaError_t apiFree(void *ptr) {
        a->label != "cudaMallocManaged") ||
       !rt().freed.insert(a->base).second)
     return fail(cudaErrorInvalidValue);
+  if (a->label != "cudaMallocManaged") // host-backed: not device memory
+    rt().deviceBytesInUse -= std::min(a->size, rt().deviceBytesInUse);
   return cudaSuccess;
 }
 

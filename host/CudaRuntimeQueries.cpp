@@ -384,7 +384,12 @@ cudaError_t poolAllocate(void **ptr, size_t size, CudaRuntime::MemPool *pool) {
     return e;
   if (!ptr || !pool)
     return fail(cudaErrorInvalidValue);
+  if (core::CudaError e =
+          core::deviceAllocationError(rt().arch(), size, rt().deviceBytesInUse);
+      e != core::CudaError::cudaSuccess)
+    return fail(cudaError_t(e));
   uint64_t base = rt().device().memory().allocate(size, "cudaMallocAsync");
+  rt().deviceBytesInUse += size;
   rt().poolAllocations[base] = {pool, size};
   pool->usedBytes += size;
   pool->reservedBytes += size;
@@ -421,6 +426,7 @@ cudaError_t apiFreeAsync(void *ptr, cudaStream_t stream) {
   }
   auto [pool, size] = it->second;
   pool->usedBytes -= size;
+  rt().deviceBytesInUse -= std::min<uint64_t>(size, rt().deviceBytesInUse);
   // Freed bytes stay reserved up to the release threshold, as the pool
   // keeps them for reuse; the rest goes back at the next synchronization,
   // which is now.

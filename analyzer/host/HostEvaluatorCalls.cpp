@@ -5,6 +5,8 @@
 // could write through a pointer or reference argument becomes Unknown).
 #include "analyzer/host/HostEvaluator.h"
 
+#include "core/RuntimeRules.h"
+
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -443,6 +445,18 @@ std::optional<AbstractValue> HostEvaluator::evalCudaMalloc(const CallExpr *e) {
   HostValue bytes = eval(argAt(e, 1)).scalar;
   for (unsigned i = 2; i < e->getNumArgs(); ++i)
     eval(e->getArg(i));
+  // The runtime's own rule (core/RuntimeRules.h); the static analysis
+  // follows no cudaFree, so only this allocation's size counts.
+  if (bytes.kind == HostValue::Kind::Int && options_.arch &&
+      core::deviceAllocationError(*options_.arch, uint64_t(bytes.i), 0) !=
+          core::CudaError::cudaSuccess) {
+    program_.notes.push_back(
+        "the allocation of " + std::to_string(uint64_t(bytes.i)) +
+        " bytes at " + here +
+        " fails (cudaErrorMemoryAllocation): it is past the device's memory");
+    return AbstractValue::of(normalizeInt(
+        int64_t(core::CudaError::cudaErrorMemoryAllocation), e->getType()));
+  }
   HostAllocation a;
   a.id = int(program_.allocations.size());
   const Expr *t = argAt(e, 0)->IgnoreParenCasts();

@@ -124,7 +124,7 @@ private:
   }
 
   void addArg(HostEvaluator &ev, HostLaunch &l, std::string text,
-              const AbstractValue &v, unsigned index, QualType param) {
+              const AbstractValue &v, QualType param) {
     LaunchArg a;
     a.text = std::move(text);
     a.value = v.scalar;
@@ -158,10 +158,9 @@ private:
       a.value = HostValue::hostPtr(); // address of a host variable
     else if (v.dim || v.deviceProps)
       a.value = HostValue::unknown("structure arguments are not tracked");
+    // An unknown value is named where the launch's arguments are built
+    // (driver/StaticLaunches.cpp), with the option that gives it.
     l.unevaluated |= !a.value.known();
-    if (!a.value.known())
-      l.notes.push_back("argument " + std::to_string(index) + " `" + a.text +
-                        "` could not be evaluated: " + a.value.why);
     l.args.push_back(std::move(a));
   }
 
@@ -182,7 +181,7 @@ private:
       geometry(ev, l, config->getArg(0), config->getArg(1),
                config->getNumArgs() > 2 ? config->getArg(2) : nullptr);
     for (unsigned i = 0; i < e->getNumArgs(); ++i)
-      addArg(ev, l, ev.text(e->getArg(i)), ev.eval(e->getArg(i)), i,
+      addArg(ev, l, ev.text(e->getArg(i)), ev.eval(e->getArg(i)),
              fd && i < fd->getNumParams() ? fd->getParamDecl(i)->getType()
                                           : QualType());
     finish(ev, std::move(l));
@@ -207,7 +206,7 @@ private:
       AbstractValue v = ev.argumentSlot(
           args, i,
           int(ev.objectLeaves(fd->getParamDecl(i)->getType()).value_or(0)));
-      addArg(ev, l, std::move(text), v, i, fd->getParamDecl(i)->getType());
+      addArg(ev, l, std::move(text), v, fd->getParamDecl(i)->getType());
     }
     finish(ev, std::move(l));
   }

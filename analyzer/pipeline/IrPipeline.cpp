@@ -574,12 +574,15 @@ void runNvccLikePipeline(Module &module, StringRef arch) {
                    kLatePasses + ")"));
   passes.run(module, moduleAnalyses);
   eraseLoadStoreFenceDeclaration(module);
-  // Last, as nvcc's optimizer never sees inside inline assembly.
+  // Last, as nvcc's optimizer never sees inside inline assembly (nor into
+  // the cp.async and mbarrier intrinsics).
   lowerInlinePtx(module);
+  lowerNvvmAsyncCopyIntrinsics(module);
   parsePipeline(builder, kBackendPasses).run(module, moduleAnalyses);
   lowerWmmaIntrinsics(module);
   lowerNvvmWarpIntrinsics(module);
   lowerNvvmArithmeticIntrinsics(module);
+  lowerNvvmControlIntrinsics(module);
 }
 
 std::vector<const CallBase *> callsToDefinedFunctions(const Module &module) {

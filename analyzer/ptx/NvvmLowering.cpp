@@ -7,12 +7,16 @@
 // counters are unchanged.
 #include "analyzer/ptx/PtxLowerer.h"
 #include "analyzer/ptx/PtxLowering.h"
+#include "core/PtxTags.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <cstring>
+#include <set>
 
 namespace kcheck::analyzer {
 
@@ -112,6 +116,46 @@ bool lowerMatch(CallInst &call, bool all) {
   return true;
 }
 
+// llvm.nvvm.fns(mask, base, offset) (PTX fns.b32, "find the n-th set"):
+// the position of the |offset|-th set bit of `mask` from `base` upward
+// (offset > 0) or downward (offset < 0), or base itself when offset is 0 and
+// that bit is set; 0xffffffff when there is none. As the PTX ISA 9.0 gives
+// it in pseudocode, unrolled over the 32 positions the search can visit.
+Value *lowerFns(IRBuilder<> &b, CallInst &call) {
+  Value *mask = call.getArgOperand(0), *base = call.getArgOperand(1),
+        *offset = call.getArgOperand(2);
+  Value *none = b.getInt32(~0u);
+  auto bitAt = [&](Value *pos) { // mask[pos], pos in [0, 32)
+    return b.CreateTrunc(b.CreateLShr(mask, pos), b.getInt1Ty());
+  };
+  auto inRange = [&](Value *pos) {
+    return b.CreateICmpULT(pos, b.getInt32(32));
+  };
+  // offset == 0: base itself.
+  Value *atBase = b.CreateSelect(
+      b.CreateAnd(inRange(base), bitAt(b.CreateAnd(base, b.getInt32(31)))),
+      base, none);
+  // Otherwise: count down |offset| - 1 set bits from base in the direction
+  // of offset's sign; positions outside [0, 32) end the search.
+  Value *up = b.CreateICmpSGT(offset, b.getInt32(0));
+  Value *count = b.CreateSub(b.CreateSelect(up, offset, b.CreateNeg(offset)),
+                             b.getInt32(1));
+  Value *found = none, *done = b.getFalse();
+  for (unsigned step = 0; step < 32; ++step) {
+    Value *delta = b.getInt32(step);
+    Value *pos =
+        b.CreateSelect(up, b.CreateAdd(base, delta), b.CreateSub(base, delta));
+    Value *valid = b.CreateAnd(inRange(pos), b.CreateNot(done));
+    Value *set = b.CreateAnd(valid, bitAt(b.CreateAnd(pos, b.getInt32(31))));
+    Value *hit = b.CreateAnd(set, b.CreateICmpEQ(count, b.getInt32(0)));
+    found = b.CreateSelect(hit, pos, found);
+    done = b.CreateOr(done, b.CreateOr(hit, b.CreateNot(inRange(pos))));
+    count = b.CreateSelect(b.CreateAnd(set, b.CreateNot(hit)),
+                           b.CreateSub(count, b.getInt32(1)), count);
+  }
+  return b.CreateSelect(b.CreateICmpEQ(offset, b.getInt32(0)), atBase, found);
+}
+
 // NVVM intrinsics of fixed rounding (libdevice's building blocks) as the
 // generic IR they equal: .rn is IEEE's default rounding, .ftz flushes
 // subnormals, which the engine does not model (noted in the assumptions).
@@ -129,6 +173,8 @@ Value *lowerArithmetic(IRBuilder<> &b, StringRef name, CallInst &call) {
     return b.CreateFAdd(arg(0), arg(1));
   if (fn == "mul" && plainNearest)
     return b.CreateFMul(arg(0), arg(1));
+  if (name == "fns")
+    return lowerFns(b, call);
   if (fn == "sad") { // sad.{s32,u32}: |a - b| + c
     bool isSigned = name.starts_with("sad.i");
     Value *greater = isSigned ? b.CreateICmpSGT(arg(0), arg(1))
@@ -385,6 +431,78 @@ bool lowerLdu(CallInst &call) {
   return true;
 }
 
+// llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}[.s](ptr addrspace(3)
+// dst, ptr addrspace(1) src[, i32 src-size]) (Clang's __nvvm_cp_async_*
+// builtins): the load and store the inline PTX of the same statement lowers
+// to (PtxLowerMemory.cpp lowerCpAsync), tagged with its PTX opcode so that
+// the models count one LDGSTS. The group and wait intrinsics have nothing
+// to do, as there: a block's warps run to each barrier in turn and copies
+// land at once.
+bool lowerCpAsyncIntrinsic(CallInst &call, StringRef name) {
+  if (name == "commit.group" || name == "wait.group" || name == "wait.all" ||
+      name.starts_with("mbarrier.arrive")) {
+    call.eraseFromParent();
+    return true;
+  }
+  SmallVector<StringRef, 8> parts;
+  name.split(parts, '.');
+  // {ca|cg, shared, global, 4|8|16[, s]}
+  unsigned bytes = 0;
+  if (parts.size() < 4 || parts.size() > 5 || parts[1] != "shared" ||
+      parts[2] != "global" || parts[3].getAsInteger(10, bytes) ||
+      (bytes != 4 && bytes != 8 && bytes != 16) ||
+      (parts.size() == 5 && parts[4] != "s"))
+    return false;
+  IRBuilder<> b(&call);
+  unsigned words = bytes / 4;
+  Type *t =
+      words > 1
+          ? static_cast<Type *>(FixedVectorType::get(b.getInt32Ty(), words))
+          : b.getInt32Ty();
+  LLVMContext &ctx = call.getContext();
+  MDNode *tag = MDNode::get(
+      ctx,
+      MDString::get(ctx, ("cp.async." + parts[0] + ".shared.global").str()));
+  LoadInst *load = b.CreateAlignedLoad(t, call.getArgOperand(1), Align(bytes));
+  load->setMetadata(core::kPtxInstructionMetadata, tag);
+  load->setDebugLoc(call.getDebugLoc());
+  Value *v = load;
+  if (parts.size() == 5)
+    v = ptx::zeroFillPastSize(b, v, t, words, bytes, call.getArgOperand(2),
+                              nullptr);
+  StoreInst *store =
+      b.CreateAlignedStore(v, call.getArgOperand(0), Align(bytes));
+  store->setMetadata(core::kPtxInstructionMetadata, tag);
+  store->setDebugLoc(call.getDebugLoc());
+  call.eraseFromParent();
+  return true;
+}
+
+// llvm.nvvm.mbarrier.*[.shared] (Clang's __nvvm_mbarrier_* builtins): as the
+// inline PTX of the same statements lowers (PtxLowerMemory.cpp
+// lowerMbarrier), since every phase is complete when a thread waits: init
+// and inval do nothing, an arrival returns a zero state, a wait succeeds, no
+// arrival is pending. SYNCS instructions, no LDS/STS: nothing is counted.
+bool lowerMbarrierIntrinsic(CallInst &call, StringRef name) {
+  name.consume_back(".shared");
+  Value *result = nullptr;
+  if (name == "init" || name == "inval") {
+    call.eraseFromParent();
+    return true;
+  }
+  if (name.starts_with("arrive"))
+    result = ConstantInt::get(call.getType(), 0);
+  else if (name == "test.wait")
+    result = ConstantInt::getTrue(call.getContext());
+  else if (name == "pending.count")
+    result = ConstantInt::get(call.getType(), 0);
+  if (!result || result->getType() != call.getType())
+    return false;
+  call.replaceAllUsesWith(result);
+  call.eraseFromParent();
+  return true;
+}
+
 } // namespace
 
 void lowerNvvmMemoryIntrinsics(Module &module) {
@@ -400,6 +518,46 @@ void lowerNvvmMemoryIntrinsics(Module &module) {
     else
       lowerLdu(*call);
   }
+}
+
+void lowerNvvmAsyncCopyIntrinsics(Module &module) {
+  std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
+    return name.starts_with("llvm.nvvm.cp.async.") ||
+           name.starts_with("llvm.nvvm.mbarrier.");
+  });
+  // One it cannot lower (cp.async.bulk) is left for the engine to name.
+  for (CallInst *call : calls) {
+    StringRef n = call->getCalledFunction()->getName();
+    if (n.consume_front("llvm.nvvm.cp.async."))
+      lowerCpAsyncIntrinsic(*call, n);
+    else if (n.consume_front("llvm.nvvm.mbarrier."))
+      lowerMbarrierIntrinsic(*call, n);
+  }
+}
+
+void lowerNvvmControlIntrinsics(Module &module) {
+  std::vector<CallInst *> calls =
+      callsTo(module, [](StringRef name) { return name == "llvm.nvvm.exit"; });
+  std::set<Function *> changed;
+  for (CallInst *call : calls) {
+    // PTX exit ends the thread: in a kernel (device functions are inlined
+    // by now) a return where the call is; the rest of its block is dead.
+    // Elsewhere (a device function kept out of line) it is left for the
+    // engine to name.
+    Function *f = call->getFunction();
+    if (f->getCallingConv() != CallingConv::PTX_Kernel)
+      continue;
+    BasicBlock *block = call->getParent();
+    block->splitBasicBlock(call->getIterator());
+    block->getTerminator()->eraseFromParent();
+    ReturnInst *ret = ReturnInst::Create(call->getContext(), block);
+    ret->setDebugLoc(call->getDebugLoc());
+    call->eraseFromParent();
+    changed.insert(f);
+  }
+  // What only the code after an exit reached is unreachable now.
+  for (Function *f : changed)
+    removeUnreachableBlocks(*f);
 }
 
 void lowerNvvmWarpIntrinsics(Module &module) {

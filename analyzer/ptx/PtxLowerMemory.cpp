@@ -260,11 +260,8 @@ bool Lowerer::lowerHalfFloatAtomic(const Statement &st, const std::string &op,
   return isRed ? true : write(st.operands[0], result);
 }
 
-// `v` (`words` 32-bit words, `bytes` bytes) with the bytes past `srcSize`
-// zero, or all of them where `ignoreSrc` is set.
-static Value *zeroFillPastSize(IRBuilder<> &b, Value *v, Type *t,
-                               unsigned words, unsigned bytes, Value *srcSize,
-                               Value *ignoreSrc) {
+Value *zeroFillPastSize(IRBuilder<> &b, Value *v, Type *t, unsigned words,
+                        unsigned bytes, Value *srcSize, Value *ignoreSrc) {
   // Bytes past src-size read as zero.
   Value *limit = srcSize ? srcSize : b.getInt32(bytes);
   if (ignoreSrc)

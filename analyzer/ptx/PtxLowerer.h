@@ -25,6 +25,14 @@ llvm::Value *bytePermute(llvm::IRBuilder<> &b, llvm::Value *a, llvm::Value *bv,
 llvm::Value *decodeFp8(llvm::IRBuilder<> &b, llvm::Value *code,
                        const std::string &type);
 
+// `v` (`words` 32-bit words of type `t`, `bytes` bytes) with the bytes past
+// `srcSize` zero, or all of them where `ignoreSrc` is set (either may be
+// null): what cp.async's src-size and ignore-src operands read
+// (PtxLowerMemory.cpp; also the __nvvm_cp_async_*_s builtins).
+llvm::Value *zeroFillPastSize(llvm::IRBuilder<> &b, llvm::Value *v,
+                              llvm::Type *t, unsigned words, unsigned bytes,
+                              llvm::Value *srcSize, llvm::Value *ignoreSrc);
+
 class Lowerer {
 public:
   // In a dry run the IR goes into a scratch function and no block is split:

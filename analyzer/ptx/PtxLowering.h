@@ -39,6 +39,17 @@ void lowerInlinePtx(llvm::Module &module);
 // so that the rest of the pipeline sees them as the unscoped forms.
 void lowerNvvmMemoryIntrinsics(llvm::Module &module);
 
+// Rewrites Clang's cp.async and mbarrier builtins' intrinsics
+// (llvm.nvvm.cp.async.*, llvm.nvvm.mbarrier.*) as the inline PTX of the same
+// statements lowers: after the optimizer, as with inline PTX, since NVVM's
+// optimizer sees neither into them (merging one copy's load with another's
+// would lose an LDGSTS).
+void lowerNvvmAsyncCopyIntrinsics(llvm::Module &module);
+
+// Rewrites llvm.nvvm.exit (PTX exit: the thread ends) in a kernel as a
+// return; run after inlining, late, as the other NVVM rewrites.
+void lowerNvvmControlIntrinsics(llvm::Module &module);
+
 // Rewrites NVVM warp intrinsics the engine has no instruction for
 // (redux.sync) as shuffles and integer operations.
 void lowerNvvmWarpIntrinsics(llvm::Module &module);

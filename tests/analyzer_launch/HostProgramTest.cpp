@@ -223,5 +223,33 @@ int main() {
   EXPECT_EQ(p.allocations[0].bytes, 400u);
 }
 
+// An allocation past the device's memory fails as the runtime answers it
+// (core::deviceAllocationError): no allocation, the error code, a note.
+TEST(LaunchExtractor, AllocationPastTheDevicesMemoryFails) {
+  const char *code = R"cuda(
+__global__ void k(float *a) {}
+int main() {
+  float *a, *b;
+  int failed = cudaMalloc(&a, size_t(1) << 50);
+  cudaMalloc(&b, 1024);
+  k<<<failed, 32>>>(b);
+}
+)cuda";
+  ExtractorOptions options;
+  options.arch = *core::findArch("sm_90");
+  HostProgram p = extract(code, options);
+  ASSERT_EQ(p.allocations.size(), 1u);
+  EXPECT_EQ(p.allocations[0].bytes, 1024u);
+  ASSERT_EQ(p.launches.size(), 1u);
+  ASSERT_TRUE(p.launches[0].grid);
+  EXPECT_EQ(p.launches[0].grid->x, 2u); // cudaErrorMemoryAllocation
+  bool noted = false;
+  for (const std::string &n : p.notes)
+    noted |= n.find("the allocation of 1125899906842624 bytes at") !=
+                 std::string::npos &&
+             n.find("fails (cudaErrorMemoryAllocation)") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 } // namespace
 } // namespace kcheck::analyzer

@@ -162,8 +162,8 @@ static void attributes() {
     int v = -12345;
     if (cudaDeviceGetAttribute(&v, pair.attr, 0) != cudaSuccess ||
         v != pair.field) {
-      std::printf("attribute %d: %d, cudaDeviceProp %lld\n", int(pair.attr),
-                  v, pair.field);
+      std::printf("attribute %d: %d, cudaDeviceProp %lld\n", int(pair.attr), v,
+                  pair.field);
       ++mismatched;
     }
   }
@@ -182,7 +182,8 @@ static void attributes() {
   int v;
   IS(cudaDeviceGetAttribute(&v, cudaDeviceAttr(0), 0), cudaErrorInvalidValue);
   IS(cudaDeviceGetAttribute(&v, cudaDevAttrMax, 0), cudaErrorInvalidValue);
-  IS(cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 1), cudaErrorInvalidDevice);
+  IS(cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, 1),
+     cudaErrorInvalidDevice);
   IS(cudaDeviceGetAttribute(nullptr, cudaDevAttrWarpSize, 0),
      cudaErrorInvalidValue);
   cudaGetLastError();
@@ -205,6 +206,13 @@ static void errors() {
   IS(cudaGetLastError(), cudaErrorInvalidValue);
   IS(cudaGetLastError(), cudaSuccess);
   IS(cudaPeekAtLastError(), cudaSuccess);
+  // More than the device has (the H200: docs/validation/data/
+  // h200-runtime-facts.tsv, cudaMalloc.huge), not a sticky error.
+  void *huge = nullptr;
+  IS(cudaMalloc(&huge, size_t(1) << 50), cudaErrorMemoryAllocation);
+  IS(cudaGetLastError(), cudaErrorMemoryAllocation);
+  IS(cudaMalloc(&huge, 16), cudaSuccess);
+  OK(cudaFree(huge));
 }
 
 static void settings() {
@@ -241,14 +249,15 @@ static void settings() {
   int p2p = 0;
   IS(cudaDeviceGetP2PAttribute(&p2p, cudaDevP2PAttrAccessSupported, 0, 0),
      cudaErrorInvalidDevice);
-  OK(cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
-                                        cudaFlushGPUDirectRDMAWritesToOwner));
+  OK(cudaDeviceFlushGPUDirectRDMAWrites(
+      cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+      cudaFlushGPUDirectRDMAWritesToOwner));
   OK(cudaCtxResetPersistingL2Cache());
   const char *name = nullptr;
   OK(cudaFuncGetName(&name, fill));
   CHECK(name && !std::strcmp(name, "_Z4fillPiii"), "the kernel's mangled name");
-  cudaChannelFormatDesc d = cudaCreateChannelDesc(32, 0, 0, 0,
-                                                  cudaChannelFormatKindFloat);
+  cudaChannelFormatDesc d =
+      cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
   CHECK(d.x == 32 && d.y == 0 && d.f == cudaChannelFormatKindFloat,
         "a channel description");
   cudaGetLastError();
@@ -337,7 +346,8 @@ static void streams() {
   OK(cudaStreamDestroy(t));
   cudaAsyncCallbackHandle_t handle;
   cudaError_t e = cudaDeviceRegisterAsyncNotification(
-      0, [](cudaAsyncNotificationInfo_t *, void *, cudaAsyncCallbackHandle_t) {},
+      0,
+      [](cudaAsyncNotificationInfo_t *, void *, cudaAsyncCallbackHandle_t) {},
       nullptr, &handle);
   std::printf("cudaDeviceRegisterAsyncNotification: %s\n", cudaGetErrorName(e));
   if (e == cudaSuccess)
@@ -351,12 +361,14 @@ static void pools() {
   OK(cudaDeviceGetMemPool(&current, 0));
   CHECK(pool == current, "the default pool is current");
   cudaMemLocation location = {cudaMemLocationTypeDevice, 0};
-  OK(cudaMemGetDefaultMemPool(&current, &location, cudaMemAllocationTypePinned));
+  OK(cudaMemGetDefaultMemPool(&current, &location,
+                              cudaMemAllocationTypePinned));
   CHECK(pool == current, "the location's default pool");
   OK(cudaMemGetMemPool(&current, &location, cudaMemAllocationTypePinned));
   OK(cudaMemSetMemPool(&location, cudaMemAllocationTypePinned, current));
   unsigned long long threshold = 1 << 20, read = 0;
-  OK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  OK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold,
+                             &threshold));
   OK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &read));
   CHECK(read == threshold, "the release threshold set");
   int reuse = 0;
@@ -410,7 +422,8 @@ static void memory() {
   void *plain = std::malloc(4096);
   cudaPointerAttributes a;
   OK(cudaPointerGetAttributes(&a, d + 3));
-  CHECK(a.type == cudaMemoryTypeDevice && a.device == 0 && a.hostPointer == nullptr,
+  CHECK(a.type == cudaMemoryTypeDevice && a.device == 0 &&
+            a.hostPointer == nullptr,
         "device memory");
   OK(cudaPointerGetAttributes(&a, pinned));
   CHECK(a.type == cudaMemoryTypeHost && a.hostPointer == pinned &&
@@ -459,12 +472,14 @@ static void memory() {
   unsigned char rows[8][100];
   OK(cudaMemcpy2D(rows, 100, p2, pitch, 100, 8, cudaMemcpyDeviceToHost));
   CHECK(rows[7][49] == 0x22 && rows[7][50] == 0x11, "2D set and copy");
-  OK(cudaMemcpy2DAsync(p2, pitch, rows, 100, 100, 8, cudaMemcpyHostToDevice, 0));
+  OK(cudaMemcpy2DAsync(p2, pitch, rows, 100, 100, 8, cudaMemcpyHostToDevice,
+                       0));
   cudaExtent extent = make_cudaExtent(40, 4, 3);
   cudaPitchedPtr p3, q3;
   OK(cudaMalloc3D(&p3, extent));
   OK(cudaMalloc3D(&q3, extent));
-  CHECK(p3.pitch >= 40 && p3.xsize == 40 && p3.ysize == 4, "a 3D pitched pointer");
+  CHECK(p3.pitch >= 40 && p3.xsize == 40 && p3.ysize == 4,
+        "a 3D pitched pointer");
   OK(cudaMemset3D(p3, 0x33, extent));
   OK(cudaMemset3DAsync(p3, 0x44, make_cudaExtent(40, 4, 1), 0));
   cudaMemcpy3DParms c = {};
@@ -572,15 +587,16 @@ static void kernels() {
             available == p.sharedMemPerMultiprocessor / 2 / 128 * 128 -
                              f.sharedSizeBytes,
         "available dynamic shared memory");
-  OK(cudaFuncSetAttribute(bounded, cudaFuncAttributePreferredSharedMemoryCarveout,
-                          100));
+  OK(cudaFuncSetAttribute(bounded,
+                          cudaFuncAttributePreferredSharedMemoryCarveout, 100));
   OK(cudaFuncGetAttributes(&f, bounded));
   CHECK(f.preferredShmemCarveout == 100, "the carveout preference set");
-  IS(cudaFuncSetAttribute(bounded, cudaFuncAttributePreferredSharedMemoryCarveout,
-                          101),
+  IS(cudaFuncSetAttribute(bounded,
+                          cudaFuncAttributePreferredSharedMemoryCarveout, 101),
      cudaErrorInvalidValue);
   // Parameters in the parameter buffer, each at its alignment.
-  const size_t offsets[] = {0, 8, 16, 24, 56, 64}, sizes[] = {1, 8, 8, 32, 2, 16};
+  const size_t offsets[] = {0, 8, 16, 24, 56, 64},
+               sizes[] = {1, 8, 8, 32, 2, 16};
   int laidOut = 0;
   for (size_t i = 0; i < 6; ++i) {
     size_t offset = 0, size = 0;
@@ -600,7 +616,8 @@ static void kernels() {
   unsigned caps[3] = {7, 7, 7};
   OK(cudaDeviceGetHostAtomicCapabilities(caps, ops, 3, 0));
   int hostNative = 0;
-  OK(cudaDeviceGetAttribute(&hostNative, cudaDevAttrHostNativeAtomicSupported, 0));
+  OK(cudaDeviceGetAttribute(&hostNative, cudaDevAttrHostNativeAtomicSupported,
+                            0));
   CHECK(hostNative || (caps[0] == 0 && caps[1] == 0 && caps[2] == 0),
         "no host atomics without host-native atomics");
   IS(cudaDeviceGetP2PAtomicCapabilities(caps, ops, 3, 0, 0),
