@@ -1,10 +1,10 @@
 #include "analyzer/toolchain/KernelResourceUsage.h"
 
+#include "analyzer/toolchain/RunProgram.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 
 #include <set>
@@ -98,38 +98,31 @@ void KernelResourceUsage::compile() {
                "(give --cuda-path)";
     return;
   }
-  llvm::SmallString<128> cubin, log;
-  if (llvm::sys::fs::createTemporaryFile("kcheck-resources", "cubin", cubin) ||
-      llvm::sys::fs::createTemporaryFile("kcheck-resources", "log", log)) {
+  llvm::SmallString<128> cubin;
+  if (llvm::sys::fs::createTemporaryFile("kcheck-resources", "cubin", cubin)) {
     failure_ = "no temporary file for nvcc's output";
     return;
   }
   std::vector<std::string> argv = command(cubin.str().str());
-  std::vector<llvm::StringRef> args(argv.begin(), argv.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log.str(),
-                                                log.str()};
-  std::string error;
   // Bounded like everything else kcheck runs: a template-heavy file compiles
   // in tens of seconds.
   constexpr unsigned kSeconds = 600;
-  int rc = llvm::sys::ExecuteAndWait(argv[0], args, std::nullopt, redirects,
-                                     kSeconds, 0, &error);
-  auto text = llvm::MemoryBuffer::getFile(log);
-  std::string report = text ? (*text)->getBuffer().str() : "";
+  std::string error;
+  std::optional<ProgramOutput> out =
+      runProgram(argv[0], {argv.begin() + 1, argv.end()}, kSeconds, &error);
   llvm::sys::fs::remove(cubin);
-  llvm::sys::fs::remove(log);
-  if (rc != 0) {
+  std::string report = out ? out->text : "";
+  if (!out || out->exitCode != 0) {
     std::string first;
     for (llvm::StringRef line : llvm::split(report, '\n'))
       if (line.contains("error")) {
         first = line.trim().str();
         break;
       }
-    failure_ =
-        "`" + llvm::join(args.begin(), args.begin() + 2, " ") + " ... " +
-        file_ + "` failed" +
-        (rc < 0 ? " (" + error + ")" : " (exit " + std::to_string(rc) + ")") +
-        (first.empty() ? "" : ": " + first);
+    failure_ = "`" + argv[0] + " " + argv[1] + " ... " + file_ + "` failed" +
+               (!out ? " (" + error + ")"
+                     : " (exit " + std::to_string(out->exitCode) + ")") +
+               (first.empty() ? "" : ": " + first);
     return;
   }
   kernels_ = parsePtxasResourceUsage(report);

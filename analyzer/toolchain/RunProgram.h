@@ -15,9 +15,11 @@ struct ProgramOutput {
 };
 
 /// Runs `program` (a path) with `args` (argv[1..]), at most `seconds`;
-/// nullopt when it could not be run or its output not read.
+/// nullopt when it could not be run, was stopped or its output not read
+/// (then `why`, when given, says which).
 std::optional<ProgramOutput> runProgram(const std::string &program,
                                         const std::vector<std::string> &args,
-                                        unsigned seconds);
+                                        unsigned seconds,
+                                        std::string *why = nullptr);
 
 } // namespace kcheck::analyzer
