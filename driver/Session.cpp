@@ -214,15 +214,21 @@ bool StaticAnalysis::simulateLaunches() {
   // Launches are numbered as the GPU (and Nsight Compute) numbers them:
   // one the GPU refuses runs nothing and takes no number; launches kernels
   // make come after the host's.
+  std::vector<std::optional<core::LaunchRefusal>> refusals;
   std::vector<int> number(host_.launches.size(), -1);
   int made = 0;
-  for (size_t i = 0; i < host_.launches.size(); ++i)
-    if (!refusal(host_.launches[i]))
+  for (size_t i = 0; i < host_.launches.size(); ++i) {
+    refusals.push_back(refusal(host_.launches[i]));
+    if (!refusals.back())
       number[i] = made++;
+  }
   nextDeviceLaunch_ = made;
   bool refused = false;
   for (const HostLaunch *hl : chosen_) {
-    if (std::optional<core::LaunchRefusal> r = refusal(*hl)) {
+    const bool fromCommandLine = hl == &commandLineLaunch_;
+    std::optional<core::LaunchRefusal> r =
+        fromCommandLine ? refusal(*hl) : refusals[hl - &host_.launches[0]];
+    if (r) {
       refused = true;
       s_.report.notes.push_back(fmt::format(
           "the launch of {} at {}:{} is refused by the GPU ({}: {}): it runs "
@@ -232,7 +238,7 @@ bool StaticAnalysis::simulateLaunches() {
       continue;
     }
     core::LaunchReport lr;
-    lr.index = hl == &commandLineLaunch_ ? 0 : number[hl - &host_.launches[0]];
+    lr.index = fromCommandLine ? 0 : number[hl - &host_.launches[0]];
     lr.kernel = hl->kernelName;
     lr.signature = hl->signature;
     lr.notes = hl->notes;

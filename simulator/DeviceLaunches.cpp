@@ -75,8 +75,10 @@ DeviceRuntimeAnswer GridDeviceRuntime::launch(const DeviceRuntimeCall &call) {
   w.block = call.block, w.thread = call.thread, w.instId = call.instId;
   core::DeviceFacts f = core::deviceFacts(arch_);
   CudaError error = CudaError::cudaSuccess;
-  if (core::launchDimensionsRefused(arch_, w.config.grid, w.config.block, 0) ||
-      w.config.dynamicSharedBytes > uint64_t(f.sharedPerBlockOptin))
+  // The host's rule (core::launchRefusal), with the device's opt-in maximum
+  // as the kernel's limit; the device runtime answers it as an invalid
+  // configuration.
+  if (core::launchRefusal(arch_, w.config, 0, uint64_t(f.sharedPerBlockOptin)))
     error = CudaError::cudaErrorInvalidConfiguration;
   else if (depth_ + 1 > kMaxDepth)
     error = CudaError::cudaErrorLaunchMaxDepthExceeded;

@@ -505,34 +505,37 @@ bool lowerMbarrierIntrinsic(CallInst &call, StringRef name) {
 
 } // namespace
 
-void lowerNvvmMemoryIntrinsics(Module &module) {
-  std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
-    return name.starts_with("llvm.nvvm.atomic.") ||
-           name.starts_with("llvm.nvvm.ldu.global.");
+// Each call to an intrinsic whose name starts with a rule's prefix, handed to
+// its lowering with the rest of the name; one that it cannot lower is left
+// for the engine to name.
+using PrefixRule = std::pair<StringRef, bool (*)(CallInst &, StringRef)>;
+void lowerByPrefix(Module &module, std::initializer_list<PrefixRule> rules) {
+  std::vector<PrefixRule> table(rules);
+  std::vector<CallInst *> calls = callsTo(module, [&](StringRef name) {
+    return llvm::any_of(
+        table, [&](const PrefixRule &r) { return name.starts_with(r.first); });
   });
-  // One it cannot lower is left for the engine to name.
   for (CallInst *call : calls) {
     StringRef n = call->getCalledFunction()->getName();
-    if (n.consume_front("llvm.nvvm.atomic."))
-      lowerScopedAtomic(*call, n);
-    else
-      lowerLdu(*call);
+    for (const PrefixRule &r : table)
+      if (n.consume_front(r.first)) {
+        r.second(*call, n);
+        break;
+      }
   }
 }
 
+void lowerNvvmMemoryIntrinsics(Module &module) {
+  lowerByPrefix(module,
+                {{"llvm.nvvm.atomic.", lowerScopedAtomic},
+                 {"llvm.nvvm.ldu.global.",
+                  [](CallInst &call, StringRef) { return lowerLdu(call); }}});
+}
+
 void lowerNvvmAsyncCopyIntrinsics(Module &module) {
-  std::vector<CallInst *> calls = callsTo(module, [](StringRef name) {
-    return name.starts_with("llvm.nvvm.cp.async.") ||
-           name.starts_with("llvm.nvvm.mbarrier.");
-  });
-  // One it cannot lower (cp.async.bulk) is left for the engine to name.
-  for (CallInst *call : calls) {
-    StringRef n = call->getCalledFunction()->getName();
-    if (n.consume_front("llvm.nvvm.cp.async."))
-      lowerCpAsyncIntrinsic(*call, n);
-    else if (n.consume_front("llvm.nvvm.mbarrier."))
-      lowerMbarrierIntrinsic(*call, n);
-  }
+  // cp.async.bulk (TMA) is one the lowering leaves.
+  lowerByPrefix(module, {{"llvm.nvvm.cp.async.", lowerCpAsyncIntrinsic},
+                         {"llvm.nvvm.mbarrier.", lowerMbarrierIntrinsic}});
 }
 
 void lowerNvvmControlIntrinsics(Module &module) {
