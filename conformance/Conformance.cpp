@@ -162,7 +162,8 @@ Family wmmaBuiltins(const ToolkitInventory &inv) {
   f.source = "every warp-matrix builtin `crt/mma.hpp` calls";
   f.provider = "`analyzer/ptx/WmmaLowering.cpp` and `WmmaFragments.h` (the "
                "intrinsics Clang emits for them); checked by "
-               "`tests/conformance/programs/wmma_forms.cu` on the H200";
+               "`tests/conformance/programs/wmma_forms.cu` and "
+               "`wmma_subbyte.cu` on the H200";
   std::regex shape(R"(m(\d+)n(\d+)k(\d+))");
   for (const std::string &name : inv.wmmaBuiltins) {
     Entry e;
@@ -171,14 +172,8 @@ Family wmmaBuiltins(const ToolkitInventory &inv) {
     if (std::regex_search(name, m, shape)) {
       unsigned mm = unsigned(std::stoul(m[1])), n = unsigned(std::stoul(m[2])),
                k = unsigned(std::stoul(m[3]));
-      if (analyzer::wmma::isLoweredShape(mm, n, k)) {
+      if (analyzer::wmma::isLoweredShape(mm, n, k))
         e.status = Status::Provided;
-      } else if ((mm == 8 && n == 8 && k == 32) ||
-                 (mm == 8 && n == 8 && k == 128)) {
-        e.status = Status::Excluded;
-        e.note = "mma.h's experimental sub-byte forms (s4, u4, b1) are not "
-                 "lowered yet: the engine names the intrinsic and its line";
-      }
     }
     f.entries.push_back(std::move(e));
   }

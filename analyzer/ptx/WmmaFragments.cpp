@@ -5,6 +5,18 @@
 
 namespace kcheck::analyzer::wmma {
 
+unsigned bitsOf(Element e) {
+  switch (e) {
+  case Element::S4:
+  case Element::U4:
+    return 4;
+  case Element::B1:
+    return 1;
+  default:
+    return 8 * bytesOf(e);
+  }
+}
+
 unsigned bytesOf(Element e) {
   switch (e) {
   case Element::F16:
@@ -18,13 +30,21 @@ unsigned bytesOf(Element e) {
     return 8;
   case Element::S8:
   case Element::U8:
+  case Element::S4:
+  case Element::U4:
+  case Element::B1:
     return 1;
   }
   return 4;
 }
 
 bool isInteger(Element e) {
-  return e == Element::S8 || e == Element::U8 || e == Element::S32;
+  return e == Element::S8 || e == Element::U8 || e == Element::S32 ||
+         isSubByte(e);
+}
+
+bool isSubByte(Element e) {
+  return e == Element::S4 || e == Element::U4 || e == Element::B1;
 }
 
 namespace {
@@ -196,6 +216,12 @@ std::optional<Element> elementNamed(std::string_view s) {
     return Element::U8;
   if (s == "s32")
     return Element::S32;
+  if (s == "s4")
+    return Element::S4;
+  if (s == "u4")
+    return Element::U4;
+  if (s == "b1")
+    return Element::B1;
   return std::nullopt;
 }
 
@@ -232,6 +258,11 @@ bool knownForm(const Form &f) {
     return f.m == 16 && f.n == 16 && f.k == 8;
   case Element::F64:
     return f.m == 8 && f.n == 8 && f.k == 4;
+  case Element::S4:
+  case Element::U4:
+    return f.m == 8 && f.n == 8 && f.k == 32;
+  case Element::B1:
+    return f.m == 8 && f.n == 8 && f.k == 128;
   default:
     return false;
   }
@@ -243,14 +274,15 @@ Element accumulatorForm(const Form &f, Element c) {
   if (c == Element::F64)
     return Element::F64;
   if (c == Element::S32)
-    return Element::S8;
+    return f.k == 32 ? Element::S4 : f.k == 128 ? Element::B1 : Element::S8;
   return f.k == 8 ? Element::TF32 : Element::F16;
 }
 
 } // namespace
 
 bool isLoweredShape(unsigned m, unsigned n, unsigned k) {
-  for (Element e : {Element::F16, Element::TF32, Element::F64})
+  for (Element e :
+       {Element::F16, Element::TF32, Element::F64, Element::S4, Element::B1})
     if (knownForm(Form{m, n, k, e}))
       return true;
   return false;
@@ -269,8 +301,12 @@ std::optional<Intrinsic> parseIntrinsic(std::string_view name) {
   if (p.size() < 4 || !parseShape(p[0], in.form))
     return std::nullopt;
   if (p[1] == "mma") {
-    // mma.{row,col}.{row,col}.TYPES[.satfinite]
+    // mma[.{xor,and}.popc].{row,col}.{row,col}.TYPES[.satfinite]
     in.mma = true;
+    if (p.size() > 3 && (p[2] == "xor" || p[2] == "and") && p[3] == "popc") {
+      in.bitOp = p[2] == "xor" ? Intrinsic::BitOp::Xor : Intrinsic::BitOp::And;
+      p.erase(p.begin() + 2, p.begin() + 4);
+    }
     if (p.size() < 5)
       return std::nullopt;
     in.satfinite = p.back() == "satfinite";

@@ -7,10 +7,13 @@
 //
 // A tile is 16 x 8 (8 x 8 for f64) of the accumulator, with K the form's.
 // With g = lane/4 and t = lane%4 and c the elements a 32-bit register holds
-// along k (2 for 16-bit types, 4 for 8-bit, 1 for tf32 and f64):
+// along k (2 for 16-bit types, 4 for 8-bit, 8 for 4-bit, 32 for single
+// bits, 1 for tf32 and f64):
 //  - A: row g + 8*rowBit, k = 4c*kBlock + c*t + s (s < c);
 //  - B: k = 4c*kBlock + c*t + s, column g;
 //  - accumulators: row g + 8*rowBit, column 2t + colBit.
+// The 8 x 8 forms (f64 m8n8k4, the sub-byte m8n8k32 and m8n8k128) are one
+// tile of 8 rows, those of mma.m8n8k4 .f64 and mma.m8n8k32 / m8n8k128.
 // A form is tiles of these over M and N (m8n32k16 is m32n8k16 transposed);
 // ptxas's layout for sm_90's f16 m16n16k16 is this one, measured on the
 // H100 (WmmaLowering.cpp).
@@ -22,11 +25,16 @@
 
 namespace kcheck::analyzer::wmma {
 
-enum class Element { F16, BF16, TF32, F32, F64, S8, U8, S32 };
+enum class Element { F16, BF16, TF32, F32, F64, S8, U8, S32, S4, U4, B1 };
 enum class Matrix { A, B, C };
 
+unsigned bitsOf(Element e);
+/// Of an element of 8 bits or more.
 unsigned bytesOf(Element e);
 bool isInteger(Element e);
+/// s4, u4 and b1: packed 8 or 32 to a 32-bit word, the first in its lowest
+/// bits.
+bool isSubByte(Element e);
 
 /// c + g * (lane / 4) + t * (lane % 4).
 struct Affine {
@@ -56,8 +64,8 @@ struct Form {
   unsigned m = 16, n = 16, k = 16;
   Element ab = Element::F16;
 
-  unsigned baseM() const { return ab == Element::F64 ? 8 : 16; }
-  unsigned chunk() const { return 4 / std::min(4u, bytesOf(ab)); }
+  unsigned baseM() const { return m == 8 && n == 8 ? 8 : 16; }
+  unsigned chunk() const { return 32 / std::min(32u, bitsOf(ab)); }
   /// m8n32k16 is computed transposed, D^T = B^T A^T + C^T, as m32n8k16
   /// (measured on the H200: its accumulators pair along m, so a
   /// column-major C is the one accessed in pairs); its A is that form's B
@@ -83,6 +91,10 @@ struct Form {
   /// tn), and the accumulator elements in fragment order.
   std::vector<RegisterSpan> bColumnRegisters(unsigned tn, unsigned q) const;
   std::vector<AccumulatorElement> accumulatorElements() const;
+  /// A sub-byte form's A and B as the 32-bit words a register holds (k /
+  /// chunk() words along k): what its loads access, one word a register
+  /// (A row-major and B column-major, the only layouts the forms have).
+  Form words() const { return {m, n, k / chunk(), Element::S32}; }
 };
 
 /// A lane's elements of matrix `x`, grouped as accessed.
@@ -98,8 +110,7 @@ bool adjacent(const Group &group, bool rowMajor);
 /// element a lane needs is then lane 4(2t + s) + g/2's element g%2.
 Position transposedAccess(const Position &p);
 
-/// Whether kcheck lowers the forms of this shape (every one of mma.h's
-/// but the experimental sub-byte m8n8k32 and m8n8k128).
+/// Whether kcheck lowers the forms of this shape (every one of mma.h's).
 bool isLoweredShape(unsigned m, unsigned n, unsigned k);
 
 /// One llvm.nvvm.wmma.* intrinsic, by name.
@@ -111,9 +122,10 @@ struct Intrinsic {
   Element element = Element::F16;                     // of a load or store
   Element cType = Element::F32, dType = Element::F32; // of an mma
   bool satfinite = false;
+  /// b1's products: bit AND or XOR, the ones counted (.popc).
+  enum class BitOp { None, Xor, And } bitOp = BitOp::None;
 };
-/// nullopt for what is not a form of mma.h kcheck lowers (the experimental
-/// s4, u4 and b1 forms).
+/// nullopt for what is not a form of mma.h.
 std::optional<Intrinsic> parseIntrinsic(std::string_view name);
 
 } // namespace kcheck::analyzer::wmma

@@ -13,8 +13,11 @@
 // one access when they are adjacent in memory (a row-major A: four LDG.E per
 // f16 wmma.load, measured), else one access each; from shared memory the
 // 16-bit A and B loads are LDSM, counted by no ld/st metric (measured:
-// wmma_shared). The forms mma.h marks experimental (s4, u4, b1) are not
-// lowered: the engine names the intrinsic and its line.
+// wmma_shared). The forms mma.h marks experimental (s4, u4 m8n8k32; b1
+// m8n8k128) are those of mma.m8n8k32 and mma.m8n8k128: a register holds
+// eight 4-bit or 32 single-bit elements of A's row or B's column, one word
+// of memory, loaded as one 32-bit access (A row-major and B column-major are
+// their only layouts); b1's product counts the bits of A AND B or A XOR B.
 #include "analyzer/ptx/PtxLowerer.h"
 #include "analyzer/ptx/PtxLowering.h"
 #include "analyzer/ptx/WmmaFragments.h"
@@ -234,8 +237,14 @@ bool lowerLoadStore(CallInst &call, const wmma::Intrinsic &in) {
   a.ldm = in.stride
               ? call.getArgOperand(call.arg_size() - 1)
               : b.getInt32(in.form.contiguousExtent(in.matrix, in.rowMajor));
-  const unsigned bytes = wmma::bytesOf(in.element);
-  std::vector<wmma::Group> groups = wmma::groups(in.form, in.matrix);
+  unsigned bytes = wmma::bytesOf(in.element);
+  if (wmma::isSubByte(in.element)) {
+    // The registers' words, with the leading dimension in words.
+    a.form = in.form.words();
+    a.ldm = b.CreateUDiv(a.ldm, b.getInt32(in.form.chunk()));
+    bytes = 4;
+  }
+  std::vector<wmma::Group> groups = wmma::groups(a.form, in.matrix);
   bool ldmatrix = a.addressSpace == 3 && in.matrix != Matrix::C && bytes == 2;
   if (!in.store) {
     auto *st = cast<StructType>(call.getType()->isStructTy()
@@ -288,7 +297,7 @@ bool lowerLoadStore(CallInst &call, const wmma::Intrinsic &in) {
 
 // An element's bits as the arithmetic type of the product: float for the
 // 16-bit and tf32 inputs (tf32 keeps 10 mantissa bits: the tensor core
-// ignores the low 13), double for f64, i32 for the integers.
+// ignores the low 13), double for f64, i32 for the integers and bits.
 Value *decode(IRBuilder<> &b, Value *bits, Element e) {
   switch (e) {
   case Element::F16:
@@ -306,14 +315,23 @@ Value *decode(IRBuilder<> &b, Value *bits, Element e) {
   case Element::S8:
     return b.CreateSExt(bits, b.getInt32Ty());
   case Element::U8:
+  case Element::U4:
+  case Element::B1:
     return b.CreateZExt(bits, b.getInt32Ty());
+  case Element::S4:
+    return b.CreateSExt(bits, b.getInt32Ty());
   case Element::S32:
     return bits;
   }
   return nullptr;
 }
 
-Value *multiplyAdd(IRBuilder<> &b, Value *x, Value *y, Value *acc) {
+Value *multiplyAdd(IRBuilder<> &b, Value *x, Value *y, Value *acc,
+                   wmma::Intrinsic::BitOp op) {
+  if (op != wmma::Intrinsic::BitOp::None) // b1: a bit counted, 0 or 1
+    return b.CreateAdd(acc, op == wmma::Intrinsic::BitOp::And
+                                ? b.CreateAnd(x, y)
+                                : b.CreateXor(x, y));
   if (acc->getType()->isIntegerTy())
     return b.CreateAdd(acc, b.CreateMul(b.CreateSExt(x, acc->getType()),
                                         b.CreateSExt(y, acc->getType())));
@@ -338,21 +356,21 @@ Words wordsOf(IRBuilder<> &b, ArrayRef<Value *> regs) {
   return w;
 }
 
-// Register `reg` of another lane, as its elements' bits.
+// Register `reg` of another lane, as its `bits`-bit elements.
 std::vector<Value *> remoteElements(Lane &l, const Words &w, unsigned reg,
-                                    Value *src, unsigned bytes) {
-  Value *bits = nullptr;
+                                    Value *src, unsigned bits) {
+  Value *value = nullptr;
   for (unsigned i = 0; i < w.wordsPerRegister; ++i) {
     Value *word =
         l.b.CreateZExt(l.shfl(w.words[reg * w.wordsPerRegister + i], src),
                        l.b.getIntNTy(32 * w.wordsPerRegister));
     word = l.b.CreateShl(word, 32 * i);
-    bits = bits ? l.b.CreateOr(bits, word) : word;
+    value = value ? l.b.CreateOr(value, word) : word;
   }
   std::vector<Value *> out;
-  for (unsigned i = 0; i < 4 * w.wordsPerRegister / bytes; ++i)
-    out.push_back(l.b.CreateTrunc(l.b.CreateLShr(bits, 8 * bytes * i),
-                                  l.b.getIntNTy(8 * bytes)));
+  for (unsigned i = 0; i < 32 * w.wordsPerRegister / bits; ++i)
+    out.push_back(
+        l.b.CreateTrunc(l.b.CreateLShr(value, bits * i), l.b.getIntNTy(bits)));
   return out;
 }
 
@@ -362,7 +380,7 @@ struct TileProduct {
   Lane &l;
   const Form &f;
   Words aw, bw;
-  unsigned abBytes;
+  unsigned abBits;
   std::map<std::pair<unsigned, unsigned>, std::vector<Value *>> rows, cols;
 
   std::vector<Value *> &aRow(unsigned tm, unsigned rowBit) {
@@ -373,7 +391,7 @@ struct TileProduct {
     for (unsigned q = 0; q < 4; ++q) {
       Value *src = l.b.CreateAdd(l.b.CreateShl(l.g, 2), l.b.getInt32(q));
       for (const wmma::RegisterSpan &s : f.aRowRegisters(tm, rowBit, q)) {
-        std::vector<Value *> e = remoteElements(l, aw, s.reg, src, abBytes);
+        std::vector<Value *> e = remoteElements(l, aw, s.reg, src, abBits);
         for (unsigned i = 0; i < s.count; ++i)
           row[s.firstK + i] = decode(l.b, e[i], f.ab);
       }
@@ -390,7 +408,7 @@ struct TileProduct {
     for (unsigned q = 0; q < 4; ++q) {
       Value *src = l.b.CreateAdd(l.b.CreateShl(column, 2), l.b.getInt32(q));
       for (const wmma::RegisterSpan &s : f.bColumnRegisters(tn, q)) {
-        std::vector<Value *> e = remoteElements(l, bw, s.reg, src, abBytes);
+        std::vector<Value *> e = remoteElements(l, bw, s.reg, src, abBits);
         for (unsigned i = 0; i < s.count; ++i)
           col[s.firstK + i] = decode(l.b, e[i], f.ab);
       }
@@ -467,8 +485,8 @@ bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
                                    : b.CreateFPExt(v, accType);
       c.push_back(v);
     }
-  TileProduct p{
-      l, f, wordsOf(b, aRegs), wordsOf(b, bRegs), wmma::bytesOf(f.ab), {}, {}};
+  TileProduct p{l,  f, wordsOf(b, aRegs), wordsOf(b, bRegs), wmma::bitsOf(f.ab),
+                {}, {}};
   std::vector<wmma::AccumulatorElement> dElements = f.accumulatorElements();
   if (c.size() < dElements.size())
     return false;
@@ -479,7 +497,7 @@ bool lowerMma(CallInst &call, const wmma::Intrinsic &in) {
     std::vector<Value *> &col = p.bColumn(e.tileN, e.colBit);
     Value *acc = c[i];
     for (unsigned k = 0; k < f.k; ++k)
-      acc = multiplyAdd(b, row[k], col[k], acc);
+      acc = multiplyAdd(b, row[k], col[k], acc, in.bitOp);
     d.push_back(acc);
   }
   call.replaceAllUsesWith(resultOf(b, cast<StructType>(call.getType()), in, d));

@@ -191,10 +191,9 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
       return finishBlock(writesAtEntry);
     if (yielded) // their turns go on before any barrier is released
       continue;
-    unsigned waiting = 0, done = 0, spinning = 0;
+    unsigned waiting = 0, spinning = 0;
     for (auto &w : warps) {
       waiting += w->state == State::AtBarrier;
-      done += w->state == State::Done;
       spinning += w->state == State::Spinning;
     }
     if (spinning) {
@@ -213,12 +212,8 @@ BlockResult BlockRunner::Impl::runWarps(EventSink &sink) {
       break;
     if (blockRepeatsAtBarrier())
       return stopRepeatingBlock(writesAtEntry);
-    if (done && !notedExitedBarrier) {
-      notedExitedBarrier = true;
-      addNote("barrier divergence in " + kernel.name() +
-              ": some warps exited while others waited at a "
-              "__syncthreads(); they were released anyway");
-    }
+    // Warps that have exited are not waited for (sm_70 and later: the
+    // barrier counts the block's threads that have not exited).
     releaseBarrier();
   }
   return finishBlock(writesAtEntry);
@@ -356,6 +351,14 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
   const bool hooks = options.instructionEvents || !options.probePcs.empty();
   for (uint32_t pc = top.pc;; ++pc) {
     const Inst &in = code[pc];
+    // A barrier waits for the warp's every live lane (sm_70 and later):
+    // lanes on another path that can still run go first, to exit or come
+    // here, before this path arrives (the barrier is run when it resumes).
+    if (in.op == Op::Barrier && mask != w.live && !w.stack.empty()) {
+      top.pc = pc;
+      if (runOtherPathFirst(w))
+        return std::nullopt;
+    }
     if (++steps > stepLimit)
       return stopAtStepLimit(pc, stepLimit);
     if (hooks)
@@ -535,6 +538,9 @@ bool BlockRunner::Impl::execWarpLevel(const Inst &in, uint32_t pc, WarpState &w,
 WarpStop BlockRunner::Impl::stopAtBarrier(const Inst &in, uint32_t pc,
                                           WarpState &w, WarpState::Entry &top,
                                           uint32_t mask, EventSink &sink) {
+  // The warp's paths already waiting at this barrier arrive with this one.
+  if (mask != w.live)
+    mask |= arriveWithPathsAt(w, pc);
   sink.onBarrier({pc, w.index, mask, w.live});
   if (auto kind = bc::BarrierReduction(in.sub);
       kind != bc::BarrierReduction::None) {

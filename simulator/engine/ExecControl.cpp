@@ -20,6 +20,48 @@ void BlockRunner::Impl::settle(WarpState &w) {
   }
 }
 
+// A path of other lanes is an entry whose lanes are disjoint from the top's
+// (an entry holding them is the top's ancestor, waiting for it): a sibling
+// not yet run, or the rest of an outer branch. Such an entry has no entries
+// above it of its own, so it can run from the top of the stack. An
+// ancestor's lanes that wait to reconverge at a return (an early `return`,
+// whose block is the kernel's exit) have nothing left to run: on the GPU
+// they have exited, and they leave the warp here.
+bool BlockRunner::Impl::runOtherPathFirst(WarpState &w) {
+  const std::vector<Inst> &code = kernel.code();
+  const uint32_t topMask = w.stack.back().mask;
+  uint32_t above = topMask; // the lanes of the entries above entry i
+  for (size_t i = w.stack.size() - 1; i-- > 0;) {
+    const WarpState::Entry e = w.stack[i];
+    const bool inCode = e.pc < code.size();
+    if ((e.mask & topMask) == 0) {
+      if ((e.mask & w.live) != 0 && inCode && e.pc != e.reconvPc &&
+          code[e.pc].op != Op::Barrier) {
+        w.stack.erase(w.stack.begin() + std::ptrdiff_t(i));
+        w.stack.push_back(e);
+        return true;
+      }
+    } else if (inCode && code[e.pc].op == Op::Ret) {
+      w.live &= ~(e.mask & ~above);
+    }
+    above |= e.mask;
+  }
+  return false;
+}
+
+uint32_t BlockRunner::Impl::arriveWithPathsAt(WarpState &w, uint32_t pc) {
+  const uint32_t topMask = w.stack.back().mask;
+  uint32_t lanes = 0;
+  for (size_t i = 0; i + 1 < w.stack.size(); ++i) {
+    WarpState::Entry &e = w.stack[i];
+    if (e.pc == pc && (e.mask & topMask) == 0) {
+      lanes |= e.mask & w.live;
+      e.pc = pc + 1;
+    }
+  }
+  return lanes;
+}
+
 // Phis of the edge's target, as a parallel copy for the transferring lanes.
 void BlockRunner::Impl::copyPhis(WarpState &w, uint32_t edgeIndex,
                                  uint32_t mask) {

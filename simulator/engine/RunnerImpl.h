@@ -90,6 +90,13 @@ struct BlockRunner::Impl {
                       uint32_t mask);
 
   // Control flow (ExecControl.cpp).
+  /// At a barrier that only some of `w`'s live lanes have reached: moves to
+  /// the top of the stack a path of the warp's other lanes that can run on
+  /// (not at a barrier, not waiting to reconverge). False when none can.
+  bool runOtherPathFirst(WarpState &w);
+  /// The lanes of `w`'s other paths waiting at the barrier at `pc`, moved
+  /// past it: they arrive with the top's.
+  uint32_t arriveWithPathsAt(WarpState &w, uint32_t pc);
   void copyPhis(WarpState &w, uint32_t edge, uint32_t mask);
   void diverge(WarpState &w, uint32_t pc,
                const std::pair<uint32_t, uint32_t> *groups, unsigned count);
@@ -240,7 +247,6 @@ struct BlockRunner::Impl {
     MemSpace space = MemSpace::Global;
   };
   std::vector<ObjectRange> objectRanges;
-  bool notedExitedBarrier = false;
   // Per block run.
   core::Dim3 blockIdx;
   uint64_t steps = 0;

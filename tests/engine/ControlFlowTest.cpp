@@ -178,6 +178,8 @@ join:
   EXPECT_EQ(sink.branches[1].activeMask, 0x22222222u);
 }
 
+// Half of each warp reaches the barrier; the other half waits to
+// reconverge at `done`, where both store: barrier divergence.
 TEST(EngineControlFlow, BarrierInDivergentCodeIsNoted) {
   const char *ir = R"IR(
 define ptx_kernel void @k(ptr addrspace(1) %out) !dbg !3 {
@@ -189,18 +191,67 @@ sync:
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0), !dbg !12
   br label %done
 done:
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  store i32 1, ptr addrspace(1) %p
   ret void
 }
 )IR";
   ParsedKernel p = parseKernel(ir, "k");
   ASSERT_TRUE(p.kernel) << p.error;
   DeviceMemory mem;
-  BlockRunner runner(*p.kernel, launch1d(1, 64), {{0}}, mem);
+  uint64_t out = mem.allocate(64 * 4, "out");
+  BlockRunner runner(*p.kernel, launch1d(1, 64), {{out}}, mem);
   RecordingSink sink;
   ASSERT_TRUE(runner.runBlock({0, 0, 0}, sink).ok());
   auto notes = runner.notes();
   ASSERT_FALSE(notes.empty());
   EXPECT_NE(notes[0].find("k.cu:12"), std::string::npos) << notes[0];
+}
+
+// Threads that exit are not waited for (sm_70 and later): the lanes that
+// skip the barrier only return, whole warps exit early, or lanes take their
+// own path to the exit (run before the barrier, though the lanes that stay
+// come first). No note, the block completes, and every barrier arrival
+// holds the warp's live lanes.
+TEST(EngineControlFlow, ExitedThreadsAreNotWaitedFor) {
+  const char *ir = R"IR(
+define ptx_kernel void @k(ptr addrspace(1) %out, i32 %n) !dbg !3 {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %lane = and i32 %t, 31
+  %early = icmp uge i32 %t, %n
+  br i1 %early, label %done, label %work, !dbg !11
+work:
+  %stay = icmp ult i32 %lane, 24
+  br i1 %stay, label %sync, label %leave
+leave:
+  %q = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  store i32 2, ptr addrspace(1) %q
+  ret void
+sync:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0), !dbg !12
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  store i32 1, ptr addrspace(1) %p
+  br label %done
+done:
+  ret void
+}
+)IR";
+  ParsedKernel p = parseKernel(ir, "k");
+  ASSERT_TRUE(p.kernel) << p.error;
+  DeviceMemory mem;
+  uint64_t out = mem.allocate(128 * 4, "out");
+  // Threads 0-69 work: warp 2 is partial, warp 3 exits whole.
+  BlockRunner runner(*p.kernel, launch1d(1, 128), {{out}, {70}}, mem);
+  RecordingSink sink;
+  ASSERT_TRUE(runner.runBlock({0, 0, 0}, sink).ok());
+  EXPECT_TRUE(runner.notes().empty()) << runner.notes()[0];
+  ASSERT_EQ(sink.barriers.size(), 3u);
+  for (const BarrierEvent &b : sink.barriers)
+    EXPECT_EQ(b.activeMask, b.liveMask) << "warp " << b.warp;
+  std::vector<int32_t> host = readInts(mem, out, 128);
+  for (int t = 0; t < 128; ++t)
+    EXPECT_EQ(host[t], t >= 70 ? 0 : t % 32 >= 24 ? 2 : 1) << t;
 }
 
 TEST(EngineControlFlow, BranchOnUnseenInputIsNoted) {

@@ -52,8 +52,10 @@ class RecordingSink : public EventSink {
 public:
   void onAccess(const WarpAccess &a) override;
   void onBranch(const BranchEvent &b) override { branches.push_back(b); }
+  void onBarrier(const BarrierEvent &b) override { barriers.push_back(b); }
   std::vector<RecordedAccess> accesses;
   std::vector<BranchEvent> branches;
+  std::vector<BarrierEvent> barriers;
   /// Accesses of one instruction (by opcode-independent id).
   std::vector<RecordedAccess> of(uint32_t instId) const;
 };

@@ -3,7 +3,8 @@
 // accumulator is held by exactly one lane's distinct registers; the
 // registers a product gathers for a lane's accumulator element hold exactly
 // its row of A and its column of B; f16 m16n16k16 is the layout measured on
-// the H100; names parse to their forms, the experimental ones to none.
+// the H100; the sub-byte forms' words are their registers; names parse to
+// their forms.
 #include "analyzer/ptx/WmmaFragments.h"
 
 #include <gtest/gtest.h>
@@ -22,6 +23,9 @@ std::vector<Form> allForms() {
       forms.push_back({m, n, 16, e});
   forms.push_back({16, 16, 8, Element::TF32});
   forms.push_back({8, 8, 4, Element::F64});
+  forms.push_back({8, 8, 32, Element::S4});
+  forms.push_back({8, 8, 32, Element::U4});
+  forms.push_back({8, 8, 128, Element::B1});
   return forms;
 }
 
@@ -67,8 +71,7 @@ TEST(WmmaFragments, EveryElementIsHeldOnce) {
       unsigned elements = 0;
       for (const Group &g : groups(f, x))
         elements += unsigned(g.elements.size());
-      unsigned perRegister =
-          x == Matrix::C ? 1 : 4 / std::min(4u, bytesOf(f.ab));
+      unsigned perRegister = x == Matrix::C ? 1 : f.chunk();
       EXPECT_EQ(elements / perRegister, f.distinct(x)) << nameOf(f);
       EXPECT_GE(f.registers(x), f.distinct(x));
     }
@@ -186,6 +189,35 @@ TEST(WmmaFragments, TransposedAccessOfAPair) {
     }
 }
 
+// A sub-byte form's loads access words (Form::words): register r of a lane
+// is the one word holding its elements of register r, in order from the
+// lowest bits: A's k (B's k) = chunk * word column (row) + element.
+TEST(WmmaFragments, SubByteRegistersAreWords) {
+  for (const Form &f : allForms()) {
+    if (!isSubByte(f.ab))
+      continue;
+    for (Matrix x : {Matrix::A, Matrix::B}) {
+      std::vector<Group> elements = groups(f, x), words = groups(f.words(), x);
+      ASSERT_EQ(elements.size(), words.size()) << nameOf(f);
+      for (int lane = 0; lane < 32; ++lane)
+        for (size_t r = 0; r < words.size(); ++r) {
+          ASSERT_EQ(words[r].elements.size(), 1u);
+          ASSERT_EQ(elements[r].elements.size(), f.chunk());
+          const Position &w = words[r].elements[0];
+          for (unsigned e = 0; e < f.chunk(); ++e) {
+            const Position &p = elements[r].elements[e];
+            int k = x == Matrix::A ? p.col.at(lane) : p.row.at(lane);
+            int wk = x == Matrix::A ? w.col.at(lane) : w.row.at(lane);
+            int other = x == Matrix::A ? p.row.at(lane) : p.col.at(lane);
+            int wOther = x == Matrix::A ? w.row.at(lane) : w.col.at(lane);
+            EXPECT_EQ(k, wk * int(f.chunk()) + int(e)) << nameOf(f);
+            EXPECT_EQ(other, wOther) << nameOf(f);
+          }
+        }
+    }
+  }
+}
+
 TEST(WmmaFragments, IntrinsicNames) {
   auto load =
       parseIntrinsic("llvm.nvvm.wmma.m32n8k16.load.a.col.stride.bf16.p3");
@@ -208,9 +240,28 @@ TEST(WmmaFragments, IntrinsicNames) {
   ASSERT_TRUE(c);
   EXPECT_EQ(c->form.ab, Element::TF32);
   EXPECT_TRUE(parseIntrinsic("llvm.nvvm.wmma.m8n8k4.mma.row.row.f64"));
-  // mma.h's experimental sub-byte forms are not lowered (named by the engine).
-  EXPECT_FALSE(parseIntrinsic("llvm.nvvm.wmma.m8n8k32.mma.row.col.s4"));
-  EXPECT_FALSE(parseIntrinsic("llvm.nvvm.wmma.m8n8k128.load.a.row.stride.b1"));
+  // mma.h's experimental sub-byte forms.
+  auto s4 = parseIntrinsic("llvm.nvvm.wmma.m8n8k32.mma.row.col.s4.satfinite");
+  ASSERT_TRUE(s4);
+  EXPECT_EQ(s4->form.ab, Element::S4);
+  EXPECT_EQ(s4->cType, Element::S32);
+  EXPECT_TRUE(s4->satfinite);
+  EXPECT_EQ(s4->bitOp, Intrinsic::BitOp::None);
+  auto b1 = parseIntrinsic("llvm.nvvm.wmma.m8n8k128.mma.and.popc.row.col.b1");
+  ASSERT_TRUE(b1);
+  EXPECT_EQ(b1->form.ab, Element::B1);
+  EXPECT_EQ(b1->bitOp, Intrinsic::BitOp::And);
+  auto bx = parseIntrinsic("llvm.nvvm.wmma.m8n8k128.mma.xor.popc.row.col.b1");
+  ASSERT_TRUE(bx);
+  EXPECT_EQ(bx->bitOp, Intrinsic::BitOp::Xor);
+  auto la = parseIntrinsic("llvm.nvvm.wmma.m8n8k128.load.a.row.stride.b1.p0");
+  ASSERT_TRUE(la);
+  EXPECT_EQ(la->element, Element::B1);
+  auto lc = parseIntrinsic("llvm.nvvm.wmma.m8n8k32.load.c.col.stride.s32.p3");
+  ASSERT_TRUE(lc);
+  EXPECT_EQ(lc->form.ab, Element::S4);
+  EXPECT_EQ(lc->element, Element::S32);
+  EXPECT_FALSE(parseIntrinsic("llvm.nvvm.wmma.m8n8k32.mma.row.col.b1"));
   EXPECT_FALSE(
       parseIntrinsic("llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f64"));
 }
