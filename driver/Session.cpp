@@ -156,6 +156,22 @@ bool StaticAnalysis::compile(const std::optional<std::string> &mainFileText) {
   copts.relocatableDeviceCode = cm_.relocatable;
   if (cm_.relocatableAdded)
     host_.notes.push_back(analyzer::kRelocatableAddedNote);
+  // OpenMP host code (-fopenmp): Clang parses its directives for the host
+  // only, so the device side's parse runs a parallel region's body once, as
+  // plain code; its launches are those of the host side's parse.
+  if (std::find(copts.extraClangArgs.begin(), copts.extraClangArgs.end(),
+                "-fopenmp") != copts.extraClangArgs.end()) {
+    HostProgram onHost;
+    std::string diagnostics;
+    if (analyzer::parseHostSide(options_.file, copts,
+                                extractLaunches(onHost, false), diagnostics))
+      host_ = std::move(onHost);
+    else
+      host_.notes.push_back(
+          "the host side of the file does not compile with Clang and "
+          "-fopenmp: OpenMP directives are not followed (--run-host runs "
+          "them)");
+  }
   // Only where the program's own code launches nothing (yet): following the
   // libraries is new and covers CUB's dispatch, not all of Thrust.
   if (!host_.libraryCall.empty() && host_.launches.empty())

@@ -24,7 +24,7 @@ bool AbstractValue::same(const AbstractValue &o) const {
   if (slotRef != o.slotRef || slotCount != o.slotCount ||
       deviceProps != o.deviceProps || function != o.function ||
       closure != o.closure || optional != o.optional ||
-      funcAttributes != o.funcAttributes ||
+      vectorSize != o.vectorSize || funcAttributes != o.funcAttributes ||
       dim.has_value() != o.dim.has_value())
     return false;
   if (dim)
@@ -414,6 +414,8 @@ AbstractValue HostEvaluator::evalBaseToDerived(const CastExpr *e) {
 
 AbstractValue HostEvaluator::evalConstruct(const CXXConstructExpr *e) {
   const CXXConstructorDecl *ctor = e->getConstructor();
+  if (std::optional<AbstractValue> v = constructStdVector(e))
+    return *v; // before the copy below: a vector's copy has its own slots
   if (ctor->isCopyOrMoveConstructor() && e->getNumArgs() >= 1)
     return eval(e->getArg(0));
   if (std::optional<AbstractValue> v = constructStdOptional(e))

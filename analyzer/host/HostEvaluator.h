@@ -32,6 +32,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Mangle.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <array>
@@ -40,6 +41,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,10 @@ struct AbstractValue {
     Empty,
     Engaged
   } optional = Optional::Unknown;
+  // A std::vector of this many elements (-1: not one, or not known); its
+  // elements' leaves are the slots from slotRef when tracked, slotCount of
+  // them its capacity (HostEvaluatorVector.cpp).
+  int64_t vectorSize = -1;
 
   static AbstractValue of(HostValue v) {
     AbstractValue a;
@@ -193,6 +199,9 @@ private:
   };
   static constexpr int kGlobalBase = 1 << 30; // slot ids of globals
   static constexpr uint64_t kMaxArray = 4096; // larger arrays are not tracked
+  // Slots all std::vectors' elements may take (HostEvaluatorVector.cpp).
+  static constexpr uint64_t kMaxVectorSlots = 1 << 15;
+  uint64_t vectorSlots_ = 0;
   static constexpr uintptr_t kMaxStackBytes = 2 << 20;
 
   // Statements (HostEvaluatorStmt.cpp), loops (HostEvaluatorLoops.cpp).
@@ -414,6 +423,34 @@ private:
   // `new T`, `new T[n]`: small heap objects and arrays are tracked slots
   // (they outlive frames: kept with the globals); others a host pointer.
   AbstractValue evalNew(const clang::CXXNewExpr *e);
+  // OpenMP (HostEvaluatorOpenMP.cpp): the parallel regions being run,
+  // innermost last, and omp_set_num_threads's value (-1: not known).
+  struct OmpTeam {
+    int64_t threads = 1, thread = 0;
+  };
+  std::vector<OmpTeam> ompTeams_;
+  std::optional<int64_t> ompNumThreads_;
+  std::set<int> notedOmp_;
+  int64_t ompDefaultThreads() const;
+  Flow execOmp(const clang::OMPExecutableDirective *d);
+  Flow execOmpParallel(const clang::OMPExecutableDirective *d,
+                       const clang::Stmt *body);
+  std::optional<AbstractValue> evalOmpFunction(const clang::CallExpr *e,
+                                               const std::string &name);
+  // std::vector (HostEvaluatorVector.cpp).
+  std::optional<unsigned> vectorLeaves(clang::QualType vector) const;
+  AbstractValue makeVector(int64_t size, std::vector<AbstractValue> leaves);
+  std::vector<AbstractValue> vectorElementFrom(clang::QualType vector,
+                                               const clang::Expr *init);
+  bool vectorTracked(const AbstractValue &v, unsigned per) const;
+  std::vector<AbstractValue> vectorContents(const AbstractValue &v,
+                                            unsigned per) const;
+  std::optional<AbstractValue>
+  constructStdVector(const clang::CXXConstructExpr *e);
+  std::optional<AbstractValue> evalStdVector(const clang::CallExpr *e);
+  std::optional<LValue> lvalueOfVectorElement(const clang::CallExpr *e);
+  /// The slots of a tracked std::vector of scalars, for a range-for.
+  std::optional<std::vector<int>> vectorSlots(const clang::Expr *range);
   void nameAllocation(const AbstractValue &v, const clang::VarDecl *vd,
                       clang::SourceLocation loc);
 

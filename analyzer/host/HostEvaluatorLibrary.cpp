@@ -164,6 +164,10 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
     return v;
   if (std::optional<AbstractValue> v = evalStdOptional(e))
     return v;
+  if (std::optional<AbstractValue> v = evalStdVector(e))
+    return v;
+  if (std::optional<AbstractValue> v = evalOmpFunction(e, name))
+    return v;
   if (std::optional<AbstractValue> v = evalStdRandom(e))
     return v;
   if (std::optional<AbstractValue> v = evalMakeVector(e, name))

@@ -228,6 +228,10 @@ Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
   if (auto *il = dyn_cast<InitListExpr>(range)) {
     for (const Expr *i : il->inits())
       elems.push_back(eval(i));
+  } else if (std::optional<std::vector<int>> v = vectorSlots(range)) {
+    slots = std::move(*v);
+    if (slots.empty())
+      return Flow::Normal; // an empty vector
   } else {
     LValue lv = lvalueOf(range);
     if (!validSlot(lv.slot) || lv.count <= 0) {

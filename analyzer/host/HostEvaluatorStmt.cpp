@@ -4,6 +4,7 @@
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -162,6 +163,8 @@ Flow HostEvaluator::exec(const Stmt *s) {
     eval(e);
     return exitRequested_ ? Flow::Exit : Flow::Normal;
   }
+  if (auto *omp = dyn_cast<OMPExecutableDirective>(s))
+    return execOmp(omp);
   switch (s->getStmtClass()) {
   case Stmt::CompoundStmtClass:
     for (const Stmt *c : cast<CompoundStmt>(s)->body()) {

@@ -348,6 +348,8 @@ LValue HostEvaluator::lvalueOfElement(const ArraySubscriptExpr *as) {
 LValue HostEvaluator::lvalueOfCall(const CallExpr *ce) {
   if (ce->getNumArgs() == 1 && isStdReferenceCast(ce->getDirectCallee()))
     return lvalueOf(ce->getArg(0)); // std::forward<T>(x) is x
+  if (std::optional<LValue> lv = lvalueOfVectorElement(ce))
+    return *lv; // `v[i] = x`
   // `get<1>(rep_)`, `engine()`: a function returning a reference, entered.
   // (`std::cout << x` is not: a library call says nothing of its result.)
   if (!returnsTrackedReference(ce))
