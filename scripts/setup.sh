@@ -44,11 +44,14 @@ test)
     # kernels/'s inline expectations, and the resource limits with their
     # strict time and memory bounds (docs/reliability.md).
     (cd build && ctest --output-on-failure -j"$jobs" -R '^(corpus|kernels|limits)[.]')
+    # ... and the long simulations labelled release-stage, which the
+    # sanitizer stage leaves out (the same code its other tests run).
+    (cd build && ctest --output-on-failure -j"$jobs" -L release-stage)
     # Then the whole suite, unit tests included, under ASan + UBSan, and the
     # fuzz targets, from one instrumented build (CMakePresets.json asan-ubsan).
     cmake --preset asan-ubsan >/dev/null
     ninja -C build-asan -j"$jobs"
-    ctest --preset asan-ubsan -j"$jobs"
+    ctest --preset asan-ubsan -j"$jobs" -LE release-stage
     tests/fuzz/run.sh "${KCHECK_CI_FUZZ_SECONDS:-60}"
   fi
   ;;
