@@ -197,8 +197,8 @@ bool StaticAnalysis::chooseLaunches() {
     return false;
   }
   if (chosen_.empty()) {
-    std::optional<HostLaunch> l =
-        launchFromCommandLine(options_, *cm_.module, s_.errors);
+    std::optional<HostLaunch> l = launchFromCommandLine(
+        options_, *cm_.module, cm_.kernelNames, s_.errors);
     if (!l)
       return false;
     commandLineLaunch_ = std::move(*l);

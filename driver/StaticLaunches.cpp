@@ -300,6 +300,7 @@ bool LaunchBuilder::arguments(const llvm::Function &f, const HostLaunch *launch,
 /// reason in `errors`, when no single kernel is named.
 std::optional<HostLaunch>
 launchFromCommandLine(const Options &options, const llvm::Module &module,
+                      const std::map<std::string, analyzer::KernelName> &names,
                       std::vector<std::string> &errors) {
   std::vector<const llvm::Function *> kernels;
   for (const llvm::Function &f : module)
@@ -328,7 +329,9 @@ launchFromCommandLine(const Options &options, const llvm::Module &module,
   }
   HostLaunch l;
   l.mangledName = kernels[0]->getName().str();
-  std::tie(l.kernelName, l.signature) = sim::kernelNames(l.mangledName);
+  std::tie(l.kernelName, l.signature) =
+      analyzer::namesOf(names, l.mangledName)
+          .value_or(sim::kernelNames(l.mangledName));
   l.notes.push_back("no launch of this kernel in host code: the launch is the "
                     "command line's");
   return l;

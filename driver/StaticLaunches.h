@@ -4,12 +4,14 @@
 // line describes for a file that makes none.
 #pragma once
 
+#include "analyzer/facts/KernelNames.h"
 #include "analyzer/host/LaunchExtractor.h"
 #include "core/Report.h"
 #include "driver/Options.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DeviceMemory.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,10 +49,12 @@ private:
 };
 
 /// For a file without launches of the wanted kernel: the launch the command
-/// line describes (--kernel, or the file's only kernel). nullopt, with the
-/// reason in `errors`, when no single kernel is named.
+/// line describes (--kernel, or the file's only kernel), named as the
+/// compile named its kernels (`names`). nullopt, with the reason in
+/// `errors`, when no single kernel is named.
 std::optional<analyzer::HostLaunch>
 launchFromCommandLine(const Options &options, const llvm::Module &module,
+                      const std::map<std::string, analyzer::KernelName> &names,
                       std::vector<std::string> &errors);
 
 /// Grid, block and dynamic shared size of a launch: the command line's

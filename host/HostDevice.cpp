@@ -151,6 +151,13 @@ static std::string kernelArguments(const Function &fn, const DataLayout &dl,
   return "";
 }
 
+// A kernel's name as reports give it (the compile's, else demangled).
+std::string HostDevice::nameOf(const std::string &mangled) const {
+  if (auto names = analyzer::namesOf(kernelNames_, mangled))
+    return names->first;
+  return sim::kernelNames(mangled).first;
+}
+
 LaunchOutcome HostDevice::launch(const std::string &deviceName,
                                  const core::LaunchConfig &config,
                                  void **args) {
@@ -159,9 +166,8 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
     return {"kernel '" + deviceName + "' not found in the device code", {}};
   // The argument bytes cudaLaunchKernel points at, one scalar per parameter.
   std::vector<sim::KernelArg> kernelArgs;
-  if (std::string error =
-          kernelArguments(*fn, module_.getDataLayout(), args,
-                          sim::kernelNames(deviceName).first, kernelArgs);
+  if (std::string error = kernelArguments(*fn, module_.getDataLayout(), args,
+                                          nameOf(deviceName), kernelArgs);
       !error.empty())
     return {error, {}};
   return simulate(*fn, config, std::move(kernelArgs), std::nullopt);
@@ -188,7 +194,7 @@ sim::LaunchRunner::Hooks HostDevice::hooks() {
                    std::string &refusal) -> std::optional<int> {
     if (launches_.size() >= options_.maxLaunches) {
       refusal = "launch #" + std::to_string(launches_.size()) + " (" +
-                sim::kernelNames(fn.getName().str()).first +
+                nameOf(fn.getName().str()) +
                 ") not simulated: the program made more than --max-launches " +
                 std::to_string(options_.maxLaunches) + " launches";
       return std::nullopt;

@@ -50,6 +50,7 @@ private:
 
   const llvm::Module &module_;
   const std::map<std::string, analyzer::KernelName> &kernelNames_;
+  std::string nameOf(const std::string &mangled) const;
   const RunOptions &options_;
   std::vector<RunLaunch> &launches_;
   SimulationClock &clock_;
