@@ -141,6 +141,11 @@ public:
   AbstractValue argumentSlot(const AbstractValue &array, unsigned i,
                              int leaves = 0) const;
 
+  // Between cudaStreamBeginCapture and cudaStreamEndCapture: a launch is
+  // recorded into the graph being captured (captureLaunch), not made.
+  bool capturing() const;
+  void captureLaunch(HostLaunch l);
+
   // Conditions the current code runs under (unknown `if`, runtime loop).
   const std::vector<std::string> &context() const { return context_; }
   /// Whether the code being evaluated is under a condition that could not
@@ -437,6 +442,14 @@ private:
                        const clang::Stmt *body);
   std::optional<AbstractValue> evalOmpFunction(const clang::CallExpr *e,
                                                const std::string &name);
+  // Stream capture and graphs (HostEvaluatorGraphs.cpp): the launches
+  // recorded since cudaStreamBeginCapture, and the recorded graphs, by
+  // handle.
+  std::optional<std::vector<HostLaunch>> capture_;
+  std::vector<std::vector<HostLaunch>> graphs_;
+  std::set<size_t> graphsLaunched_;
+  std::optional<AbstractValue> evalCudaGraphCall(const clang::CallExpr *e,
+                                                 const std::string &name);
   // std::vector (HostEvaluatorVector.cpp).
   std::optional<unsigned> vectorLeaves(clang::QualType vector) const;
   AbstractValue makeVector(int64_t size, std::vector<AbstractValue> leaves);

@@ -409,8 +409,10 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
   }
   if (name == "cudaGetErrorString" || name == "cudaGetErrorName")
     return AbstractValue::of(HostValue::hostPtr());
-  // Graphs run their recorded work at each cudaGraphLaunch, which this
-  // evaluator does not model: it says so, once.
+  if (std::optional<AbstractValue> v = evalCudaGraphCall(e, name))
+    return v;
+  // Graphs built node by node, which this evaluator does not model: it says
+  // so, once.
   if ((llvm::StringRef(name).starts_with("cudaGraph") ||
        name == "cudaStreamBeginCapture" ||
        name == "cudaStreamBeginCaptureToGraph") &&
@@ -418,10 +420,9 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
     graphNoted_ = true;
     program_.notes.push_back(
         "`" + name + "` at " + here +
-        ": stream capture and CUDA graphs are not followed by the static "
-        "analysis (a graph's kernels run at each cudaGraphLaunch, not where "
-        "they are captured or added); --run-host runs them as the program "
-        "does");
+        ": CUDA graphs built node by node are not followed by the static "
+        "analysis (their kernels run at each cudaGraphLaunch; stream "
+        "captures are); --run-host runs them as the program does");
   }
   // Any other runtime call (no body: a user's own cudaCheck() is entered)
   // succeeds; what it writes through pointers is unknown

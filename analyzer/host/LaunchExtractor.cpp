@@ -168,7 +168,10 @@ private:
     l.unevaluated |= ev.underUnevaluatedCondition();
     for (const std::string &c : ev.context())
       l.notes.push_back(c);
-    out_.launches.push_back(std::move(l));
+    if (ev.capturing()) // made at each launch of the captured graph
+      ev.captureLaunch(std::move(l));
+    else
+      out_.launches.push_back(std::move(l));
   }
 
   void recordLaunch(HostEvaluator &ev, const CUDAKernelCallExpr *e) {
