@@ -185,8 +185,16 @@ Value *lowerArithmetic(IRBuilder<> &b, StringRef name, CallInst &call) {
   }
   if (name == "prmt")
     return ptx::bytePermute(b, arg(0), arg(1), arg(2));
-  if (fn == "fabs")
-    return b.CreateUnaryIntrinsic(Intrinsic::fabs, arg(0));
+  if (fn == "fabs") {
+    Value *r = b.CreateUnaryIntrinsic(Intrinsic::fabs, arg(0));
+    // abs.ftz.f16 and .f16x2 flush a subnormal half to zero (PTX ISA), as
+    // the H200 does (nvvm_calls.cu); abs.ftz.f32's results equal abs's
+    // there.
+    if (name.contains(".ftz") && t->getScalarType()->isHalfTy())
+      r = b.CreateSelect(b.CreateFCmpOLT(r, ConstantFP::get(t, 0x1p-14)),
+                         ConstantFP::get(t, 0.0), r);
+    return r;
+  }
   if (fn == "trunc")
     return b.CreateUnaryIntrinsic(Intrinsic::trunc, arg(0));
   if (fn == "round") // cvt.rni: to the nearest integer, ties to even
