@@ -439,7 +439,7 @@ private:
   int64_t ompDefaultThreads() const;
   Flow execOmp(const clang::OMPExecutableDirective *d);
   Flow execOmpParallel(const clang::OMPExecutableDirective *d,
-                       const clang::Stmt *body);
+                       const clang::Stmt *body, bool once);
   std::optional<AbstractValue> evalOmpFunction(const clang::CallExpr *e,
                                                const std::string &name);
   // Stream capture and graphs (HostEvaluatorGraphs.cpp): the launches

@@ -4,10 +4,11 @@
 // its share of the data). A parallel region's threads run one after
 // another, thread 0 first, each from the variables as the region found them
 // where a clause makes them private (private, firstprivate) and with
-// omp_get_thread_num()/omp_get_num_threads() its own; a worksharing loop
-// runs its iterations in order; single, master and masked run once, in
-// thread 0; sections run each section once; barriers, flushes and task
-// waits have nothing to wait for. The launches are those of the real run,
+// omp_get_thread_num()/omp_get_num_threads() its own; work the team shares
+// (a worksharing loop's iterations, in order; sections; single) runs once,
+// in thread 0, as do master, masked and a combined directive's statement
+// (parallel for, ...); barriers, flushes and task waits have nothing to wait
+// for. The launches are those of the real run,
 // in the order of thread 0's, then thread 1's, ... (on the GPU they
 // interleave as the threads' schedule has it). A directive of another kind
 // runs its statement once, with a note.
@@ -41,10 +42,16 @@ Flow HostEvaluator::execOmp(const OMPExecutableDirective *d) {
     return Flow::Normal; // barrier, flush, taskwait, taskyield, ...
   const Stmt *body = d->getRawStmt();
   const OmpTeam team = ompTeams_.empty() ? OmpTeam{} : ompTeams_.back();
-  if (kind == OMPD_single || kind == OMPD_master || kind == OMPD_masked)
-    return team.thread == 0 ? exec(body) : Flow::Normal;
+  // `parallel` runs its statement in every thread; a combined directive
+  // (parallel for, parallel sections, parallel masked, ...) shares one
+  // statement's work among them: it runs once.
   if (isOpenMPParallelDirective(kind))
-    return execOmpParallel(d, body);
+    return execOmpParallel(d, body, /*once=*/kind != OMPD_parallel);
+  // Work shared by the team (for, sections, single) and master/masked: once,
+  // in thread 0.
+  if (isOpenMPWorksharingDirective(kind) || kind == OMPD_master ||
+      kind == OMPD_masked)
+    return team.thread == 0 ? exec(body) : Flow::Normal;
   if (isOpenMPLoopDirective(kind) || kind == OMPD_critical ||
       kind == OMPD_atomic || kind == OMPD_ordered || kind == OMPD_task ||
       kind == OMPD_taskgroup || kind == OMPD_sections || kind == OMPD_section ||
@@ -58,9 +65,10 @@ Flow HostEvaluator::execOmp(const OMPExecutableDirective *d) {
   return exec(body);
 }
 
-// The threads of a parallel region, one after another.
+// The threads of a parallel region, one after another (`once`: thread 0
+// alone runs a combined directive's shared work).
 Flow HostEvaluator::execOmpParallel(const OMPExecutableDirective *d,
-                                    const Stmt *body) {
+                                    const Stmt *body, bool once) {
   int64_t threads = ompNumThreads_.value_or(ompDefaultThreads());
   std::string count = "omp_set_num_threads";
   if (const auto *c = d->getSingleClause<OMPNumThreadsClause>()) {
@@ -109,7 +117,7 @@ Flow HostEvaluator::execOmpParallel(const OMPExecutableDirective *d,
         at(lv.slot + int(k)) = values[k];
   };
   Flow result = Flow::Normal;
-  for (int64_t t = 0; t < threads; ++t) {
+  for (int64_t t = 0; t < (once ? 1 : threads); ++t) {
     if (!budgetLeft(d->getBeginLoc()))
       break;
     restore();

@@ -3,7 +3,9 @@
 // (omp_set_num_threads, omp_get_thread_num, omp_get_num_threads, as
 // HeCBench's openmp does); a num_threads clause; single runs once (in
 // whichever thread: its launch does not depend on which); a private
-// variable starts each thread as the region found it.
+// variable starts each thread as the region found it; a parallel for and a
+// for inside a region run each iteration once (the launches' order then
+// is the threads' schedule's: kcheck makes them in iteration order).
 #include <cstdio>
 #include <cstdlib>
 #include <omp.h>
@@ -40,6 +42,25 @@ int main() {
       int *d = nullptr;
       cudaMalloc(&d, 1024 * sizeof(int));
       addConstant<<<omp_get_num_threads() + 7, 32>>>(d, 1);
+      cudaFree(d);
+    }
+  }
+  // Work shared by the team runs once in all: a parallel for of three
+  // launches, and a for inside a region of four threads (two launches).
+#pragma omp parallel for num_threads(4)
+  for (int i = 0; i < 3; ++i) {
+    int *d = nullptr;
+    cudaMalloc(&d, 1024 * sizeof(int));
+    addConstant<<<i + 1, 64>>>(d, 1);
+    cudaFree(d);
+  }
+#pragma omp parallel num_threads(4)
+  {
+#pragma omp for
+    for (int i = 0; i < 2; ++i) {
+      int *d = nullptr;
+      cudaMalloc(&d, 1024 * sizeof(int));
+      addConstant<<<20 + i, 32>>>(d, 1);
       cudaFree(d);
     }
   }
