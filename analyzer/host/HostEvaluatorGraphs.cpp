@@ -83,6 +83,19 @@ HostEvaluator::evalCudaGraphCall(const CallExpr *e, const std::string &name) {
   if (n == "cudaGraphLaunch" && e->getNumArgs() == 2) {
     std::optional<size_t> id = graphOf(arg(0));
     arg(1);
+    if (!id && !graphs_.empty()) { // a captured graph's handle, not tracked
+      if (!graphNoted_) {
+        graphNoted_ = true;
+        program_.notes.push_back(
+            "`cudaGraphLaunch` at " + here +
+            ": the static analysis does not "
+            "know which graph `" +
+            text(e->getArg(0)) +
+            "` is (its handle is not tracked), so its launches are not "
+            "made; --run-host runs them as the program does");
+      }
+      return cudaSuccess(e);
+    }
     if (!id)
       return std::nullopt;
     // Named on the graph's first launch only: a graph launched a thousand
