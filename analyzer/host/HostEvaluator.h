@@ -460,6 +460,8 @@ private:
                                             unsigned per) const;
   std::optional<AbstractValue>
   constructStdVector(const clang::CXXConstructExpr *e);
+  struct VectorCall;
+  std::optional<VectorCall> vectorCall(const clang::CallExpr *e) const;
   std::optional<AbstractValue> evalStdVector(const clang::CallExpr *e);
   std::optional<LValue> lvalueOfVectorElement(const clang::CallExpr *e);
   /// The slots of a tracked std::vector of scalars, for a range-for.

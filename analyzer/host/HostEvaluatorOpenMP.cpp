@@ -77,16 +77,14 @@ Flow HostEvaluator::execOmpParallel(const OMPExecutableDirective *d,
     count = text(c->getNumThreads());
   }
   if (threads < 1) { // not known
-    {
-      context_.push_back("the thread count of the OpenMP region at " +
-                         where(d->getBeginLoc()) + " (`" + count +
-                         "`) is not known");
-      ++unevaluatedConditions_;
-      Flow f = exec(body); // one thread's work, under an unknown condition
-      --unevaluatedConditions_;
-      context_.pop_back();
-      return f == Flow::Exit ? f : Flow::Normal;
-    }
+    context_.push_back("the thread count of the OpenMP region at " +
+                       where(d->getBeginLoc()) + " (`" + count +
+                       "`) is not known");
+    ++unevaluatedConditions_;
+    Flow f = exec(body); // one thread's work, under an unknown condition
+    --unevaluatedConditions_;
+    context_.pop_back();
+    return f == Flow::Exit ? f : Flow::Normal;
   }
   if (const auto *c = d->getSingleClause<OMPIfClause>()) {
     HostValue on = eval(c->getCondition()).scalar;

@@ -169,22 +169,46 @@ HostEvaluator::constructStdVector(const CXXConstructExpr *e) {
   return std::nullopt;
 }
 
-std::optional<AbstractValue> HostEvaluator::evalStdVector(const CallExpr *e) {
+// A call of a method of a modelled std::vector: its object, the leaves of
+// one element, and what it is (a name, or an operator).
+struct HostEvaluator::VectorCall {
+  const Expr *object = nullptr;
+  unsigned per = 1;
+  bool op = false;
+  OverloadedOperatorKind oo = OO_None;
+  llvm::StringRef name;
+};
+
+std::optional<HostEvaluator::VectorCall>
+HostEvaluator::vectorCall(const CallExpr *e) const {
   auto *md = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
   if (!md || !isStdRecord(md->getFunctionObjectParameterType(), "vector"))
     return std::nullopt;
-  bool op = isa<CXXOperatorCallExpr>(e);
-  const Expr *object =
-      op ? e->getArg(0)
-         : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
-  std::optional<unsigned> per = vectorLeaves(object->getType());
+  VectorCall c;
+  c.op = isa<CXXOperatorCallExpr>(e);
+  c.object = c.op ? e->getArg(0)
+                  : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
+  std::optional<unsigned> per = vectorLeaves(c.object->getType());
   if (!per)
     return std::nullopt;
+  c.per = *per;
+  c.oo = md->getOverloadedOperator();
+  c.name = md->getIdentifier() ? md->getName() : "";
+  return c;
+}
+
+std::optional<AbstractValue> HostEvaluator::evalStdVector(const CallExpr *e) {
+  std::optional<VectorCall> call = vectorCall(e);
+  if (!call)
+    return std::nullopt;
+  const Expr *object = call->object;
+  const unsigned per = call->per;
+  const bool op = call->op;
   unsigned first = op ? 1 : 0; // the arguments after the object
   unsigned nargs = e->getNumArgs() - first;
   auto arg = [&](unsigned k) { return e->getArg(first + k); };
-  OverloadedOperatorKind oo = md->getOverloadedOperator();
-  llvm::StringRef n = md->getIdentifier() ? md->getName() : "";
+  const OverloadedOperatorKind oo = call->oo;
+  const llvm::StringRef n = call->name;
   LValue lv = lvalueOf(object);
   AbstractValue v = validSlot(lv.slot) ? at(lv.slot) : eval(object);
   QualType rt = e->getType().getNonReferenceType().getCanonicalType();
@@ -206,19 +230,19 @@ std::optional<AbstractValue> HostEvaluator::evalStdVector(const CallExpr *e) {
   };
   if (n == "size" || n == "capacity" || n == "empty") {
     int64_t r = n == "empty" ? size == 0
-                : n == "capacity" && vectorTracked(v, *per)
-                    ? std::max<int64_t>(size, v.slotCount / *per)
+                : n == "capacity" && vectorTracked(v, per)
+                    ? std::max<int64_t>(size, v.slotCount / per)
                     : size;
     return AbstractValue::of(normalizeInt(r, rt));
   }
   if (n == "data" || n == "begin" || n == "end" || n == "cbegin" ||
       n == "cend") {
-    if (!vectorTracked(v, *per))
+    if (!vectorTracked(v, per))
       return AbstractValue::of(HostValue::hostPtr());
     AbstractValue p;
     bool end = n == "end" || n == "cend";
-    p.slotRef = v.slotRef + int(end ? size * *per : 0);
-    p.slotCount = int(end ? 0 : size * *per);
+    p.slotRef = v.slotRef + int(end ? size * per : 0);
+    p.slotCount = int(end ? 0 : size * per);
     return p;
   }
   if (oo == OO_Subscript || n == "at" || n == "front" || n == "back") {
@@ -234,24 +258,24 @@ std::optional<AbstractValue> HostEvaluator::evalStdVector(const CallExpr *e) {
           "assigned by " + describe(e, e->getExprLoc()) + ", not evaluated"));
       return AbstractValue::unknown("void");
     }
-    replace(makeVector(from.vectorSize, vectorContents(from, *per)));
+    replace(makeVector(from.vectorSize, vectorContents(from, per)));
     return AbstractValue::unknown("a std::vector");
   }
   // What changes the size keeps the first `keep` elements and appends
   // copies of `element`; the elements move to new slots when they no longer
   // fit (the old ones stay as they were).
-  const bool tracked = vectorTracked(v, *per) || size == 0;
+  const bool tracked = vectorTracked(v, per) || size == 0;
   auto resized = [&](int64_t newSize, int64_t keep,
                      const std::vector<AbstractValue> &element) {
-    std::vector<AbstractValue> contents = vectorContents(v, *per);
-    if (!tracked || uint64_t(newSize) * *per > kMaxArray) {
+    std::vector<AbstractValue> contents = vectorContents(v, per);
+    if (!tracked || uint64_t(newSize) * per > kMaxArray) {
       replace(makeVector(newSize, {}));
       return;
     }
-    contents.resize(size_t(std::min(keep, newSize)) * *per);
-    while (contents.size() < size_t(newSize) * *per)
+    contents.resize(size_t(std::min(keep, newSize)) * per);
+    while (contents.size() < size_t(newSize) * per)
       contents.insert(contents.end(), element.begin(), element.end());
-    if (vectorTracked(v, *per) && contents.size() <= size_t(v.slotCount)) {
+    if (vectorTracked(v, per) && contents.size() <= size_t(v.slotCount)) {
       for (size_t k = 0; k < contents.size(); ++k)
         at(v.slotRef + int(k)) = contents[k];
       AbstractValue nv = v;
@@ -300,20 +324,14 @@ std::optional<AbstractValue> HostEvaluator::evalStdVector(const CallExpr *e) {
 }
 
 std::optional<LValue> HostEvaluator::lvalueOfVectorElement(const CallExpr *e) {
-  auto *md = dyn_cast_or_null<CXXMethodDecl>(e->getDirectCallee());
-  if (!md || !isStdRecord(md->getFunctionObjectParameterType(), "vector"))
+  std::optional<VectorCall> call = vectorCall(e);
+  const llvm::StringRef n = call ? call->name : "";
+  if (!call ||
+      !(call->oo == OO_Subscript || n == "at" || n == "front" || n == "back"))
     return std::nullopt;
-  bool op = isa<CXXOperatorCallExpr>(e);
-  OverloadedOperatorKind oo = md->getOverloadedOperator();
-  llvm::StringRef n = md->getIdentifier() ? md->getName() : "";
-  if (!(oo == OO_Subscript || n == "at" || n == "front" || n == "back"))
-    return std::nullopt;
-  const Expr *object =
-      op ? e->getArg(0)
-         : cast<CXXMemberCallExpr>(e)->getImplicitObjectArgument();
-  std::optional<unsigned> per = vectorLeaves(object->getType());
-  if (!per)
-    return std::nullopt;
+  const Expr *object = call->object;
+  const unsigned per = call->per;
+  const bool op = call->op;
   AbstractValue v = eval(object);
   int64_t index = n == "front" ? 0 : n == "back" ? v.vectorSize - 1 : -1;
   if (index < 0 && e->getNumArgs() == (op ? 2u : 1u)) {
@@ -321,12 +339,12 @@ std::optional<LValue> HostEvaluator::lvalueOfVectorElement(const CallExpr *e) {
     if (i.kind == HostValue::Kind::Int)
       index = i.i;
   }
-  if (!vectorTracked(v, *per) || index < 0 || index >= v.vectorSize)
+  if (!vectorTracked(v, per) || index < 0 || index >= v.vectorSize)
     return LValue{}; // not tracked (or out of range: not a value to know)
   LValue lv;
-  lv.slot = v.slotRef + int(index * *per);
-  if (*per > 1 || objectLeaves(vectorElement(object->getType())))
-    lv.count = lv.leaves = int(*per);
+  lv.slot = v.slotRef + int(index * per);
+  if (per > 1 || objectLeaves(vectorElement(object->getType())))
+    lv.count = lv.leaves = int(per);
   return lv;
 }
 

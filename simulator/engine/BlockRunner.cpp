@@ -354,7 +354,7 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
     // A barrier waits for the warp's every live lane (sm_70 and later):
     // lanes on another path that can still run go first, to exit or come
     // here, before this path arrives (the barrier is run when it resumes).
-    if (in.op == Op::Barrier && mask != w.live && !w.stack.empty()) {
+    if (in.op == Op::Barrier && mask != w.live) {
       top.pc = pc;
       if (runOtherPathFirst(w))
         return std::nullopt;
