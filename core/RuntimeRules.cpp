@@ -91,4 +91,10 @@ launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,
   return std::nullopt;
 }
 
+uint64_t pitchedRowBytes(uint64_t widthBytes) {
+  constexpr uint64_t kTextureAlignment = 512;
+  return (widthBytes + kTextureAlignment - 1) / kTextureAlignment *
+         kTextureAlignment;
+}
+
 } // namespace kcheck::core

@@ -39,6 +39,11 @@ bool launchDimensionsRefused(const ArchSpec &arch, const Dim3 &grid,
 CudaError deviceAllocationError(const ArchSpec &arch, uint64_t bytes,
                                 uint64_t inUse);
 
+/// The pitch cudaMallocPitch and cudaMalloc3D give rows of `widthBytes`:
+/// the width rounded up to the device's textureAlignment, 512 bytes (the
+/// H200 gives 512 for 100 bytes), so that each row can be a texture's.
+uint64_t pitchedRowBytes(uint64_t widthBytes);
+
 /// Why the GPU refuses a launch before running anything, and what the
 /// launching call returns.
 struct LaunchRefusal {

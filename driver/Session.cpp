@@ -189,7 +189,10 @@ bool StaticAnalysis::chooseLaunches() {
   if (!host_.stoppedBy.empty())
     s_.report.notes.push_back("host code stops: " + host_.stoppedBy +
                               "; no launch after it is made");
-  if (chosen_.empty() && host_.launches.empty() && !host_.stoppedBy.empty() &&
+  // A program that stops before any launch, or whose only launches the GPU
+  // refuses before making them (graph nodes refused when added).
+  if (chosen_.empty() && host_.launches.empty() &&
+      (!host_.stoppedBy.empty() || !host_.refusedLaunches.empty()) &&
       options_.kernel.empty() && !options_.grid) {
     // What the GPU would run: nothing. Not an input kcheck cannot analyse.
     s_.report.notes.push_back("the program makes no kernel launch");

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <utility>
 
 namespace kcheck::driver {
 
@@ -101,10 +102,32 @@ public:
     return base;
   }
 
+  /// The texture and surface objects host code made, placed over the
+  /// allocations they view (before the first launch: a handle is the n-th
+  /// object made, whenever the program made it).
+  void placeTextureObjects(std::vector<std::string> &notes) {
+    if (std::exchange(texturesPlaced_, true))
+      return;
+    for (const analyzer::HostTextureObject &o : host_.textureObjects) {
+      using Object = analyzer::HostTextureObject;
+      sim::TextureView view = o.view;
+      for (sim::TextureLevel &l : view.levels)
+        l.base = allocationBase(Object::allocationOf(l.base), notes) +
+                 Object::offsetOf(l.base);
+      uint64_t handle = memory_.textures.create(std::move(view), o.surface);
+      if (handle != o.handle)
+        notes.push_back("the object made at " + o.where + " has handle " +
+                        std::to_string(handle) + " on the simulated device, " +
+                        "not the " + std::to_string(o.handle) +
+                        " host code was given: its reads are not of it");
+    }
+  }
+
   /// Kernel arguments as the engine wants them; false when one is unknown.
   bool arguments(const llvm::Function &f, const HostLaunch *launch,
                  std::vector<sim::KernelArg> &out,
                  std::vector<std::string> &notes) {
+    placeTextureObjects(notes);
     bool ok = true;
     for (unsigned i = 0; i < f.arg_size(); ++i) {
       const llvm::Argument &param = *f.getArg(i);
@@ -282,6 +305,7 @@ private:
   const HostProgram &host_;
   sim::DeviceMemory &memory_;
   std::map<int, uint64_t> bases_;
+  bool texturesPlaced_ = false;
 };
 
 LaunchBuilder::LaunchBuilder(const Options &options, const HostProgram &host,

@@ -132,7 +132,7 @@ cudaError_t apiHostGetDevicePointer(void **devPtr, void *host, unsigned) {
 cudaError_t apiMemHint() { return cudaSuccess; }
 cudaError_t apiMallocPitch(void **devPtr, size_t *pitch, size_t width,
                            size_t height) {
-  *pitch = (width + 511) / 512 * 512; // textureAlignment
+  *pitch = core::pitchedRowBytes(width);
   return apiMalloc(devPtr, *pitch * height);
 }
 
@@ -358,13 +358,10 @@ using Extent = cudaExtent;
 using Pos = cudaPos;
 using Memcpy3DParms = cudaMemcpy3DParms;
 
-constexpr size_t kPitchAlignment = 512; // textureAlignment: 100 -> 512 bytes
-
 cudaError_t apiMalloc3D(PitchedPtr *p, Extent e) {
   if (!p)
     return fail(cudaErrorInvalidValue);
-  size_t pitch =
-      (e.width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+  size_t pitch = core::pitchedRowBytes(e.width);
   void *base = nullptr;
   if (cudaError_t err = apiMalloc(&base, pitch * e.height * e.depth))
     return err;

@@ -51,46 +51,32 @@ State &state() {
   return *r.textures;
 }
 
-// The texel format of a channel descriptor, or the error the runtime gives.
-cudaError_t formatOf(const ChannelFormatDesc &d, sim::TexelFormat &out) {
-  using K = sim::TexelFormat::Kind;
-  if (d.f >= 5 && d.f <= 16) {
-    // cudaChannelFormatKind{Uns,S}ignedNormalized{8,16}X{1,2,4}.
-    int i = d.f - 5;
-    out.kind = i < 6 ? K::Unsigned : K::Signed;
-    out.bits = i % 6 < 3 ? 8 : 16;
-    out.channels = 1u << (i % 3);
-    out.normalizedKind = true;
-    return cudaSuccess;
-  }
-  if (d.f == 4 || d.f >= 17) {
-    stopUnsupported("a CUDA array of channel format kind " +
-                    std::to_string(d.f) +
-                    " (NV12, block-compressed and 10-10-10-2 formats are not "
-                    "simulated: their texels are not stored one per element)");
-  }
-  if (d.f > 2)
-    return entry::fail(cudaErrorInvalidChannelDescriptor);
-  int bits[4] = {d.x, d.y, d.z, d.w};
-  unsigned channels = 0;
-  for (unsigned c = 0; c < 4; ++c) {
-    if (bits[c] == 0)
-      break;
-    if (bits[c] != d.x)
-      return entry::fail(cudaErrorInvalidChannelDescriptor);
-    ++channels;
-  }
-  for (unsigned c = channels; c < 4; ++c)
-    if (bits[c] != 0)
-      return entry::fail(cudaErrorInvalidChannelDescriptor);
-  bool widthOk =
-      d.f == 2 ? d.x == 16 || d.x == 32 : d.x == 8 || d.x == 16 || d.x == 32;
-  if (channels == 0 || channels == 3 || !widthOk)
-    return entry::fail(cudaErrorInvalidChannelDescriptor);
-  out.kind = d.f == 0 ? K::Signed : d.f == 1 ? K::Unsigned : K::Float;
-  out.bits = unsigned(d.x);
-  out.channels = channels;
-  return cudaSuccess;
+cudaError_t answer(const Answer &a) {
+  if (!a.unsupported.empty())
+    stopUnsupported(a.unsupported);
+  return a.error == core::CudaError::cudaSuccess
+             ? cudaSuccess
+             : entry::fail(cudaError_t(int(a.error)));
+}
+
+ArrayLookup arrayLookup() {
+  ArrayLookup l;
+  l.array = [](const void *h) -> std::optional<PlacedArray> {
+    const Array *a = arrayOf(h);
+    if (!a)
+      return std::nullopt;
+    return PlacedArray{a, a->base};
+  };
+  l.mipmap = [](const void *h) -> std::optional<std::vector<PlacedArray>> {
+    const MipmappedArray *m = mipmapOf(h);
+    if (!m)
+      return std::nullopt;
+    std::vector<PlacedArray> levels;
+    for (const Array *a : m->levels)
+      levels.push_back({a, a->base});
+    return levels;
+  };
+  return l;
 }
 
 } // namespace texture
@@ -108,40 +94,12 @@ cudaError_t makeArray(cudaArray_t *handle, const ChannelFormatDesc *desc,
     return e;
   if (!handle || !desc)
     return fail(cudaErrorInvalidValue);
-  if (flags & (kArraySparse | kArrayDeferredMapping)) {
-    stopUnsupported("a sparse or deferred-mapping CUDA array (its tiles are "
-                    "mapped by the driver's cuMemMapArrayAsync, which kcheck's "
-                    "runtime does not have)");
-  }
-  unsigned known = kArrayLayered | kArraySurfaceLoadStore | kArrayCubemap |
-                   kArrayTextureGather;
-  if (flags & ~known)
-    return fail(cudaErrorInvalidValue);
-  sim::TexelFormat format;
-  if (cudaError_t e = formatOf(*desc, format))
-    return e;
-  bool layered = flags & kArrayLayered, cubemap = flags & kArrayCubemap;
-  if (extent.width == 0 || (extent.height == 0 && extent.depth && !layered) ||
-      (cubemap && (extent.width != extent.height ||
-                   (layered ? extent.depth % 6 : extent.depth != 6))) ||
-      (layered && extent.depth == 0))
-    return fail(cudaErrorInvalidValue);
-  // The H100's limits (cudaDevAttrMaxTexture*/MaxSurface*).
-  size_t maxW = extent.depth && !layered && !cubemap ? 16384
-                : extent.height                      ? 131072
-                                                     : 131072;
-  if (extent.width > maxW || extent.height > 65536 || extent.depth > 16384)
-    return fail(cudaErrorInvalidValue);
   Array a;
-  a.desc = *desc;
-  a.format = format;
-  a.extent = extent;
-  a.flags = flags;
+  if (cudaError_t e = answer(arrayShape(
+          *desc, {extent.width, extent.height, extent.depth}, flags, a)))
+    return e;
   a.isLevel = isLevel;
-  a.pitch = uint64_t(a.width()) * format.bytes();
-  a.slicePitch = a.pitch * a.rows();
-  uint64_t bytes = a.slicePitch * a.slices();
-  a.base = rt().device().memory().allocate(bytes, "cudaArray");
+  a.base = rt().device().memory().allocate(a.bytes, "cudaArray");
   State &s = state();
   s.arrays.push_back(a);
   *handle = reinterpret_cast<cudaArray_t>(&s.arrays.back());
@@ -188,7 +146,7 @@ cudaError_t apiArrayGetInfo(ChannelFormatDesc *desc, cudaExtent *extent,
   if (desc)
     *desc = a->desc;
   if (extent)
-    *extent = a->extent;
+    *extent = {a->extent.width, a->extent.height, a->extent.depth};
   if (flags)
     *flags = a->flags;
   return cudaSuccess;
@@ -226,25 +184,20 @@ cudaError_t apiMallocMipmappedArray(void **mipmap,
     return e;
   if (!mipmap || !desc || numLevels == 0)
     return fail(cudaErrorInvalidValue);
-  // At most 1 + floor(log2(the largest extent)) levels.
-  size_t largest = std::max({extent.width, extent.height, extent.depth});
-  unsigned maxLevels = 1;
-  while (largest >> maxLevels)
-    ++maxLevels;
-  if (numLevels > maxLevels)
-    return fail(cudaErrorInvalidValue);
-  bool layered = flags & kArrayLayered, cubemap = flags & kArrayCubemap;
+  std::vector<core::textures::Extent> extents;
+  if (cudaError_t e =
+          answer(mipmapLevelExtents({extent.width, extent.height, extent.depth},
+                                    numLevels, flags, extents)))
+    return e;
   MipmappedArray m;
   m.desc = *desc;
   m.extent = extent;
   m.flags = flags;
-  for (unsigned l = 0; l < numLevels; ++l) {
-    auto shrink = [&](size_t v) { return v ? std::max<size_t>(1, v >> l) : 0; };
-    cudaExtent e{shrink(extent.width), shrink(extent.height),
-                 layered || cubemap ? extent.depth : shrink(extent.depth)};
+  for (const core::textures::Extent &x : extents) {
     cudaArray_t level;
     Array *made = nullptr;
-    if (cudaError_t err = makeArray(&level, desc, e, flags, true, &made))
+    if (cudaError_t err = makeArray(&level, desc, {x.width, x.height, x.depth},
+                                    flags, true, &made))
       return err;
     m.levels.push_back(made);
   }
@@ -293,7 +246,7 @@ cudaError_t apiDeviceGetTexture1DLinearMaxWidth(size_t *width,
   if (device != 0)
     return fail(cudaErrorInvalidDevice);
   sim::TexelFormat format;
-  if (cudaError_t e = formatOf(*desc, format))
+  if (cudaError_t e = answer(formatOf(*desc, format)))
     return e;
   // 2^32 bytes, as the H200 answers (2^30 floats, 2^28 float4s).
   *width = (size_t(1) << 32) / format.bytes();

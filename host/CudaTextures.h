@@ -5,6 +5,7 @@
 // TextureUnit.h).
 #pragma once
 
+#include "core/TextureRules.h"
 #include "host/CudaRuntimeEntry.h"
 #include "simulator/engine/DeviceMemory.h"
 #include "simulator/engine/TextureUnit.h"
@@ -17,68 +18,22 @@
 
 namespace kcheck::host::texture {
 
-/// cudaChannelFormatDesc, cudaResourceDesc, cudaTextureDesc and
-/// cudaResourceViewDesc as texture_types.h and driver_types.h lay them out.
-struct ChannelFormatDesc {
-  int x, y, z, w;
-  int f; // cudaChannelFormatKind
-};
-struct ResourceDesc {
-  int resType; // cudaResourceType: array, mipmapped array, linear, pitch2D
-  union {
-    struct {
-      void *array;
-    } array;
-    struct {
-      void *mipmap;
-    } mipmap;
-    struct {
-      void *devPtr;
-      ChannelFormatDesc desc;
-      size_t sizeInBytes;
-    } linear;
-    struct {
-      void *devPtr;
-      ChannelFormatDesc desc;
-      size_t width, height, pitchInBytes;
-    } pitch2D;
-    int reserved[32];
-  } res;
-  unsigned flags;
-};
-struct TextureDesc {
-  int addressMode[3];
-  int filterMode, readMode, sRGB;
-  float borderColor[4];
-  int normalizedCoords;
-  unsigned maxAnisotropy;
-  int mipmapFilterMode;
-  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
-  int disableTrilinearOptimization, seamlessCubemap;
-};
-struct ResourceViewDesc {
-  int format;
-  size_t width, height, depth;
-  unsigned firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
-  unsigned reserved[16];
-};
-static_assert(sizeof(ChannelFormatDesc) == 20 && sizeof(ResourceDesc) == 144 &&
-              sizeof(TextureDesc) == 72 && sizeof(ResourceViewDesc) == 112);
+// The descriptors as texture_types.h and driver_types.h lay them out, and
+// the runtime's rules for them (core/TextureRules.h, shared with the static
+// host evaluator).
+using core::textures::ChannelFormatDesc;
+using core::textures::ResourceDesc;
+using core::textures::ResourceViewDesc;
+using core::textures::TextureDesc;
+using namespace core::textures; // kArray* flags, kTexture*Alignment
 
 /// A CUDA array (cudaArray_t points at one), or a level of a mipmapped
 /// array. Texels row by row from `base` (TextureUnit.h: the layout is
 /// kcheck's own).
-struct Array {
-  ChannelFormatDesc desc{};
-  sim::TexelFormat format;
-  cudaExtent extent{}; // as given: 0 height or depth for 1D and 2D
-  unsigned flags = 0;
-  uint64_t base = 0, pitch = 0, slicePitch = 0;
+struct Array : ArrayShape {
+  uint64_t base = 0;
   bool freed = false;
   bool isLevel = false; // of a mipmapped array: freed with it
-  size_t width() const { return extent.width; }
-  size_t rows() const { return extent.height ? extent.height : 1; }
-  size_t slices() const { return extent.depth ? extent.depth : 1; }
 };
 
 struct MipmappedArray {
@@ -103,24 +58,19 @@ struct State {
   std::map<uint64_t, Object> objects; // by handle
 };
 
-// cudaArray* flags (driver_types.h).
-constexpr unsigned kArrayLayered = 1, kArraySurfaceLoadStore = 2,
-                   kArrayCubemap = 4, kArrayTextureGather = 8,
-                   kArraySparse = 0x40, kArrayDeferredMapping = 0x80;
-// textureAlignment is 512 bytes, which the GPU's cudaMalloc gives every
-// allocation; the simulated one aligns to DeviceMemory::kAlignment (256),
-// so that is what a texture's base must meet here.
-constexpr uint64_t kTextureAlignment = sim::DeviceMemory::kAlignment,
-                   kTexturePitchAlignment = 32;
+static_assert(kTextureAlignment == sim::DeviceMemory::kAlignment,
+              "a texture's base is checked against the simulated alignment");
 
 /// The runtime's texture state, made on first use.
 State &state();
 /// A live array (mipmapped array) of the runtime, or null.
 Array *arrayOf(const void *handle);
 MipmappedArray *mipmapOf(const void *handle);
-/// The texel format of a channel descriptor, or the error the runtime
-/// gives (cudaErrorInvalidChannelDescriptor for one no array can have).
-cudaError_t formatOf(const ChannelFormatDesc &d, sim::TexelFormat &out);
+/// cudaSuccess, or `a`'s error recorded as the last error (a construct
+/// the runtime does not simulate stops the run, naming it).
+cudaError_t answer(const Answer &a);
+/// How the shared rules find this runtime's arrays.
+ArrayLookup arrayLookup();
 /// A construct the simulated runtime does not have: the run stops, naming
 /// it.
 [[noreturn]] void stopUnsupported(std::string what);

@@ -28,6 +28,8 @@
 
 #include "analyzer/host/LaunchExtractor.h"
 
+#include "core/RuntimeRules.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Mangle.h"
@@ -127,6 +129,20 @@ public:
 
   HostEvaluator(clang::ASTContext &ctx, HostProgram &program,
                 const ExtractorOptions &options, LaunchHandler onLaunch);
+
+  // A kernel node of a graph built node by node (cudaGraphAddKernelNode):
+  // its cudaKernelNodeParams as evaluated. The handler makes the launch as
+  // for cudaLaunchKernel; it is recorded into the graph (captureLaunch).
+  struct NodeLaunch {
+    const clang::FunctionDecl *kernel = nullptr;
+    AbstractValue grid, block, sharedBytes, args;
+    std::string text; // the parameters as written, for notes
+  };
+  using NodeLaunchHandler =
+      std::function<void(const clang::CallExpr *, const NodeLaunch &)>;
+  void setNodeLaunchHandler(NodeLaunchHandler h) {
+    onNodeLaunch_ = std::move(h);
+  }
 
   // Runs `main` (argc/argv Unknown unless ExtractorOptions::argc or
   // ExtractorOptions::programArgs gives them).
@@ -446,10 +462,48 @@ private:
   // recorded since cudaStreamBeginCapture, and the recorded graphs, by
   // handle.
   std::optional<std::vector<HostLaunch>> capture_;
+  // Where a kernel node's launch goes while it is made (a graph's nodes).
+  std::vector<HostLaunch> *nodeTarget_ = nullptr;
+  // Nodes by handle: their graph and position in its launches (-1: a node
+  // that makes no launch).
+  struct GraphNode {
+    size_t graph = 0;
+    int64_t index = -1;
+  };
+  std::vector<GraphNode> nodes_;
+  // Graph and node handles: an index past a base no pointer the evaluator
+  // makes has (host pointers are HostValue::hostPtr(), not integers).
+  static constexpr int64_t kGraphHandleBase = int64_t(1) << 40,
+                           kNodeHandleBase = int64_t(1) << 41;
+  std::optional<size_t> graphOf(const AbstractValue &v) const;
+  AbstractValue graphHandle(size_t id) const;
+  std::optional<AbstractValue> evalGraphNodeCall(const clang::CallExpr *e,
+                                                 const std::string &name);
+  // The launch a kernel node of `params` makes; nullopt with `refusal` when
+  // the GPU refuses it, else with `why` when it is not known.
+  std::optional<HostLaunch>
+  kernelNodeLaunch(const clang::CallExpr *e, const AbstractValue &params,
+                   std::optional<core::LaunchRefusal> &refusal,
+                   std::string &why);
   std::vector<std::vector<HostLaunch>> graphs_;
   std::set<size_t> graphsLaunched_;
   std::optional<AbstractValue> evalCudaGraphCall(const clang::CallExpr *e,
                                                  const std::string &name);
+  // CUDA arrays and texture and surface objects (HostEvaluatorTextures.cpp),
+  // by core/TextureRules.h's rules.
+  std::optional<AbstractValue> evalTextureCall(const clang::CallExpr *e,
+                                               const std::string &name);
+  struct DescriptorReader;
+  AbstractValue createTextureObject(const clang::CallExpr *e, bool surface);
+  bool followedToolkitFunction(const clang::FunctionDecl *fd) const;
+  void noteCopy(const HostValue &dst, const HostValue &src);
+  int addAllocation(const clang::CallExpr *e, const AbstractValue *target,
+                    HostAllocation a);
+  std::optional<AbstractValue> evalArrayAllocation(const clang::CallExpr *e,
+                                                   const std::string &name);
+  core::textures::ArrayLookup arrayLookup() const;
+  std::optional<AbstractValue> evalMemset(const clang::CallExpr *e,
+                                          const std::string &name);
   // std::vector (HostEvaluatorVector.cpp).
   std::optional<unsigned> vectorLeaves(clang::QualType vector) const;
   AbstractValue makeVector(int64_t size, std::vector<AbstractValue> leaves);
@@ -523,6 +577,7 @@ private:
   HostProgram &program_;
   const ExtractorOptions &options_;
   LaunchHandler onLaunch_;
+  NodeLaunchHandler onNodeLaunch_;
 
   std::vector<AbstractValue> store_;       // locals and parameters
   std::vector<AbstractValue> globalStore_; // globals and static locals

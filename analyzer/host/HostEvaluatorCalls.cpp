@@ -54,7 +54,8 @@ AbstractValue HostEvaluator::evalCall(const CallExpr *e) {
     return *v;
   const FunctionDecl *def = nullptr;
   bool hasBody = fd->hasBody(def);
-  bool system = hasBody && inUnfollowedSystemHeader(def->getLocation());
+  bool system = hasBody && inUnfollowedSystemHeader(def->getLocation()) &&
+                !followedToolkitFunction(fd);
   if (system && program_.libraryCall.empty() && inCccl(def->getLocation())) {
     std::string q = fd->getQualifiedNameAsString();
     if (llvm::StringRef(q).starts_with("cub::") ||
@@ -411,18 +412,21 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
     return AbstractValue::of(HostValue::hostPtr());
   if (std::optional<AbstractValue> v = evalCudaGraphCall(e, name))
     return v;
-  // Graphs built node by node, which this evaluator does not model: it says
-  // so, once.
-  if ((llvm::StringRef(name).starts_with("cudaGraph") ||
-       name == "cudaStreamBeginCapture" ||
-       name == "cudaStreamBeginCaptureToGraph") &&
+  if (std::optional<AbstractValue> v = evalTextureCall(e, name))
+    return v;
+  // A graph call on a graph the evaluation does not know (made where it
+  // does not follow): it says so, once.
+  llvm::StringRef graphCall(name);
+  if ((graphCall.starts_with("cudaGraphAdd") ||
+       graphCall.starts_with("cudaGraphInstantiate") ||
+       graphCall == "cudaGraphLaunch") &&
       !graphNoted_) {
     graphNoted_ = true;
     program_.notes.push_back(
         "`" + name + "` at " + here +
-        ": CUDA graphs built node by node are not followed by the static "
-        "analysis (their kernels run at each cudaGraphLaunch; stream "
-        "captures are); --run-host runs them as the program does");
+        ": a CUDA graph the static analysis does not know (its handle is not "
+        "tracked): its kernels are not run at its launches; --run-host runs "
+        "them as the program does");
   }
   // Any other runtime call (no body: a user's own cudaCheck() is entered)
   // succeeds; what it writes through pointers is unknown
@@ -459,25 +463,49 @@ std::optional<AbstractValue> HostEvaluator::evalCudaMalloc(const CallExpr *e) {
         int64_t(core::CudaError::cudaErrorMemoryAllocation), e->getType()));
   }
   HostAllocation a;
+  if (bytes.kind == HostValue::Kind::Int)
+    a.bytes = uint64_t(bytes.i);
+  else
+    program_.notes.push_back("size of allocation `" +
+                             text(argAt(e, 0)->IgnoreParenCasts()) + "` at " +
+                             here + " is unknown: " + bytes.why);
+  addAllocation(e, &target, std::move(a));
+  return cudaSuccess(e);
+}
+
+// A new allocation `a` made by call `e`, its pointer stored where `target`
+// points (null: the caller keeps it), named after the call's first argument
+// (`&x`: x) unless `a` has a name; its id.
+int HostEvaluator::addAllocation(const CallExpr *e, const AbstractValue *target,
+                                 HostAllocation a) {
   a.id = int(program_.allocations.size());
   const Expr *t = argAt(e, 0)->IgnoreParenCasts();
   if (auto *uo = dyn_cast<UnaryOperator>(t); uo && uo->getOpcode() == UO_AddrOf)
     t = uo->getSubExpr();
-  a.name = text(t);
+  if (a.name.empty())
+    a.name = text(t);
   a.loc = sourceLoc(e->getExprLoc());
-  if (bytes.kind == HostValue::Kind::Int)
-    a.bytes = uint64_t(bytes.i);
-  else
-    program_.notes.push_back("size of allocation `" + a.name + "` at " + here +
-                             " is unknown: " + bytes.why);
-  if (target.slotRef >= 0)
-    setThrough(target, AbstractValue::of(HostValue::devicePtr(a.id, 0)));
-  else
-    program_.notes.push_back("allocation `" + a.name + "` at " + here +
+  if (target && target->slotRef >= 0)
+    setThrough(*target, AbstractValue::of(HostValue::devicePtr(a.id, 0)));
+  else if (target)
+    program_.notes.push_back("allocation `" + a.name + "` at " +
+                             where(e->getExprLoc()) +
                              " is stored where kcheck does not follow");
   program_.allocations.push_back(std::move(a));
   allocDepth_.push_back(unsigned(frames_.size() - 1));
-  return cudaSuccess(e);
+  return program_.allocations.back().id;
+}
+
+// A copy from `src` to `dst`: device memory that holds the host's data, or
+// what the source allocation held.
+void HostEvaluator::noteCopy(const HostValue &dst, const HostValue &src) {
+  if (dst.kind != HostValue::Kind::DevicePtr || dst.allocation < 0)
+    return;
+  HostAllocation &d = program_.allocations[dst.allocation];
+  if (src.kind != HostValue::Kind::DevicePtr)
+    d.hostInitialized = true;
+  else if (src.allocation >= 0)
+    d.hostInitialized |= program_.allocations[src.allocation].hostInitialized;
 }
 
 // cudaMemcpy and cudaMemset, and their Async forms: what they tell of the
@@ -488,14 +516,7 @@ HostEvaluator::evalCudaMemoryCall(const CallExpr *e, const std::string &name) {
     HostValue dst = eval(argAt(e, 0)).scalar, src = eval(argAt(e, 1)).scalar;
     for (unsigned i = 2; i < e->getNumArgs(); ++i)
       eval(e->getArg(i));
-    if (dst.kind == HostValue::Kind::DevicePtr && dst.allocation >= 0) {
-      HostAllocation &d = program_.allocations[dst.allocation];
-      if (src.kind != HostValue::Kind::DevicePtr)
-        d.hostInitialized = true;
-      else if (src.allocation >= 0)
-        d.hostInitialized |=
-            program_.allocations[src.allocation].hostInitialized;
-    }
+    noteCopy(dst, src);
     return cudaSuccess(e);
   }
   if (name == "cudaMemset" || name == "cudaMemsetAsync") {

@@ -8,8 +8,8 @@
 // executable graph cudaGraphInstantiate makes of it, name the recording;
 // each cudaGraphLaunch of it makes its launches again, as they were
 // captured. Copies and sets during a capture take effect at once here (on
-// the GPU at each graph launch). Graphs built node by node
-// (cudaGraphAddKernelNode, ...) are not followed: a note says so.
+// the GPU at each graph launch). Graphs built node by node are followed in
+// HostEvaluatorGraphNodes.cpp.
 #include "analyzer/host/HostEvaluator.h"
 
 #include "core/CudaErrors.h"
@@ -18,16 +18,24 @@ namespace kcheck::analyzer {
 
 using namespace clang;
 
-namespace {
-// Graph handles: the recording's index past a base no pointer the evaluator
-// makes has (host pointers are HostValue::hostPtr(), not integers).
-constexpr int64_t kGraphHandleBase = int64_t(1) << 40;
-} // namespace
+std::optional<size_t> HostEvaluator::graphOf(const AbstractValue &v) const {
+  if (v.scalar.kind != HostValue::Kind::Int || v.scalar.i < kGraphHandleBase ||
+      v.scalar.i >= kNodeHandleBase)
+    return std::nullopt;
+  size_t id = size_t(v.scalar.i - kGraphHandleBase);
+  return id < graphs_.size() ? std::optional(id) : std::nullopt;
+}
 
-bool HostEvaluator::capturing() const { return capture_.has_value(); }
+AbstractValue HostEvaluator::graphHandle(size_t id) const {
+  return AbstractValue::of(HostValue::integer(kGraphHandleBase + int64_t(id)));
+}
+
+bool HostEvaluator::capturing() const {
+  return capture_.has_value() || nodeTarget_;
+}
 
 void HostEvaluator::captureLaunch(HostLaunch l) {
-  capture_->push_back(std::move(l));
+  (nodeTarget_ ? *nodeTarget_ : *capture_).push_back(std::move(l));
 }
 
 std::optional<AbstractValue>
@@ -37,16 +45,9 @@ HostEvaluator::evalCudaGraphCall(const CallExpr *e, const std::string &name) {
   auto arg = [&](unsigned i) -> AbstractValue {
     return i < e->getNumArgs() ? eval(e->getArg(i)) : AbstractValue{};
   };
-  auto graphOf = [&](const AbstractValue &v) -> std::optional<size_t> {
-    if (v.scalar.kind != HostValue::Kind::Int || v.scalar.i < kGraphHandleBase)
-      return std::nullopt;
-    size_t id = size_t(v.scalar.i - kGraphHandleBase);
-    return id < graphs_.size() ? std::optional(id) : std::nullopt;
-  };
-  auto handle = [&](size_t id) {
-    return AbstractValue::of(
-        HostValue::integer(kGraphHandleBase + int64_t(id)));
-  };
+  auto handle = [&](size_t id) { return graphHandle(id); };
+  if (std::optional<AbstractValue> v = evalGraphNodeCall(e, name))
+    return v;
   if (n == "cudaStreamBeginCapture" || n == "cudaStreamBeginCaptureToGraph") {
     for (unsigned i = 0; i < e->getNumArgs(); ++i)
       arg(i);
@@ -105,7 +106,7 @@ HostEvaluator::evalCudaGraphCall(const CallExpr *e, const std::string &name) {
       HostLaunch l = captured;
       if (first)
         l.notes.push_back("made by the CUDA graph launched at " + here +
-                          " (captured at line " + std::to_string(l.loc.line) +
+                          " (recorded at line " + std::to_string(l.loc.line) +
                           "), as each launch of the graph makes it");
       l.unevaluated |= underUnevaluatedCondition();
       for (const std::string &c : context())

@@ -158,6 +158,8 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
   llvm::StringRef n(name);
   if (std::optional<AbstractValue> v = evalExitOrAllocation(e, name))
     return v;
+  if (std::optional<AbstractValue> v = evalMemset(e, name))
+    return v;
   if (std::optional<AbstractValue> v = evalMathFunction(e, name))
     return v;
   if (std::optional<AbstractValue> v = evalHalfConversion(e, n))
@@ -177,6 +179,43 @@ HostEvaluator::evalKnownFunction(const CallExpr *e, const std::string &name) {
   if (std::optional<AbstractValue> v = evalIteratorFunction(e, name))
     return v;
   return evalPow(e, name);
+}
+
+// memset(p, 0, n) over whole objects of the type `p` points to (an array's
+// elements): their leaves are zero. Any other memset leaves what it writes
+// unknown, as a call not evaluated does.
+std::optional<AbstractValue>
+HostEvaluator::evalMemset(const CallExpr *e, const std::string &name) {
+  if (name != "memset" || e->getNumArgs() != 3)
+    return std::nullopt;
+  AbstractValue p = eval(e->getArg(0));
+  HostValue c = eval(e->getArg(1)).scalar, n = eval(e->getArg(2)).scalar;
+  QualType t = e->getArg(0)->IgnoreParenImpCasts()->getType();
+  QualType object = t->isPointerType() ? t->getPointeeType()
+                    : t->isArrayType() ? ctx_.getBaseElementType(t)
+                                       : QualType();
+  if (p.slotRef < 0)
+    return p;
+  std::optional<uint64_t> leaves;
+  uint64_t size = 0;
+  if (!object.isNull() && !object->isIncompleteType() &&
+      !object->isVoidType() && !object->isDependentType()) {
+    leaves = leafCount(object);
+    size = uint64_t(ctx_.getTypeSizeInChars(object).getQuantity());
+  }
+  bool whole = c.kind == HostValue::Kind::Int && c.i == 0 &&
+               n.kind == HostValue::Kind::Int && leaves && size &&
+               uint64_t(n.i) % size == 0 &&
+               uint64_t(n.i) / size * *leaves <= uint64_t(p.slotCount);
+  uint64_t count = whole ? uint64_t(n.i) / size * *leaves
+                         : uint64_t(std::max(p.slotCount, 0));
+  AbstractValue v =
+      whole ? AbstractValue::of(HostValue::integer(0))
+            : AbstractValue::unknown("set by " + describe(e, e->getExprLoc()) +
+                                     ", which is not evaluated");
+  for (uint64_t k = 0; k < count && validSlot(p.slotRef + int(k)); ++k)
+    at(p.slotRef + int(k)) = v;
+  return p;
 }
 
 // exit() and its kin end the program; malloc, free & co. return a host

@@ -225,6 +225,7 @@ Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
     range = il->getSubExpr()->IgnoreImplicit();
   std::vector<AbstractValue> elems;
   std::vector<int> slots;
+  int per = 1; // slots an element takes
   if (auto *il = dyn_cast<InitListExpr>(range)) {
     for (const Expr *i : il->inits())
       elems.push_back(eval(i));
@@ -243,16 +244,28 @@ Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
                  false);
       return Flow::Normal;
     }
-    for (int k = 0; k < lv.count; ++k)
+    // An array of objects (`int pairs[][2]`, structs): an element is its
+    // leaves, consecutive from its first slot.
+    if (const ConstantArrayType *at =
+            ctx_.getAsConstantArrayType(range->getType().getCanonicalType()))
+      per = int(leafCount(at->getElementType()).value_or(1));
+    for (int k = 0; per > 0 && k + per <= lv.count; k += per)
       slots.push_back(lv.slot + k);
   }
   size_t n = slots.empty() ? elems.size() : slots.size();
   for (size_t k = 0; k < n; ++k) {
     if (!budgetLeft(s->getBeginLoc()))
       return Flow::Normal;
-    int slot = !slots.empty() && var->getType()->isReferenceType()
-                   ? slots[k]
-                   : newSlot(slots.empty() ? elems[k] : at(slots[k]));
+    int slot = -1;
+    if (!slots.empty() && var->getType()->isReferenceType()) {
+      slot = slots[k];
+    } else if (slots.empty()) {
+      slot = newSlot(elems[k]);
+    } else {
+      slot = newSlot(at(slots[k])); // a copy: its leaves consecutive
+      for (int leaf = 1; leaf < per; ++leaf)
+        newSlot(at(slots[k] + leaf));
+    }
     frames_.back().vars[var] = slot;
     Flow f = exec(s->getBody());
     if (f == Flow::Break)

@@ -3,8 +3,8 @@
 // leaf (bases first, then fields, in declaration order; an array's elements in
 // order), so `s.a[2].x`, `&s`, `p->n` and copies are all slot arithmetic.
 // Records kcheck does not see into stay one opaque slot: those of system
-// headers (std::vector, cudaDeviceProp: modelled by name; std::pair is
-// flattened), unions,
+// headers (std::vector, cudaDeviceProp: modelled by name; std::pair and the
+// runtime's texture descriptors are flattened), unions,
 // polymorphic classes, lambdas, and records with bit-fields or references.
 #include "analyzer/host/HostEvaluator.h"
 
@@ -31,9 +31,33 @@ static bool isVectorType(const RecordDecl *rd) {
   return llvm::is_contained(scalars, n);
 }
 
+// The runtime's descriptors host code fills field by field and hands to the
+// calls HostEvaluatorTextures.cpp follows, and the records and unions
+// nested in them (a union's members each their own slots: host code writes
+// the one its descriptor's type names).
+static bool isFollowedRuntimeDescriptor(const RecordDecl *rd) {
+  static const char *const names[] = {
+      "cudaChannelFormatDesc", "cudaResourceDesc",  "cudaTextureDesc",
+      "cudaResourceViewDesc",  "cudaExtent",        "cudaPos",
+      "cudaPitchedPtr",        "cudaMemcpy3DParms", "cudaKernelNodeParams",
+      "cudaMemsetParams"};
+  for (const DeclContext *dc = rd; dc; dc = dc->getParent()) {
+    const auto *r = dyn_cast<RecordDecl>(dc);
+    if (!r)
+      return false;
+    if (r->getIdentifier() && llvm::is_contained(names, r->getName()))
+      return true;
+  }
+  return false;
+}
+
 bool HostEvaluator::opaqueRecord(const RecordDecl *rd) const {
   rd = rd->getDefinition();
-  if (!rd || rd->isUnion() || rd->isInvalidDecl())
+  if (!rd || rd->isInvalidDecl())
+    return true;
+  if (isFollowedRuntimeDescriptor(rd))
+    return false;
+  if (rd->isUnion())
     return true;
   if (isVectorType(rd))
     return false;

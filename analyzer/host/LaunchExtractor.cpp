@@ -43,6 +43,10 @@ public:
         else
           recordApiLaunch(*ev_, e);
       });
+      ev.setNodeLaunchHandler(
+          [&](const CallExpr *e, const HostEvaluator::NodeLaunch &n) {
+            recordNodeLaunch(*ev_, e, n);
+          });
       ev_ = &ev;
       ev.runMain(main);
       ev_ = nullptr;
@@ -90,36 +94,59 @@ private:
     return l;
   }
 
+  // A launch dimension `v`, written `text` at `where`; nullopt (noted) if
+  // it is not one.
+  std::optional<core::Dim3> dimension(HostEvaluator &ev, HostLaunch &l,
+                                      const AbstractValue &v,
+                                      const std::string &text,
+                                      const std::string &where,
+                                      const char *what) {
+    std::optional<core::Dim3> d = ev.toDim3(v);
+    if (!d) {
+      l.unevaluated = true;
+      std::string why = v.why();
+      l.notes.push_back(std::string(what) + " `" + text + "` at " + where +
+                        " could not be evaluated: " +
+                        (why.empty() ? "not a valid launch dimension" : why));
+    }
+    return d;
+  }
+
+  void sharedBytes(HostLaunch &l, const HostValue &v, const std::string &text,
+                   const std::string &where) {
+    if (v.kind == HostValue::Kind::Int) {
+      l.dynamicSharedBytes = uint64_t(v.i);
+      return;
+    }
+    l.dynamicSharedBytes.reset();
+    l.unevaluated = true;
+    l.notes.push_back("dynamic shared memory `" + text + "` at " + where +
+                      " could not be evaluated: " + v.why);
+  }
+
   void geometry(HostEvaluator &ev, HostLaunch &l, const Expr *grid,
                 const Expr *block, const Expr *shmem) {
-    auto dim = [&](const Expr *x,
-                   const char *what) -> std::optional<core::Dim3> {
-      AbstractValue v = ev.eval(x);
-      std::optional<core::Dim3> d = ev.toDim3(v);
-      if (!d) {
-        l.unevaluated = true;
-        std::string why = v.why();
-        l.notes.push_back(std::string(what) + " `" + ev.text(x) + "` at " +
-                          ev.where(x->getExprLoc()) +
-                          " could not be evaluated: " +
-                          (why.empty() ? "not a valid launch dimension" : why));
-      }
-      return d;
-    };
-    l.grid = dim(grid, "grid");
-    l.block = dim(block, "block");
+    l.grid = dimension(ev, l, ev.eval(grid), ev.text(grid),
+                       ev.where(grid->getExprLoc()), "grid");
+    l.block = dimension(ev, l, ev.eval(block), ev.text(block),
+                        ev.where(block->getExprLoc()), "block");
     l.dynamicSharedBytes = 0;
-    if (shmem) {
-      HostValue v = ev.eval(shmem).scalar;
-      if (v.kind == HostValue::Kind::Int) {
-        l.dynamicSharedBytes = uint64_t(v.i);
-      } else {
-        l.dynamicSharedBytes.reset();
-        l.unevaluated = true;
-        l.notes.push_back("dynamic shared memory `" + ev.text(shmem) + "` at " +
-                          ev.where(shmem->getExprLoc()) +
-                          " could not be evaluated: " + v.why);
-      }
+    if (shmem)
+      sharedBytes(l, ev.eval(shmem).scalar, ev.text(shmem),
+                  ev.where(shmem->getExprLoc()));
+  }
+
+  // The arguments of a launch whose `void *args[]` is `args` (written
+  // `text`): one per parameter of `fd`.
+  void argumentsFromArray(HostEvaluator &ev, HostLaunch &l,
+                          const FunctionDecl *fd, const AbstractValue &args,
+                          const std::string &text) {
+    unsigned n = fd ? fd->getNumParams() : 0;
+    for (unsigned i = 0; i < n; ++i) {
+      QualType param = fd->getParamDecl(i)->getType();
+      AbstractValue v =
+          ev.argumentSlot(args, i, int(ev.objectLeaves(param).value_or(0)));
+      addArg(ev, l, text + "[" + std::to_string(i) + "]", v, param);
     }
   }
 
@@ -202,15 +229,20 @@ private:
       l.cooperative = api->getNameAsString() == "cudaLaunchCooperativeKernel";
     geometry(ev, l, e->getArg(1), e->getArg(2),
              e->getNumArgs() > 4 ? e->getArg(4) : nullptr);
-    AbstractValue args = ev.eval(e->getArg(3));
-    unsigned n = fd ? fd->getNumParams() : 0;
-    for (unsigned i = 0; i < n; ++i) {
-      std::string text = ev.text(e->getArg(3)) + "[" + std::to_string(i) + "]";
-      AbstractValue v = ev.argumentSlot(
-          args, i,
-          int(ev.objectLeaves(fd->getParamDecl(i)->getType()).value_or(0)));
-      addArg(ev, l, std::move(text), v, fd->getParamDecl(i)->getType());
-    }
+    argumentsFromArray(ev, l, fd, ev.eval(e->getArg(3)), ev.text(e->getArg(3)));
+    finish(ev, std::move(l));
+  }
+
+  // A kernel node of a graph (cudaGraphAddKernelNode and the calls that set
+  // a node's parameters): its cudaKernelNodeParams, as cudaLaunchKernel's.
+  void recordNodeLaunch(HostEvaluator &ev, const CallExpr *e,
+                        const HostEvaluator::NodeLaunch &n) {
+    HostLaunch l = start(ev, e, n.kernel, e->getArg(e->getNumArgs() - 1));
+    std::string where = ev.where(e->getExprLoc());
+    l.grid = dimension(ev, l, n.grid, n.text + ".gridDim", where, "grid");
+    l.block = dimension(ev, l, n.block, n.text + ".blockDim", where, "block");
+    sharedBytes(l, n.sharedBytes.scalar, n.text + ".sharedMemBytes", where);
+    argumentsFromArray(ev, l, n.kernel, n.args, n.text + ".kernelParams");
     finish(ev, std::move(l));
   }
 

@@ -23,6 +23,8 @@
 #include "core/Launch.h"
 #include "core/Occupancy.h"
 #include "core/SourceLoc.h"
+#include "core/TextureRules.h"
+#include "core/TextureView.h"
 
 #include <cstdint>
 #include <functional>
@@ -108,6 +110,35 @@ struct HostAllocation {
   core::SourceLoc loc;          // where `name` was given
   bool hostInitialized = false; // cudaMemcpy'd from host data
   bool zeroed = false;          // cudaMemset to 0
+  // The texels of a CUDA array (cudaMallocArray, cudaMalloc3DArray), laid
+  // out as core/TextureRules.h says.
+  std::optional<core::textures::ArrayShape> array;
+  // A mipmapped array (cudaMallocMipmappedArray): its levels' allocations,
+  // each an array; this allocation holds no bytes of its own.
+  std::vector<int> mipmapLevels;
+};
+
+// A texture or surface object host code made (cudaCreateTextureObject,
+// cudaCreateSurfaceObject): the view core/TextureRules.h makes of its
+// descriptors. Its texels' device addresses are placeholders, which the
+// driver replaces by the allocations' own: (allocation + 1) * 2^40 + offset.
+struct HostTextureObject {
+  static constexpr unsigned kAllocationShift = 40;
+  static uint64_t placeholder(int allocation, uint64_t offset) {
+    return (uint64_t(allocation) + 1) << kAllocationShift | offset;
+  }
+  static int allocationOf(uint64_t placeholder) {
+    return int(placeholder >> kAllocationShift) - 1;
+  }
+  static uint64_t offsetOf(uint64_t placeholder) {
+    return placeholder & ((uint64_t(1) << kAllocationShift) - 1);
+  }
+  // The handle the runtime gives: the n-th object made is n (sim::
+  // TextureObjects numbers them so), whichever host path makes them.
+  uint64_t handle = 0;
+  bool surface = false;
+  core::TextureView view;
+  std::string where; // "file.cu:12"
 };
 
 // One scalar of a struct passed by value: where its bytes go.
@@ -150,8 +181,13 @@ struct HostLaunch {
 
 struct HostProgram {
   std::vector<HostAllocation> allocations;
-  std::vector<HostLaunch> launches; // in program order
-  std::vector<std::string> notes;   // program-level notes (budget, no main...)
+  std::vector<HostLaunch> launches;              // in program order
+  std::vector<HostTextureObject> textureObjects; // in the order made
+  std::vector<std::string> notes; // program-level notes (budget, no main...)
+  // Launches the GPU refuses before they are made (a graph's kernel node
+  // refused when added), in words with file:line: what the program runs
+  // instead of them is nothing.
+  std::vector<std::string> refusedLaunches;
   // Where host code certainly stops (a failed assert, abort(), exit()) on
   // the path the evaluator followed with every condition known, e.g.
   // "`assert(false && \"Not implemented\")` fails at sgemm.cu:322"; empty

@@ -29,6 +29,7 @@
 #pragma once
 
 #include "core/TextureInstruction.h"
+#include "core/TextureView.h"
 
 #include <array>
 #include <cstdint>
@@ -51,41 +52,10 @@ public:
   virtual void write(uint64_t addr, const void *src, uint64_t n) = 0;
 };
 
-/// cudaChannelFormatDesc, reduced to what sampling needs.
-struct TexelFormat {
-  enum class Kind : uint8_t { Signed, Unsigned, Float };
-  Kind kind = Kind::Float;
-  unsigned channels = 1;
-  unsigned bits = 32; // per channel (every channel alike)
-  // The kind was one of cudaChannelFormatKind{Uns,S}ignedNormalized*: the
-  // texture returns normalized floats whatever the read mode.
-  bool normalizedKind = false;
-  unsigned bytes() const { return channels * bits / 8; }
-};
-
-/// One mipmap level (level 0 for a plain array, linear or pitched memory).
-struct TextureLevel {
-  uint64_t base = 0;       // device address of texel (0, 0, 0)
-  uint64_t pitch = 0;      // bytes between rows
-  uint64_t slicePitch = 0; // bytes between 2D slices (3D depth, layers, faces)
-  uint32_t width = 1, height = 1, depth = 1; // depth: 3D only
-};
-
-struct TextureView {
-  enum class Resource : uint8_t { Array, MipmappedArray, Linear, Pitch2D };
-  Resource resource = Resource::Array;
-  TexelFormat format;
-  std::vector<TextureLevel> levels; // at least one
-  uint32_t layers = 0;              // layered: layer count; 0: not layered
-  bool cubemap = false;             // 6 faces per layer, as slices
-  // Sampling state (textures; cudaTextureDesc's values).
-  std::array<uint8_t, 3> addressMode{};         // cudaTextureAddressMode
-  uint8_t filterMode = 0, mipmapFilterMode = 0; // 0 point, 1 linear
-  uint8_t readMode = 0; // 0 element type, 1 normalized float
-  bool normalizedCoords = false, srgb = false;
-  std::array<float, 4> borderColor{};
-  float mipmapLevelBias = 0, minMipmapLevelClamp = 0, maxMipmapLevelClamp = 0;
-};
+// The objects' plain data (core/TextureView.h): both host paths make it.
+using core::TexelFormat;
+using core::TextureLevel;
+using core::TextureView;
 
 /// The texture and surface objects of a device, by handle. Written by the
 /// runtime between launches, read by blocks on several threads.

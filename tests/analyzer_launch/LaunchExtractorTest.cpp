@@ -342,6 +342,30 @@ int main() {
   EXPECT_EQ(p.launches[7].grid, d3(25));
 }
 
+// A range-for over an array of arrays or of structs visits its elements,
+// not its scalars: by reference and by copy.
+TEST(LaunchExtractor, RangeForOverArraysOfObjects) {
+  HostProgram p = extract(R"cuda(
+__global__ void k(int v) {}
+struct Shape { int grid, block; };
+int main() {
+  const int pairs[][2] = {{1, 32}, {2, 64}, {3, 96}};
+  for (const auto &q : pairs) k<<<q[0], q[1]>>>(q[0] + q[1]);
+  Shape shapes[2] = {{4, 128}, {5, 160}};
+  for (Shape s : shapes) k<<<s.grid, s.block>>>(0);
+}
+)cuda");
+  ASSERT_EQ(p.launches.size(), 5u);
+  EXPECT_EQ(p.launches[0].grid, d3(1));
+  EXPECT_EQ(p.launches[0].block, d3(32));
+  EXPECT_EQ(p.launches[2].grid, d3(3));
+  EXPECT_EQ(p.launches[2].block, d3(96));
+  EXPECT_EQ(p.launches[2].args[0].value.i, 99);
+  EXPECT_EQ(p.launches[3].block, d3(128));
+  EXPECT_EQ(p.launches[4].grid, d3(5));
+  EXPECT_EQ(p.launches[4].block, d3(160));
+}
+
 TEST(LaunchExtractor, UnknownConditionsMerge) {
   HostProgram p = extract(R"cuda(
 __global__ void k(int v) {}
