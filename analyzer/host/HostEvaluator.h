@@ -11,8 +11,10 @@
 // - a user's plain struct or class and arrays (of any rank) are objects of
 //   flattened slots, one per scalar leaf, at most 4096 (HostEvaluatorObjects.
 //   cpp); records from system headers, unions, polymorphic classes, bit-fields
-//   and lambdas are opaque; dim3/uint3 are one slot; host heap memory has
-//   unknown contents;
+//   and lambdas are opaque, but for the runtime's descriptors host code fills
+//   field by field (cudaResourceDesc, cudaKernelNodeParams, ...: a union's
+//   members each their own slots); dim3/uint3 are one slot; host heap memory
+//   has unknown contents;
 // - a condition that cannot be evaluated runs both branches and merges: a
 //   variable that differs becomes Unknown; a branch that returns/exits is
 //   dropped in favour of the one that continues;
