@@ -6,6 +6,7 @@
 // engine does not run (the calls nvvm_calls.cu is to skip under kcheck).
 #include "analyzer/toolchain/CudaToolkit.h"
 #include "conformance/Conformance.h"
+#include "conformance/HostMacroFamily.h"
 #include "conformance/NvccMacroFamily.h"
 
 #include <cstdio>
@@ -59,6 +60,12 @@ int main(int argc, char **argv) {
     return 3;
   }
   families.push_back(std::move(*macros));
+  std::optional<Family> hostMacros = hostMacroFamilyOf(toolkit->root, why);
+  if (!hostMacros) {
+    std::fprintf(stderr, "kcheck-conformance: %s\n", why.c_str());
+    return 3;
+  }
+  families.push_back(std::move(*hostMacros));
   if (unexecuted) {
     for (const Family &f : families)
       if (f.deviceFunctions)

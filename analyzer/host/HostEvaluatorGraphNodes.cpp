@@ -16,7 +16,9 @@
 // - cudaGraphKernelNodeSetParams, cudaGraphExecKernelNodeSetParams,
 //   cudaGraphExecUpdate and cudaGraphClone change or copy the recordings.
 // Not followed, each named in a note: host nodes (a host function each
-// launch of the graph runs), kernel nodes whose parameters are not known.
+// launch of the graph runs), nodes added by cudaGraphAddNode (parameters of
+// any kind), memory allocation nodes, kernel nodes whose parameters are not
+// known.
 #include "analyzer/host/HostEvaluatorDescriptors.h"
 
 #include "core/RuntimeRules.h"
@@ -190,7 +192,10 @@ HostEvaluator::evalGraphNodeCall(const CallExpr *e, const std::string &name) {
     } else {
       for (unsigned i = 4; i < e->getNumArgs(); ++i)
         arg(i);
-      if (n == "cudaGraphAddHostNode" || n == "cudaGraphAddNode")
+      // A host node runs a host function; cudaGraphAddNode's parameters
+      // name any kind of node; a memory node's allocation is the graph's.
+      if (n == "cudaGraphAddHostNode" || n.starts_with("cudaGraphAddNode") ||
+          n == "cudaGraphAddMemAllocNode")
         program_.notes.push_back(
             "`" + name + "` at " + here +
             ": what the node does is not followed by the static analysis "

@@ -6,6 +6,7 @@
 #include "conformance/Conformance.h"
 #include "analyzer/toolchain/CudaToolkit.h"
 #include "analyzer/toolchain/DeviceCompiler.h"
+#include "conformance/HostMacroFamily.h"
 #include "conformance/NvccMacroFamily.h"
 #include "core/DeviceFacts.h"
 #include "host/RuntimeConformance.h"
@@ -99,6 +100,49 @@ TEST(Conformance, EveryMacroNvccDefinesIsDefinedAsNvccDoesOrExcluded) {
   // compiler's version), 16 (macro, option) pairs more.
   EXPECT_GE(family->entries.size(), 31u);
   EXPECT_EQ(conformance::conformanceFailures({*family}), "");
+}
+
+// Every macro nvcc's gcc defines for an empty C++ file: Clang's host
+// compiles define it with the same value, or a row excludes it.
+TEST(Conformance, EveryMacroTheHostCompilerDefinesIsDefinedOrExcluded) {
+  std::string why;
+  std::optional<analyzer::CudaToolkit> toolkit =
+      analyzer::findCudaToolkit("", why);
+  if (!toolkit)
+    GTEST_SKIP() << "no CUDA toolkit: " << why;
+  std::optional<conformance::Family> family =
+      conformance::hostMacroFamilyOf(toolkit->root, why);
+  ASSERT_TRUE(family) << why;
+  EXPECT_GE(family->entries.size(), 300u); // gcc 13: 442
+  EXPECT_GT(family->count(conformance::Status::Provided),
+            family->entries.size() / 2);
+  EXPECT_EQ(conformance::conformanceFailures({*family}), "");
+}
+
+// Values compare as values, not as spellings.
+TEST(Conformance, HostMacroValuesCompareAsValues) {
+  using conformance::sameMacroValue;
+  EXPECT_TRUE(sameMacroValue("__INT_MAX__", "0x7fffffff", "2147483647"));
+  EXPECT_TRUE(sameMacroValue("__UINT64_MAX__", "0xffffffffffffffffUL",
+                             "18446744073709551615UL"));
+  EXPECT_TRUE(sameMacroValue("__UINT16_TYPE__", "short unsigned int",
+                             "unsigned short"));
+  EXPECT_TRUE(sameMacroValue("__INT64_TYPE__", "long int", "long"));
+  EXPECT_FALSE(sameMacroValue("__INT64_TYPE__", "long int", "long long"));
+  EXPECT_FALSE(sameMacroValue("__SIZE_TYPE__", "long unsigned int", "long"));
+  EXPECT_TRUE(sameMacroValue("__INT64_C", "(c) c ## L", "(c) c##L"));
+  EXPECT_TRUE(sameMacroValue(
+      "__DBL_MAX__", "double(1.79769313486231570814527423731704357e+308L)",
+      "double(1.79769313486231570814527423731704357e+308L)"));
+  EXPECT_TRUE(sameMacroValue(
+      "__DBL_MAX__", "double(1.79769313486231570814527423731704357e+308L)",
+      "1.7976931348623157e+308"));
+  EXPECT_FALSE(sameMacroValue("__DBL_MAX__", "1.7976931348623157e+308",
+                              "1.7976931348623155e+308"));
+  EXPECT_TRUE(sameMacroValue("__FLT_MIN__",
+                             "1.17549435082228750796873653722224568e-38F",
+                             "1.17549435e-38F"));
+  EXPECT_FALSE(sameMacroValue("__INT_WIDTH__", "32", "64"));
 }
 
 // nvcc's build number, which its version text alone gives (the headers
