@@ -5,8 +5,6 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/StringRef.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/Process.h>
 #include <llvm/Support/Program.h>
 
 #include <algorithm>
@@ -208,20 +206,15 @@ std::optional<Family> hostMacroFamilyOf(const std::string &root,
     macros[name.str()] = rest.trim().str();
   }
   // The same empty program, compiled as kcheck compiles a host side.
-  llvm::SmallString<128> input;
-  int fd = -1;
-  if (llvm::sys::fs::createTemporaryFile("kcheck-host-macros", "cu", fd,
-                                         input)) {
-    why = "no temporary file";
-    return std::nullopt;
-  }
-  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-  std::optional<KcheckMacros> kcheck =
-      kcheckMacrosForOption(*toolkit, input.str().str(), "", why);
-  llvm::sys::fs::remove(input);
-  if (!kcheck)
-    return std::nullopt;
-  return hostMacroFamily(macros, *kcheck);
+  return withEmptyProgram(
+      [&](const std::string &input) -> std::optional<Family> {
+        std::optional<KcheckMacros> kcheck =
+            kcheckMacrosForOption(*toolkit, input, "", why);
+        if (!kcheck)
+          return std::nullopt;
+        return hostMacroFamily(macros, *kcheck);
+      },
+      why);
 }
 
 } // namespace kcheck::conformance

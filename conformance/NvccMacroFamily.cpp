@@ -138,6 +138,30 @@ std::optional<Family> nvccMacroFamilyOf(const std::string &root,
   if (!toolkit)
     return std::nullopt;
   // One empty program, compiled by nvcc and by kcheck.
+  return withEmptyProgram(
+      [&](const std::string &input) -> std::optional<Family> {
+        std::optional<NvccMacroInventory> inventory =
+            readNvccMacros(toolkit->root, input, why);
+        if (!inventory)
+          return std::nullopt;
+        std::map<std::string, KcheckMacros> byOption;
+        for (const NvccMacroUse &use : inventory->uses) {
+          if (byOption.count(use.option))
+            continue;
+          std::optional<KcheckMacros> macros =
+              kcheckMacrosForOption(*toolkit, input, use.option, why);
+          if (!macros)
+            return std::nullopt;
+          byOption[use.option] = std::move(*macros);
+        }
+        return nvccMacroFamily(*inventory, byOption);
+      },
+      why);
+}
+
+std::optional<Family> withEmptyProgram(
+    const std::function<std::optional<Family>(const std::string &)> &make,
+    std::string &why) {
   llvm::SmallString<128> input;
   int fd = -1;
   if (llvm::sys::fs::createTemporaryFile("kcheck-macros", "cu", fd, input)) {
@@ -145,23 +169,7 @@ std::optional<Family> nvccMacroFamilyOf(const std::string &root,
     return std::nullopt;
   }
   llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-  std::optional<Family> family = [&]() -> std::optional<Family> {
-    std::optional<NvccMacroInventory> inventory =
-        readNvccMacros(toolkit->root, input.str().str(), why);
-    if (!inventory)
-      return std::nullopt;
-    std::map<std::string, KcheckMacros> byOption;
-    for (const NvccMacroUse &use : inventory->uses) {
-      if (byOption.count(use.option))
-        continue;
-      std::optional<KcheckMacros> macros =
-          kcheckMacrosForOption(*toolkit, input.str().str(), use.option, why);
-      if (!macros)
-        return std::nullopt;
-      byOption[use.option] = std::move(*macros);
-    }
-    return nvccMacroFamily(*inventory, byOption);
-  }();
+  std::optional<Family> family = make(input.str().str());
   llvm::sys::fs::remove(input);
   return family;
 }

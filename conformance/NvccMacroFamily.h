@@ -5,6 +5,8 @@
 // compile, the static host parse and the host compile of `kcheck run`.
 #pragma once
 
+#include <functional>
+
 #include "analyzer/toolchain/CudaToolkit.h"
 #include "conformance/Conformance.h"
 #include "conformance/NvccMacroInventory.h"
@@ -31,6 +33,12 @@ kcheckMacrosForOption(const analyzer::CudaToolkit &toolkit,
 
 Family nvccMacroFamily(const NvccMacroInventory &inventory,
                        const std::map<std::string, KcheckMacros> &byOption);
+
+/// `make(path)` for a new empty .cu file at `path`, removed after; nullopt,
+/// with `why`, when no such file can be made.
+std::optional<Family> withEmptyProgram(
+    const std::function<std::optional<Family>(const std::string &)> &make,
+    std::string &why);
 
 /// The family for the toolkit at `root`: its nvcc read, kcheck's compile of
 /// each option that defines a macro preprocessed; nullopt, with `why`, when

@@ -52,6 +52,11 @@
 
 namespace kcheck::analyzer {
 
+// Argument i of `e`, or null.
+inline const clang::Expr *argAt(const clang::CallExpr *e, unsigned i) {
+  return i < e->getNumArgs() ? e->getArg(i) : nullptr;
+}
+
 // A constant Clang evaluated (an integer or a float) as a HostValue.
 HostValue fromAPValue(const clang::APValue &v);
 
@@ -253,6 +258,9 @@ private:
                                             const clang::FunctionDecl *fd,
                                             const std::string &name);
   AbstractValue cudaSuccess(const clang::CallExpr *e) const;
+  // `error` (a cudaError_t), as the call's result type.
+  AbstractValue cudaResult(const clang::CallExpr *e,
+                           core::CudaError error) const;
   void setThrough(const AbstractValue &ptr, AbstractValue v);
   std::optional<AbstractValue> evalCudaMalloc(const clang::CallExpr *e);
   std::optional<AbstractValue> evalCudaMemoryCall(const clang::CallExpr *e,
@@ -442,6 +450,10 @@ private:
   AbstractValue createTextureObject(const clang::CallExpr *e, bool surface);
   bool followedToolkitFunction(const clang::FunctionDecl *fd) const;
   void noteCopy(const HostValue &dst, const HostValue &src);
+  // The copy the cudaMemcpy3DParms `params` (argument `arg` of `e`,
+  // evaluated) describes.
+  void noteCopy3D(const clang::CallExpr *e, unsigned arg,
+                  const AbstractValue &params);
   int addAllocation(const clang::CallExpr *e, const AbstractValue *target,
                     HostAllocation a);
   std::optional<AbstractValue> evalArrayAllocation(const clang::CallExpr *e,

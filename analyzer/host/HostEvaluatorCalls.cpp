@@ -370,14 +370,14 @@ std::optional<int64_t> HostEvaluator::deviceQuery(const std::string &key,
   return v;
 }
 
-// Argument i of `e`, or null.
-static const Expr *argAt(const CallExpr *e, unsigned i) {
-  return i < e->getNumArgs() ? e->getArg(i) : nullptr;
-}
-
 // cudaSuccess, as the call's result type.
 AbstractValue HostEvaluator::cudaSuccess(const CallExpr *e) const {
-  return AbstractValue::of(normalizeInt(0, e->getType()));
+  return cudaResult(e, core::CudaError::cudaSuccess);
+}
+
+AbstractValue HostEvaluator::cudaResult(const CallExpr *e,
+                                        core::CudaError error) const {
+  return AbstractValue::of(normalizeInt(int64_t(error), e->getType()));
 }
 
 // Stores `v` where `ptr` points, if that is a tracked slot.
@@ -459,8 +459,7 @@ std::optional<AbstractValue> HostEvaluator::evalCudaMalloc(const CallExpr *e) {
         "the allocation of " + std::to_string(uint64_t(bytes.i)) +
         " bytes at " + here +
         " fails (cudaErrorMemoryAllocation): it is past the device's memory");
-    return AbstractValue::of(normalizeInt(
-        int64_t(core::CudaError::cudaErrorMemoryAllocation), e->getType()));
+    return cudaResult(e, core::CudaError::cudaErrorMemoryAllocation);
   }
   HostAllocation a;
   if (bytes.kind == HostValue::Kind::Int)

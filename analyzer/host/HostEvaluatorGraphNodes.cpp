@@ -108,7 +108,7 @@ HostEvaluator::evalGraphNodeCall(const CallExpr *e, const std::string &name) {
                        core::cudaErrorName(r.error) + "): " + r.why;
     program_.notes.push_back(what);
     program_.refusedLaunches.push_back(what);
-    return AbstractValue::of(normalizeInt(int64_t(r.error), e->getType()));
+    return cudaResult(e, r.error);
   };
   auto notMade = [&](const std::string &why) {
     program_.notes.push_back("the kernel node of `" + name + "` at " + here +
@@ -176,13 +176,7 @@ HostEvaluator::evalGraphNodeCall(const CallExpr *e, const std::string &name) {
         arg(i);
       noteCopy(dst, src);
     } else if (n == "cudaGraphAddMemcpyNode") {
-      DescriptorReader p(*this, arg(4).slotRef, pointeeOfParam(e, 4), "p");
-      HostValue dst = p.value({"dstArray"}), src = p.value({"srcArray"});
-      if (dst.kind != HostValue::Kind::DevicePtr)
-        dst = p.value({"dstPtr", "ptr"});
-      if (src.kind != HostValue::Kind::DevicePtr)
-        src = p.value({"srcPtr", "ptr"});
-      noteCopy(dst, src);
+      noteCopy3D(e, 4, arg(4));
     } else if (n == "cudaGraphAddMemsetNode") {
       DescriptorReader p(*this, arg(4).slotRef, pointeeOfParam(e, 4), "p");
       HostValue dst = p.value({"dst"}), v = p.value({"value"});

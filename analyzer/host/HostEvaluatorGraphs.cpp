@@ -52,8 +52,7 @@ HostEvaluator::evalCudaGraphCall(const CallExpr *e, const std::string &name) {
     for (unsigned i = 0; i < e->getNumArgs(); ++i)
       arg(i);
     if (capturing()) // a second capture fails, as host/ answers it
-      return AbstractValue::of(normalizeInt(
-          int(core::CudaError::cudaErrorIllegalState), e->getType()));
+      return cudaResult(e, core::CudaError::cudaErrorIllegalState);
     capture_.emplace();
     return cudaSuccess(e);
   }
@@ -61,8 +60,7 @@ HostEvaluator::evalCudaGraphCall(const CallExpr *e, const std::string &name) {
     arg(0);
     AbstractValue out = arg(1);
     if (!capturing())
-      return AbstractValue::of(normalizeInt(
-          int(core::CudaError::cudaErrorIllegalState), e->getType()));
+      return cudaResult(e, core::CudaError::cudaErrorIllegalState);
     graphs_.push_back(std::move(*capture_));
     capture_.reset();
     setThrough(out, handle(graphs_.size() - 1));

@@ -49,20 +49,9 @@ bool HostEvaluator::followedToolkitFunction(const FunctionDecl *fd) const {
 
 using descriptors::pointeeOfParam;
 
-namespace {
-
-const Expr *argAt(const CallExpr *e, unsigned i) {
-  return i < e->getNumArgs() ? e->getArg(i) : nullptr;
-}
-
-} // namespace
-
 std::optional<AbstractValue>
 HostEvaluator::evalTextureCall(const CallExpr *e, const std::string &name) {
   std::string here = where(e->getExprLoc());
-  auto result = [&](core::CudaError err) {
-    return AbstractValue::of(normalizeInt(int64_t(err), e->getType()));
-  };
   if (name == "cudaCreateChannelDesc" && e->getNumArgs() == 5) {
     std::vector<AbstractValue> parts;
     for (const Expr *a : e->arguments())
@@ -87,36 +76,41 @@ HostEvaluator::evalTextureCall(const CallExpr *e, const std::string &name) {
   llvm::StringRef n(name);
   if (n.starts_with("cudaMemcpy") &&
       (n.contains("ToArray") || n.starts_with("cudaMemcpy3D"))) {
-    HostValue dst, src;
     if (n.starts_with("cudaMemcpy3D")) {
       AbstractValue p = eval(argAt(e, 0));
       for (unsigned i = 1; i < e->getNumArgs(); ++i)
         eval(e->getArg(i));
-      DescriptorReader r{*this, p.slotRef, pointeeOfParam(e, 0), "p"};
-      dst = r.value({"dstArray"});
-      if (dst.kind != HostValue::Kind::DevicePtr)
-        dst = r.value({"dstPtr", "ptr"});
-      src = r.value({"srcArray"});
-      if (src.kind != HostValue::Kind::DevicePtr)
-        src = r.value({"srcPtr", "ptr"});
-    } else {
-      // (dst, wOffset, hOffset, src, ...) for each of them.
-      for (unsigned i = 0; i < e->getNumArgs(); ++i) {
-        HostValue v = eval(e->getArg(i)).scalar;
-        if (i == 0)
-          dst = v;
-        else if (i == 3)
-          src = v;
-      }
+      noteCopy3D(e, 0, p);
+      return cudaSuccess(e);
+    }
+    // (dst, wOffset, hOffset, src, ...) for each of them.
+    HostValue dst, src;
+    for (unsigned i = 0; i < e->getNumArgs(); ++i) {
+      HostValue v = eval(e->getArg(i)).scalar;
+      if (i == 0)
+        dst = v;
+      else if (i == 3)
+        src = v;
     }
     noteCopy(dst, src);
-    return result(core::CudaError::cudaSuccess);
+    return cudaSuccess(e);
   }
   if (name == "cudaCreateTextureObject")
     return createTextureObject(e, false);
   if (name == "cudaCreateSurfaceObject")
     return createTextureObject(e, true);
   return std::nullopt;
+}
+
+void HostEvaluator::noteCopy3D(const CallExpr *e, unsigned arg,
+                               const AbstractValue &params) {
+  DescriptorReader p(*this, params.slotRef, pointeeOfParam(e, arg), "p");
+  // An array's end, else a pitched pointer's.
+  auto end = [&](llvm::StringRef array, llvm::StringRef pitched) {
+    HostValue v = p.value({array});
+    return v.kind == HostValue::Kind::DevicePtr ? v : p.value({pitched, "ptr"});
+  };
+  noteCopy(end("dstArray", "dstPtr"), end("srcArray", "srcPtr"));
 }
 
 // How core's rules find the arrays a descriptor's placeholders name.
@@ -159,9 +153,6 @@ core::textures::ArrayLookup HostEvaluator::arrayLookup() const {
 std::optional<AbstractValue>
 HostEvaluator::evalArrayAllocation(const CallExpr *e, const std::string &name) {
   std::string here = where(e->getExprLoc());
-  auto result = [&](core::CudaError err) {
-    return AbstractValue::of(normalizeInt(int64_t(err), e->getType()));
-  };
   std::string unknown; // the first operand not known
   auto size = [&](const HostValue &v, size_t &out) {
     if (v.kind == HostValue::Kind::Int)
@@ -216,7 +207,7 @@ HostEvaluator::evalArrayAllocation(const CallExpr *e, const std::string &name) {
       setThrough(target,
                  AbstractValue::unknown("the array of `" + name + "` at " +
                                         here + ": " + unknown));
-      return result(core::CudaError::cudaSuccess);
+      return cudaSuccess(e);
     }
     std::vector<tx::Extent> extents{extent};
     std::vector<tx::ArrayShape> shapes;
@@ -234,12 +225,12 @@ HostEvaluator::evalArrayAllocation(const CallExpr *e, const std::string &name) {
       setThrough(target,
                  AbstractValue::unknown("the array of `" + name + "` at " +
                                         here + ", not simulated"));
-      return result(core::CudaError::cudaSuccess);
+      return cudaSuccess(e);
     }
     if (a.error != core::CudaError::cudaSuccess) {
       program_.notes.push_back("`" + name + "` at " + here + " fails (" +
                                core::cudaErrorName(a.error) + ")");
-      return result(a.error);
+      return cudaResult(e, a.error);
     }
     std::vector<int> made;
     for (tx::ArrayShape &shape : shapes) {
@@ -258,7 +249,7 @@ HostEvaluator::evalArrayAllocation(const CallExpr *e, const std::string &name) {
       m.mipmapLevels = made;
       addAllocation(e, &target, std::move(m));
     }
-    return result(core::CudaError::cudaSuccess);
+    return cudaSuccess(e);
   }
   if (name == "cudaGetMipmappedArrayLevel") {
     AbstractValue target = eval(argAt(e, 0));
@@ -271,13 +262,13 @@ HostEvaluator::evalArrayAllocation(const CallExpr *e, const std::string &name) {
       setThrough(target, AbstractValue::unknown(
                              "the level of `" + name + "` at " + here +
                              ": its mipmapped array or index is not known"));
-      return result(core::CudaError::cudaSuccess);
+      return cudaSuccess(e);
     }
     if (i.i < 0 || size_t(i.i) >= mm->mipmapLevels.size())
-      return result(core::CudaError::cudaErrorInvalidValue);
+      return cudaResult(e, core::CudaError::cudaErrorInvalidValue);
     setThrough(target, AbstractValue::of(HostValue::devicePtr(
                            mm->mipmapLevels[size_t(i.i)], 0)));
-    return result(core::CudaError::cudaSuccess);
+    return cudaSuccess(e);
   }
   // Pitched linear memory: rows of core's pitch.
   if (name == "cudaMallocPitch" || name == "cudaMalloc3D") {
@@ -309,7 +300,7 @@ HostEvaluator::evalArrayAllocation(const CallExpr *e, const std::string &name) {
     if (name == "cudaMallocPitch") {
       addAllocation(e, &target, std::move(alloc));
       setThrough(pitchOut, pitchValue);
-      return result(core::CudaError::cudaSuccess);
+      return cudaSuccess(e);
     }
     // cudaMalloc3D(&p, extent): p = {ptr, pitch, xsize, ysize}.
     DescriptorReader p(*this, target.slotRef, pointeeOfParam(e, 0), "p");
@@ -324,7 +315,7 @@ HostEvaluator::evalArrayAllocation(const CallExpr *e, const std::string &name) {
     store("pitch", pitchValue);
     store("xsize", AbstractValue::of(HostValue::integer(int64_t(width))));
     store("ysize", AbstractValue::of(HostValue::integer(int64_t(height))));
-    return result(core::CudaError::cudaSuccess);
+    return cudaSuccess(e);
   }
   return std::nullopt;
 }
@@ -434,7 +425,7 @@ AbstractValue HostEvaluator::createTextureObject(const CallExpr *e,
   if (a.error != core::CudaError::cudaSuccess) {
     program_.notes.push_back("`" + name + "` at " + here + " fails (" +
                              core::cudaErrorName(a.error) + ")");
-    return AbstractValue::of(normalizeInt(int64_t(a.error), e->getType()));
+    return cudaResult(e, a.error);
   }
   HostTextureObject o;
   o.handle = program_.textureObjects.size() + 1;
