@@ -200,7 +200,8 @@ defm max_memory : Value<"max-memory", "MB", grp_limits, Simulating,
   "simulated memory one launch may touch: global pages, shared and local "
   "memory (default: half of this machine's memory)">;
 defm max_launches : Value<"max-launches", "N", grp_limits, Simulating,
-  "launches simulated per program (default 10000)">;
+  "launches per program (default 100000; a repeat of an earlier launch on "
+  "the same input is not simulated again but counts)">;
 defm time_budget : Value<"time-budget", "SECS", grp_limits, Simulating,
   "seconds the whole analysis may take, compiling included (default 600; "
   "0: none): past it the launch being simulated stops, the launches before "

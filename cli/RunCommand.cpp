@@ -59,15 +59,12 @@ int runHostProgram(const Options &o, std::ostream &out, std::ostream &err) {
     for (const std::string &n : l.notes)
       err << "kcheck: note: launch #" << l.index << " " << l.kernel << ": " << n
           << '\n';
-  err << fmt::format("kcheck: note: {}: exit status {}; {} launch{} "
-                     "simulated in {:.2f} s, host code {:.2f} s, compile "
+  err << fmt::format("kcheck: note: {}: exit status {}; {}, compile "
                      "{:.2f} s\n",
                      o.file,
                      run.exitStatus ? std::to_string(*run.exitStatus)
                                     : std::string("none (stopped)"),
-                     run.launches.size(), run.launches.size() == 1 ? "" : "es",
-                     run.simulationSeconds, run.hostSeconds,
-                     run.compileSeconds);
+                     host::launchesSummary(run), run.compileSeconds);
 
   // --checks and // kcheck-ignore(ID): reason, as for the other commands.
   std::string source = readTextFile(o.file).value_or("");

@@ -122,12 +122,10 @@ Session sessionFromHostRun(const Options &o, std::ostream &err) {
   for (const std::string &e : hostRunErrors(*run, s))
     s.errors.push_back(e);
   s.report.notes.push_back(fmt::format(
-      "launches from running the host code (--run-host): exit status {}; {} "
-      "launch{} simulated in {:.2f} s, host code {:.2f} s",
+      "launches from running the host code (--run-host): exit status {}; {}",
       run->exitStatus ? std::to_string(*run->exitStatus)
                       : std::string("none (stopped)"),
-      run->launches.size(), run->launches.size() == 1 ? "" : "es",
-      run->simulationSeconds, run->hostSeconds));
+      host::launchesSummary(*run)));
   // Host code ran to its end (returned, exited or aborted) without a
   // launch: the GPU would run nothing, which is not an input kcheck cannot
   // analyse.

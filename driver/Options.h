@@ -87,7 +87,7 @@ struct Options {
   // The .cu itself: past this size kcheck declines before compiling (the
   // device compile of a multi-megabyte file can take minutes).
   uint64_t maxSourceBytes = 4ull << 20;
-  uint64_t maxLaunches = 10'000; // launches simulated per program
+  uint64_t maxLaunches = 100'000; // launches per program
   // Seconds the whole analysis may take, compiling included, from
   // `startedAt` (--time-budget; 0: none); past it the launch being simulated
   // stops, the earlier ones are reported, exit 3.

@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <csetjmp>
+#include <cstdio>
 
 namespace kcheck::host {
 
@@ -305,6 +306,22 @@ RunResult runProgram(const RunOptions &options) {
   result.simulationSeconds = double(clock.nanos.load()) * 1e-9;
   reportRunEnd(result, runtime, jitError);
   return result;
+}
+
+std::string launchesSummary(const RunResult &run) {
+  size_t repeats = 0;
+  for (const RunLaunch &l : run.launches)
+    repeats += l.result.repeated;
+  std::string summary = std::to_string(run.launches.size()) + " launch" +
+                        (run.launches.size() == 1 ? "" : "es") + " simulated";
+  if (repeats)
+    summary += " (" + std::to_string(repeats) +
+               " of them repeats of an earlier launch on the same input, "
+               "not simulated again)";
+  char times[96];
+  std::snprintf(times, sizeof times, " in %.2f s, host code %.2f s",
+                run.simulationSeconds, run.hostSeconds);
+  return summary + times;
 }
 
 } // namespace kcheck::host

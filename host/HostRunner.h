@@ -80,4 +80,8 @@ struct RunResult {
 
 RunResult runProgram(const RunOptions &options);
 
+/// "N launches simulated (M of them repeats ...) in S s, host code H s":
+/// the run's summary, as both commands print it.
+std::string launchesSummary(const RunResult &run);
+
 } // namespace kcheck::host

@@ -263,18 +263,26 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
                   !kernel.usesDeviceHeap() && !kernel.usesDeviceRuntime();
   if (!repeats_)
     repeats_ = std::make_shared<RepeatedLaunches>();
-  if (reusable)
-    if (const LaunchResult *earlier =
-            repeats_->find(kernel, config, args, limits, memory)) {
-      LaunchResult again = *earlier;
+  if (reusable) {
+    RepeatedLaunches::Replay earlier =
+        repeats_->replay(kernel, config, args, limits, memory);
+    if (earlier.result) {
+      LaunchResult again = *earlier.result;
       again.repeated = true;
       again.blocksSimulated = 0;
       again.notes.push_back(
-          "not simulated again: an earlier launch had the same kernel, "
-          "configuration and arguments, and the memory it reads has not "
-          "changed since; its counts are that launch's");
+          earlier.restored
+              ? "not simulated again: an earlier launch had the same kernel, "
+                "configuration and arguments, and the memory it reads and "
+                "writes held the same bytes when it began; its counts and "
+                "the bytes it left are that launch's"
+              : "not simulated again: an earlier launch had the same kernel, "
+                "configuration and arguments, and the memory it reads has "
+                "not changed since; its counts are that launch's");
       return again;
     }
+    repeats_->prepare(kernel, config, args, limits, memory);
+  }
   memory.beginAccessLog();
   LaunchResult result = simulate(kernel, config, args, memory, limits);
   // Always ended: it moves the change clock for what the launch wrote.

@@ -8,6 +8,7 @@
 #include "core/Launch.h"
 #include "core/Metrics.h"
 #include "core/Report.h"
+#include "simulator/CopyOnWriteVector.h"
 #include "simulator/DeviceLaunches.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DecodedKernel.h"
@@ -106,7 +107,9 @@ struct InstStats {
 
 struct LaunchResult {
   core::Counters total;
-  std::vector<InstStats> perInst; // indexed like DecodedKernel::insts()
+  // Indexed like DecodedKernel::insts(); shared with the launch a repeated
+  // one repeats.
+  CopyOnWriteVector<InstStats> perInst;
   std::vector<std::string> notes;
   // A branch or an address used data kcheck did not see (BlockRunner::
   // usedUnseenInput): the counts are a guess that --run-host makes exact.

@@ -37,20 +37,74 @@ bool RepeatedLaunches::sameLaunch(const Entry &e, const DecodedKernel &kernel,
          sameLimits(e.limits, limits) && sameArgs(e.args, args);
 }
 
-const LaunchResult *RepeatedLaunches::find(const DecodedKernel &kernel,
-                                           const core::LaunchConfig &config,
-                                           const std::vector<KernelArg> &args,
-                                           const Limits &limits,
-                                           const DeviceMemory &memory) const {
-  for (const Entry &e : entries_) {
-    if (!sameLaunch(e, kernel, config, args, limits))
-      continue;
-    for (int index : e.touched)
-      if (memory.lastChange(index) > e.clockAfter)
-        return nullptr;
-    return &e.result;
-  }
+RepeatedLaunches::Entry *RepeatedLaunches::entryFor(
+    const DecodedKernel &kernel, const core::LaunchConfig &config,
+    const std::vector<KernelArg> &args, const Limits &limits) {
+  for (Entry &e : entries_)
+    if (sameLaunch(e, kernel, config, args, limits))
+      return &e;
   return nullptr;
+}
+
+uint64_t RepeatedLaunches::imageBytes() const {
+  uint64_t bytes = 0;
+  for (const Entry &e : entries_)
+    for (const Images *images : {&e.before, &e.after})
+      for (const auto &[index, image] : *images)
+        bytes += DeviceMemory::imageBytes(*image);
+  return bytes;
+}
+
+RepeatedLaunches::Replay
+RepeatedLaunches::replay(const DecodedKernel &kernel,
+                         const core::LaunchConfig &config,
+                         const std::vector<KernelArg> &args,
+                         const Limits &limits, DeviceMemory &memory) {
+  const Entry *e = entryFor(kernel, config, args, limits);
+  if (!e)
+    return {};
+  if (!e->readsWhatItWrites &&
+      std::none_of(e->touched.begin(), e->touched.end(), [&](int index) {
+        return memory.lastChange(index) > e->clockAfter;
+      }))
+    return {&e->result, false};
+  if (e->before.empty())
+    return {};
+  for (const auto &[index, image] : e->before)
+    if (!memory.holds(index, *image))
+      return {};
+  for (const auto &[index, image] : e->after)
+    memory.restore(index, *image);
+  return {&e->result, true};
+}
+
+void RepeatedLaunches::prepare(const DecodedKernel &kernel,
+                               const core::LaunchConfig &config,
+                               const std::vector<KernelArg> &args,
+                               const Limits &limits,
+                               const DeviceMemory &memory) {
+  pending_.clear();
+  const Entry *e = entryFor(kernel, config, args, limits);
+  if (!e)
+    return;
+  // Its images of before and after are replaced: count them as free.
+  uint64_t bytes = 0, kept = imageBytes();
+  for (const Images *images : {&e->before, &e->after})
+    for (const auto &[index, image] : *images)
+      kept -= DeviceMemory::imageBytes(*image);
+  for (int index : e->touched)
+    bytes += memory.backedBytesOf(index);
+  // Room for the images after, about as large as those before.
+  if (2 * bytes > kMaxImageBytesPerLaunch || kept + 2 * bytes > kMaxImageBytes)
+    return;
+  for (int index : e->touched) {
+    auto image = memory.image(index);
+    if (!image) { // host-backed: host code changes it unseen
+      pending_.clear();
+      return;
+    }
+    pending_.emplace_back(index, std::move(image));
+  }
 }
 
 void RepeatedLaunches::remember(const DecodedKernel &kernel,
@@ -60,6 +114,8 @@ void RepeatedLaunches::remember(const DecodedKernel &kernel,
                                 const DeviceMemory::AccessLog &log,
                                 const DeviceMemory &memory,
                                 const LaunchResult &result) {
+  Images before = std::move(pending_);
+  pending_.clear();
   auto same = [&](const Entry &e) {
     return sameLaunch(e, kernel, config, args, limits);
   };
@@ -67,16 +123,35 @@ void RepeatedLaunches::remember(const DecodedKernel &kernel,
                  entries_.end());
   if (!result.error.empty() || result.sanitizer)
     return;
-  for (int index : log.read) // it reads what it writes: its input changed
-    if (std::binary_search(log.written.begin(), log.written.end(), index))
-      return;
   Entry e;
   e.kernel = &kernel;
   e.config = config;
   e.args = args;
   e.limits = limits;
-  e.touched = log.read;
-  e.touched.insert(e.touched.end(), log.written.begin(), log.written.end());
+  std::set_union(log.read.begin(), log.read.end(), log.written.begin(),
+                 log.written.end(), std::back_inserter(e.touched));
+  for (int index : log.read)
+    if (std::binary_search(log.written.begin(), log.written.end(), index))
+      e.readsWhatItWrites = true;
+  // The images taken before it are its input where they are of exactly the
+  // allocations it touched (a data-dependent launch may touch others).
+  bool imagedAll = before.size() == e.touched.size();
+  for (size_t i = 0; imagedAll && i < before.size(); ++i)
+    imagedAll = before[i].first == e.touched[i];
+  if (imagedAll) {
+    Images after;
+    uint64_t bytes = 0;
+    for (const auto &[index, image] : before)
+      bytes += DeviceMemory::imageBytes(*image);
+    for (int index : log.written) {
+      after.emplace_back(index, memory.image(index));
+      bytes += DeviceMemory::imageBytes(*after.back().second);
+    }
+    if (bytes <= kMaxImageBytesPerLaunch) {
+      e.before = std::move(before);
+      e.after = std::move(after);
+    }
+  }
   e.clockAfter = memory.changeClock();
   e.result = result;
   entries_.push_back(std::move(e));

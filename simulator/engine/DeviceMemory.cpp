@@ -454,4 +454,105 @@ uint64_t DeviceMemory::lastChange(int index) const {
   return backing_[size_t(index)]->lastChange;
 }
 
+// An allocation's pages by index: a private copy of each backed page (the
+// shared zero pages by pointer: they never change), none for one not backed.
+class DeviceMemory::Image {
+public:
+  std::vector<std::pair<uint64_t, PagePtr>> pages; // by page index, ascending
+};
+
+namespace {
+
+// A page's contents as loads see them: its bytes and bitmaps (not whether
+// it is shared).
+bool samePage(const uint8_t *aData, const uint64_t *aWritten,
+              const uint64_t *aTainted, const uint8_t *bData,
+              const uint64_t *bWritten, const uint64_t *bTainted,
+              uint64_t pageBytes) {
+  return std::memcmp(aData, bData, pageBytes) == 0 &&
+         std::memcmp(aWritten, bWritten, pageBytes / 8) == 0 &&
+         std::memcmp(aTainted, bTainted, pageBytes / 8) == 0;
+}
+
+} // namespace
+
+std::shared_ptr<const DeviceMemory::Image>
+DeviceMemory::image(int index) const {
+  const Backing &b = *backing_[size_t(index)];
+  if (b.host)
+    return nullptr;
+  auto image = std::make_shared<Image>();
+  for (size_t c = 0; c < b.chunks.size(); ++c) {
+    if (!b.chunks[c])
+      continue;
+    for (size_t i = 0; i < Backing::kChunkPages; ++i)
+      if (const Page *p = (*b.chunks[c])[i].get())
+        image->pages.emplace_back(
+            c * Backing::kChunkPages + i,
+            PagePtr(p->shared ? const_cast<Page *>(p) : new Page(*p)));
+  }
+  return image;
+}
+
+uint64_t DeviceMemory::imageBytes(const Image &image) {
+  uint64_t bytes = 0;
+  for (const auto &[index, page] : image.pages)
+    bytes += page->shared ? 0 : kPageBytes;
+  return bytes;
+}
+
+uint64_t DeviceMemory::backedBytesOf(int index) const {
+  const Backing &b = *backing_[size_t(index)];
+  uint64_t bytes = 0;
+  for (const auto &chunk : b.chunks)
+    if (chunk)
+      for (const PagePtr &p : *chunk)
+        bytes += p && !p->shared ? kPageBytes : 0;
+  return bytes;
+}
+
+bool DeviceMemory::holds(int index, const Image &image) const {
+  const Backing &b = *backing_[size_t(index)];
+  if (b.host)
+    return false;
+  // A page not backed reads as zeros, written where a module variable's
+  // initializer stands, never marked input-derived.
+  static const Page unbacked[2] = {Page{}, [] {
+                                     Page p;
+                                     std::fill(std::begin(p.written),
+                                               std::end(p.written), ~0ull);
+                                     return p;
+                                   }()};
+  const Page &none = unbacked[b.unbackedIsWrittenZero ? 1 : 0];
+  auto same = [](const Page &x, const Page &y) {
+    return samePage(x.data, x.written, x.tainted, y.data, y.written, y.tainted,
+                    kPageBytes);
+  };
+  auto next = image.pages.begin();
+  uint64_t pages = uint64_t(b.chunks.size()) * Backing::kChunkPages;
+  for (uint64_t page = 0; page < pages; ++page) {
+    const Page *now = b.get(page);
+    const Page *then = nullptr;
+    if (next != image.pages.end() && next->first == page)
+      then = (next++)->second.get();
+    if (!now && !then)
+      continue;
+    if (!same(now ? *now : none, then ? *then : none))
+      return false;
+  }
+  return true;
+}
+
+void DeviceMemory::restore(int index, const Image &image) {
+  Backing &b = *backing_[size_t(index)];
+  backedBytes_ -= backedBytesOf(index);
+  for (auto &chunk : b.chunks)
+    chunk.reset();
+  for (const auto &[page, p] : image.pages)
+    b.slot(page).reset(p->shared ? p.get() : new Page(*p));
+  backedBytes_ += imageBytes(image);
+  ++pagesEpoch_;
+  b.lastChange = ++changeClock_;
+}
+
 } // namespace kcheck::sim

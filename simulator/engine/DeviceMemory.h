@@ -120,6 +120,24 @@ public:
   /// for a host-backed one: host code changes it unseen).
   uint64_t lastChange(int index) const;
 
+  /// What one allocation holds (its bytes, and which of them are written
+  /// and input-derived), taken to be compared and put back later: the input
+  /// and output of a launch that reads what it writes (RepeatedLaunches).
+  class Image;
+  /// An image of allocation `index` as it is now; null for a host-backed
+  /// one (host code changes it unseen).
+  std::shared_ptr<const Image> image(int index) const;
+  /// Bytes an image holds (its backed pages).
+  static uint64_t imageBytes(const Image &image);
+  /// Bytes of allocation `index`'s backed pages now (what image() copies).
+  uint64_t backedBytesOf(int index) const;
+  /// Whether allocation `index` holds what `image` (taken of it) recorded:
+  /// every load would read the same values and taint.
+  bool holds(int index, const Image &image) const;
+  /// Makes allocation `index` hold what `image` recorded, as a host copy
+  /// would (it moves the change clock).
+  void restore(int index, const Image &image);
+
   /// Bytes of pages backed so far (each touched 4 KiB page counts).
   uint64_t backedBytes() const { return backedBytes_; }
   /// Kernel stores that would back pages past `bytes` go to a spill page

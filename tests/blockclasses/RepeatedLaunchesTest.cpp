@@ -89,6 +89,12 @@ TEST(RepeatedLaunches, RepeatOnUnchangedInputTakesTheEarlierResult) {
   EXPECT_FALSE(first.repeated);
   EXPECT_TRUE(again.repeated);
   EXPECT_EQ(again.total.v, simulated.total.v);
+  // One copy of the per-instruction statistics, not one per launch.
+  EXPECT_TRUE(again.perInst.sharesWith(first.perInst));
+  ASSERT_EQ(again.perInst.size(), simulated.perInst.size());
+  for (size_t i = 0; i < again.perInst.size(); ++i)
+    EXPECT_EQ(again.perInst[i].global.sectors,
+              simulated.perInst[i].global.sectors);
   EXPECT_EQ(stores(again), 4u);
 
   // Another argument (n/a here: the grid) is another launch.
@@ -111,7 +117,15 @@ TEST(RepeatedLaunches, RepeatOnUnchangedInputTakesTheEarlierResult) {
   EXPECT_EQ(stores(afterCopy), 8u);
 }
 
-TEST(RepeatedLaunches, ALaunchThatReadsWhatItWritesIsSimulatedEveryTime) {
+std::vector<int32_t> readInts(const DeviceMemory &mem, uint64_t addr,
+                              size_t n) {
+  std::vector<int32_t> v(n);
+  EXPECT_TRUE(mem.read(addr, v.data(), n * 4));
+  return v;
+}
+
+TEST(RepeatedLaunches,
+     ALaunchThatReadsWhatItWritesIsSimulatedWhileItsInputChanges) {
   ParsedKernel p = parseKernel(kIncrementInPlace, "inc");
   ASSERT_TRUE(p.kernel) << p.error;
   core::ArchSpec arch = *core::findArch("sm_90");
@@ -121,12 +135,73 @@ TEST(RepeatedLaunches, ALaunchThatReadsWhatItWritesIsSimulatedEveryTime) {
   Predictor predictor(arch, true);
   std::vector<KernelArg> args = {{a}};
   std::vector<uint64_t> perLaunch;
-  for (int k = 0; k < 3; ++k) {
+  std::vector<bool> repeated;
+  for (int k = 0; k < 5; ++k) {
     LaunchResult r = predictor.run(*p.kernel, launch1d(1, 32), args, mem, {});
-    EXPECT_FALSE(r.repeated) << k;
+    repeated.push_back(r.repeated);
     perLaunch.push_back(stores(r));
   }
-  EXPECT_EQ(perLaunch, (std::vector<uint64_t>{1, 1, 0}));
+  // 0 -> 1 -> 2, then 2 stays 2: the fourth launch starts from what the
+  // third did (images taken then) and takes its result.
+  EXPECT_EQ(perLaunch, (std::vector<uint64_t>{1, 1, 0, 0, 0}));
+  EXPECT_EQ(repeated, (std::vector<bool>{false, false, false, true, true}));
+  EXPECT_EQ(readInts(mem, a, 32), std::vector<int32_t>(32, 2));
+}
+
+TEST(RepeatedLaunches,
+     ABufferClearedBeforeEachLaunchGetsTheEarlierLaunchsBytes) {
+  ParsedKernel p = parseKernel(kIncrementInPlace, "inc");
+  ASSERT_TRUE(p.kernel) << p.error;
+  core::ArchSpec arch = *core::findArch("sm_90");
+  DeviceMemory mem;
+  uint64_t a = mem.allocate(32 * 4, "a");
+  Predictor predictor(arch, true);
+  std::vector<KernelArg> args = {{a}};
+  std::vector<int32_t> start(32, 0);
+  start[5] = 7; // stays: the kernel stores only below 2
+  for (int k = 0; k < 4; ++k) {
+    writeInts(mem, a, start); // as cudaMemset before each timed launch
+    LaunchResult r = predictor.run(*p.kernel, launch1d(1, 32), args, mem, {});
+    EXPECT_EQ(r.repeated, k >= 2) << k; // the second takes the images
+    EXPECT_EQ(stores(r), 1u) << k;
+    std::vector<int32_t> want(32, 1);
+    want[5] = 7;
+    EXPECT_EQ(readInts(mem, a, 32), want) << k;
+  }
+  // The same bytes but not written by the host (never-written bytes read as
+  // input-derived): another input, simulated again.
+  DeviceMemory other;
+  uint64_t b = other.allocate(32 * 4, "a");
+  ASSERT_EQ(a, b);
+  Predictor second(arch, true);
+  for (int k = 0; k < 2; ++k)
+    second.run(*p.kernel, launch1d(1, 32), args, other, {});
+  writeInts(other, b, std::vector<int32_t>(32, 0));
+  EXPECT_FALSE(
+      second.run(*p.kernel, launch1d(1, 32), args, other, {}).repeated);
+}
+
+TEST(RepeatedLaunches, AnOutputTheHostClearsBeforeEachLaunchIsWrittenAgain) {
+  ParsedKernel p = parseKernel(kKeepPositive, "keep");
+  ASSERT_TRUE(p.kernel) << p.error;
+  core::ArchSpec arch = *core::findArch("sm_90");
+  DeviceMemory mem;
+  uint64_t in = mem.allocate(256 * 4, "in"), out = mem.allocate(256 * 4, "out");
+  std::vector<int32_t> input(256, 0);
+  for (int i = 0; i < 256; i += 3)
+    input[i] = i + 1;
+  writeInts(mem, in, input);
+  Predictor predictor(arch, true);
+  std::vector<KernelArg> args = {{in}, {out}};
+  for (int k = 0; k < 3; ++k) {
+    writeInts(mem, out, std::vector<int32_t>(256, -1)); // cleared each time
+    LaunchResult r = predictor.run(*p.kernel, launch1d(2, 128), args, mem, {});
+    EXPECT_EQ(r.repeated, k == 2) << k;
+    std::vector<int32_t> want(256, -1);
+    for (int i = 0; i < 256; i += 3)
+      want[i] = i + 1;
+    EXPECT_EQ(readInts(mem, out, 256), want) << k;
+  }
 }
 
 } // namespace
