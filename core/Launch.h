@@ -21,6 +21,14 @@ struct LaunchConfig {
   // cudaLaunchCooperativeKernel: every block resident at once, so blocks may
   // wait for each other (cooperative groups' grid.sync()).
   bool cooperative = false;
+  // Thread-block clusters (sm_90): blocks per cluster in each dimension, and
+  // whether the launch asked for clusters (cudaLaunchAttributeClusterDimension
+  // or the kernel's __cluster_dims__). A cluster's blocks run alongside each
+  // other, read and write each other's shared memory and share a barrier;
+  // without a cluster each block is a cluster of one (%is_explicit_cluster
+  // false).
+  Dim3 cluster = {};
+  bool explicitCluster = false;
   // Launched by a kernel (dynamic parallelism): its nesting depth, 1 for a
   // child of a grid the host launched; 0 for a host launch.
   unsigned deviceDepth = 0;

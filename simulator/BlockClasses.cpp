@@ -498,6 +498,12 @@ LaunchResult runBlockClasses(const DecodedKernel &kernel,
   BlockClassReport localReport;
   BlockClassReport &rep = report ? *report : localReport;
   rep = BlockClassReport();
+  if (config.cluster.count() > 1 || kernel.usesClusters()) {
+    rep.reason = "thread-block clusters: a cluster's blocks share memory "
+                 "and a barrier";
+    rep.classes = config.grid.count();
+    return runClusters(kernel, config, args, memory, limits, options, counter);
+  }
   if (config.cooperative) {
     rep.reason = "a cooperative launch: its blocks wait for each other";
     rep.classes = config.grid.count();

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "simulator/BlockClasses.h"
+#include "simulator/engine/Cluster.h"
 
 namespace kcheck::sim {
 
@@ -30,5 +31,19 @@ LaunchResult runCoResidentBlocks(const DecodedKernel &kernel,
                                  DeviceMemory &memory, const Limits &limits,
                                  const BlockClassOptions &options,
                                  BlockCounter &counter);
+
+/// Runs a launch with thread-block clusters (or of a kernel that uses the
+/// cluster barrier or another block's shared memory), cluster by cluster:
+/// the blocks of a cluster alongside each other as above, sharing their
+/// shared memory and the cluster barrier (simulator/engine/Cluster.h).
+/// Assumes the grid is a whole number of clusters (the launch is refused
+/// otherwise). Clusters run one after another: they meet only in global
+/// memory, as blocks do.
+LaunchResult runClusters(const DecodedKernel &kernel,
+                         const core::LaunchConfig &config,
+                         const std::vector<KernelArg> &args,
+                         DeviceMemory &memory, const Limits &limits,
+                         const BlockClassOptions &options,
+                         BlockCounter &counter);
 
 } // namespace kcheck::sim

@@ -138,8 +138,21 @@ public:
     KernelNaming naming(ctx);
     std::vector<const FunctionDecl *> kernels;
     collectKernels(ctx.getTranslationUnitDecl(), kernels);
-    for (const FunctionDecl *k : kernels)
-      names_.emplace(naming.mangled(k), naming.of(k));
+    for (const FunctionDecl *k : kernels) {
+      KernelName name = naming.of(k);
+      if (const auto *c = k->getAttr<CUDAClusterDimsAttr>()) {
+        const Expr *dims[3] = {c->getX(), c->getY(), c->getZ()};
+        for (int d = 0; d < 3; ++d) {
+          // y and z default to 1.
+          name.clusterDims[d] = 1;
+          if (dims[d] && !dims[d]->isValueDependent())
+            if (std::optional<llvm::APSInt> v =
+                    dims[d]->getIntegerConstantExpr(ctx))
+              name.clusterDims[d] = unsigned(v->getZExtValue());
+        }
+      }
+      names_.emplace(naming.mangled(k), std::move(name));
+    }
   }
 
 private:

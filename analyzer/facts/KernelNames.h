@@ -31,6 +31,10 @@ namespace kcheck::analyzer {
 struct KernelName {
   std::string name;      // "reduce_v5<256>"
   std::string signature; // "void reduce_v5<256>(float *)"
+  // __cluster_dims__(x, y, z) (x, y, z; 0: not given), which Clang 22's
+  // NVPTX code generation drops: the device compile puts it back on the
+  // IR function as nvcc's .reqnctapercluster, "nvvm.cluster_dim".
+  unsigned clusterDims[3] = {0, 0, 0};
 };
 
 class KernelNaming {

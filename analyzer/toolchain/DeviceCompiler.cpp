@@ -397,6 +397,16 @@ compileDevice(const std::string &path, const CompileOptions &options,
   if (!module)
     return result;
 
+  // __cluster_dims__, which Clang's code generation drops for NVPTX, as
+  // the function attribute the engine reads (nvvm.cluster_dim).
+  for (const auto &[mangled, name] : result.kernelNames)
+    if (name.clusterDims[0])
+      if (llvm::Function *f = module->getFunction(mangled))
+        f->addFnAttr("nvvm.cluster_dim",
+                     std::to_string(name.clusterDims[0]) + "," +
+                         std::to_string(name.clusterDims[1]) + "," +
+                         std::to_string(name.clusterDims[2]));
+
   if (options.toolkit && options.keepLibdeviceDeclaration) {
     std::string error = linkLibdevice(*module, libdevicePath(*options.toolkit),
                                       options.keepLibdeviceDeclaration);

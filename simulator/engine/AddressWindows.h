@@ -31,15 +31,15 @@ inline void resolveGeneric(uint64_t generic, MemSpace &space, uint64_t &addr) {
 }
 
 /// Converts a pointer between NVPTX address spaces (0 generic, 1 global,
-/// 3 shared, 4 constant, 5 local): shared and local offsets map into their
+/// 3 shared, 4 constant, 5 local, 7 shared::cluster): shared and local offsets map into their
 /// generic windows; global and constant addresses are already generic.
 inline uint64_t castAddressSpace(uint64_t v, unsigned from, unsigned to) {
   uint64_t generic = v;
-  if (from == 3)
+  if (from == 3 || from == 7) // shared::cta, shared::cluster (Cluster.h)
     generic = kSharedWindowBase + (v & 0xffffffffull);
   else if (from == 5)
     generic = kLocalWindowBase + (v & 0xffffffffull);
-  if (to == 3)
+  if (to == 3 || to == 7)
     return inSharedWindow(generic) ? generic - kSharedWindowBase : generic;
   if (to == 5)
     return inLocalWindow(generic) ? generic - kLocalWindowBase : generic;

@@ -167,8 +167,10 @@ BlockResult BlockRunner::Impl::runBlock(core::Dim3 idx, EventSink &sink) {
     w->state = WarpState::State::Ready;
     w->localTainted = false;
     w->controlTainted = false;
+    w->clusterArrivals.fill(0);
     copyByvalArguments(*w);
   }
+  blockStarted = true;
   return runWarps(sink);
 }
 
@@ -410,6 +412,17 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
       break;
     case Op::Barrier:
       return stopAtBarrier(in, pc, w, top, mask, sink);
+    case Op::Cluster:
+      // barrier.cluster.wait: until every thread of the cluster arrived;
+      // the warp tries again after the others ran (coResident).
+      if (in.sub == uint8_t(bc::ClusterOp::Wait) && !clusterArrived(w, mask)) {
+        top.pc = pc;
+        --steps; // the retry counts as the one execution
+        return WarpStop::Spin;
+      }
+      if (!execCluster(in, pc, w, mask))
+        return WarpStop::Abort;
+      break;
     case Op::Trap:
     case Op::Unreachable:
       return stopAtTrap(in, pc, w, mask);

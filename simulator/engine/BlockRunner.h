@@ -132,6 +132,10 @@ struct RunnerOptions {
   // the warp's registers.
   uint64_t waitCheckSteps = 0;
   bool waitCheckAfterPolls = true;
+  // The runners of the block's cluster (Cluster.h), when the launch's
+  // blocks run cluster by cluster (null: each block is a cluster of one).
+  // Needs coResident: a warp waiting at the cluster barrier hands over.
+  const struct ClusterMembers *cluster = nullptr;
   // Where the kernel's device-runtime calls go (null: each fails, as a
   // kernel's calls would without the device runtime linked).
   DeviceRuntime *deviceRuntime = nullptr;

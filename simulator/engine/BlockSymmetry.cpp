@@ -1,4 +1,5 @@
 #include "simulator/engine/BlockSymmetry.h"
+#include "simulator/engine/Cluster.h"
 
 #include "simulator/engine/BlockSymmetryDomain.h"
 #include "simulator/engine/RunnerImpl.h"
@@ -360,7 +361,26 @@ private:
       case S::WarpSize:
         return set(in.dst, AbsValue::constant(kWarpSize));
       case S::Clock:
+      // The block's place in its cluster, and its cluster's: blockIdx
+      // divided and taken modulo the cluster's shape.
+      case S::ClusterCtaidX:
+      case S::ClusterCtaidY:
+      case S::ClusterCtaidZ:
+      case S::ClusteridX:
+      case S::ClusteridY:
+      case S::ClusteridZ:
+      case S::ClusterCtarank:
         return set(in.dst, AbsValue::dependent());
+      case S::ClusterNctaidX:
+      case S::ClusterNctaidY:
+      case S::ClusterNctaidZ:
+      case S::NclusteridX:
+      case S::NclusteridY:
+      case S::NclusteridZ:
+      case S::ClusterNctarank:
+      case S::IsExplicitCluster:
+        return set(in.dst, AbsValue::constant(clusterRegister(
+                               S(in.sub), launch_, core::Dim3{})));
       default:
         return set(in.dst, AbsValue::free());
       }
@@ -375,6 +395,8 @@ private:
     case Op::DeviceHeap:
     case Op::DeviceRuntime:
       return set(in.dst, AbsValue::free());
+    case Op::Cluster: // ranks and other blocks' addresses: per block
+      return in.dst ? set(in.dst, AbsValue::dependent()) : false;
     case Op::Texture: // texels are data; a surface write has no result
       return in.n ? setAll(in.dst, in.n, AbsValue::dependent()) : false;
     case Op::Barrier: // a reduction over the block's predicates
@@ -395,6 +417,7 @@ private:
     case Op::Barrier:
     case Op::WarpSync:
     case Op::Nop:
+    case Op::Cluster:
       return false;
     case Op::FloatBin:
     case Op::FCmp:
@@ -452,6 +475,8 @@ private:
       return unreached(pc, false, "device malloc or free", out);
     case Op::DeviceRuntime: // launches, streams, allocations: per block
       return unreached(pc, false, "a call of the device runtime", out);
+    case Op::Cluster: // other blocks' shared memory, the cluster's barrier
+      return unreached(pc, false, "thread-block cluster", out);
     case Op::Texture: // a surface write: stores the proof does not follow
       if (core::TextureInstruction::decode(in.imm).writes())
         return unreached(pc, false, "surface write", out);

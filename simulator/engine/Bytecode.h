@@ -41,6 +41,9 @@ enum class Op : uint8_t {
   Trap,     // aux = DecodedKernel::trapMessages() index
   Sreg,     // sub = SregKind
   Barrier,  // sub = BarrierReduction; with one, a = predicate, dst = result
+  // Thread-block clusters (sm_90): sub = ClusterOp; a = pointer, b = rank
+  // (mapa), dst = the result (mapa, getctarank)
+  Cluster,
   WarpSync, // flags & kMemberMaskSlot: aux = member mask
   Shfl,     // sub = ShflMode; a = value, b = lane/delta, c = clamp slot;
             // flags & kMemberMaskSlot: aux = member mask
@@ -189,7 +192,35 @@ enum class SregKind : uint8_t {
   // workspace address (cooperative groups' grid.sync() barrier), 0 outside
   // a cooperative launch.
   GridWorkspaceHi,
-  GridWorkspaceLo
+  GridWorkspaceLo,
+  // Thread-block clusters: the block's place in its cluster, the cluster's
+  // in the grid (a block is a cluster of one where the launch has none)
+  ClusterCtaidX,
+  ClusterCtaidY,
+  ClusterCtaidZ,
+  ClusterNctaidX,
+  ClusterNctaidY,
+  ClusterNctaidZ,
+  ClusteridX,
+  ClusteridY,
+  ClusteridZ,
+  NclusteridX,
+  NclusteridY,
+  NclusteridZ,
+  ClusterCtarank,
+  ClusterNctarank,
+  IsExplicitCluster
+};
+/// Bytecode of the cluster intrinsics: barrier.cluster.arrive(.relaxed)
+/// (.aligned), barrier.cluster.wait(.aligned), mapa (generic and
+/// shared::cluster), getctarank (the same two).
+enum class ClusterOp : uint8_t {
+  Arrive,
+  Wait,
+  MapGeneric,
+  MapShared,
+  RankGeneric,
+  RankShared
 };
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 /// Inst::flags bit of WarpSync, Shfl and Vote: the member mask is a runtime
@@ -264,6 +295,9 @@ enum IRAddrSpace : uint8_t {
   kSharedAS = 3,
   kConstAS = 4,
   kLocalAS = 5,
+  // shared::cluster (sm_90): the shared memory of any block of the cluster;
+  // a shared::cta address is one of its own block's
+  kSharedClusterAS = 7,
   kParamAS = 101
 };
 

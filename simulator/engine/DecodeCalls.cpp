@@ -55,6 +55,20 @@ std::optional<bc::SregKind> sregOf(StringRef reg) {
                  .Cases({"clock", "clock64", "globaltimer"}, int(S::Clock))
                  .Case("envreg1", int(S::GridWorkspaceHi))
                  .Case("envreg2", int(S::GridWorkspaceLo))
+                 .Case("cluster.ctaid.x", int(S::ClusterCtaidX))
+                 .Case("cluster.ctaid.y", int(S::ClusterCtaidY))
+                 .Case("cluster.ctaid.z", int(S::ClusterCtaidZ))
+                 .Case("cluster.nctaid.x", int(S::ClusterNctaidX))
+                 .Case("cluster.nctaid.y", int(S::ClusterNctaidY))
+                 .Case("cluster.nctaid.z", int(S::ClusterNctaidZ))
+                 .Case("clusterid.x", int(S::ClusteridX))
+                 .Case("clusterid.y", int(S::ClusteridY))
+                 .Case("clusterid.z", int(S::ClusteridZ))
+                 .Case("nclusterid.x", int(S::NclusteridX))
+                 .Case("nclusterid.y", int(S::NclusteridY))
+                 .Case("nclusterid.z", int(S::NclusteridZ))
+                 .Case("cluster.ctarank", int(S::ClusterCtarank))
+                 .Case("cluster.nctarank", int(S::ClusterNctarank))
                  .Default(-1);
   if (kind < 0)
     return std::nullopt;
@@ -309,6 +323,42 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
     if (!retType->isVoidTy())
       return unsupported(call, "barrier with a result: " + name);
     in.op = Op::Barrier;
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name == "is_explicit_cluster") {
+    in.op = Op::Sreg;
+    in.sub = uint8_t(bc::SregKind::IsExplicitCluster);
+    in.bits = uint8_t(retType->getIntegerBitWidth());
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name.consume_front("barrier.cluster.")) {
+    // arrive, arrive.relaxed, arrive.aligned, arrive.relaxed.aligned, wait,
+    // wait.aligned: the memory ordering .relaxed drops is a no-op here
+    // (blocks take turns).
+    bool arrive = name.starts_with("arrive"), wait = name.starts_with("wait");
+    if (!arrive && !wait)
+      return unsupported(call, "intrinsic " + calleeName(call));
+    in.op = Op::Cluster;
+    in.sub = uint8_t(arrive ? bc::ClusterOp::Arrive : bc::ClusterOp::Wait);
+    emit(in, call, callOpcode(call));
+    return Error::success();
+  }
+  if (name == "mapa" || name == "mapa.shared.cluster" ||
+      name == "getctarank" || name == "getctarank.shared.cluster") {
+    bool map = name.starts_with("mapa"),
+         shared = name.ends_with("shared.cluster");
+    TRY_SLOT(ptr, call.getArgOperand(0));
+    in.op = Op::Cluster, in.a = ptr;
+    if (map) {
+      TRY_SLOT(rank, call.getArgOperand(1));
+      in.b = rank;
+    }
+    in.sub = uint8_t(map ? (shared ? bc::ClusterOp::MapShared
+                                   : bc::ClusterOp::MapGeneric)
+                         : (shared ? bc::ClusterOp::RankShared
+                                   : bc::ClusterOp::RankGeneric));
     emit(in, call, callOpcode(call));
     return Error::success();
   }

@@ -29,6 +29,13 @@ bool DecodedKernel::usesDeviceHeap() const {
   return false;
 }
 
+bool DecodedKernel::usesClusters() const {
+  for (const bc::Inst &in : code_)
+    if (in.op == bc::Op::Cluster)
+      return true;
+  return false;
+}
+
 bool DecodedKernel::usesDeviceRuntime() const {
   for (const bc::Inst &in : code_)
     if (in.op == bc::Op::DeviceRuntime)

@@ -6,12 +6,14 @@
 // BlockRunners on several threads; it holds no LLVM type.
 #pragma once
 
+#include "core/Launch.h"
 #include "core/SourceLoc.h"
 #include "simulator/engine/Bytecode.h"
 #include "simulator/engine/Events.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +113,12 @@ public:
   const std::vector<bc::PrintfFormat> &printfFormats() const {
     return formats_;
   }
+  /// The kernel's __cluster_dims__ (nvvm.cluster_dim), if it has them.
+  const std::optional<core::Dim3> &clusterDims() const { return cluster_; }
+  /// Whether it uses thread-block clusters (bc::Op::Cluster: the cluster
+  /// barrier, mapa, getctarank): its blocks run cluster by cluster, each
+  /// cluster's alongside each other.
+  bool usesClusters() const;
   /// Whether the kernel calls malloc or free (bc::Op::DeviceHeap).
   bool usesDeviceHeap() const;
   /// Whether it calls the device runtime (bc::Op::DeviceRuntime): launches
@@ -145,6 +153,7 @@ private:
   DecodedKernel() = default;
 
   std::string name_;
+  std::optional<core::Dim3> cluster_;
   std::vector<InstInfo> infos_;
   std::vector<bc::Inst> code_;
   std::vector<uint32_t> reconv_; // per pc; only meaningful for branches

@@ -430,6 +430,19 @@ Error Decoder::assignSlots() {
 Error Decoder::run() {
   // Messages name the kernel as the user wrote it: offByOne(float*).
   k_.name_ = llvm::demangle(fn_.getName().str());
+  // __cluster_dims__(x, y, z): Clang's "nvvm.cluster_dim"="x,y,z".
+  if (llvm::Attribute a = fn_.getFnAttribute("nvvm.cluster_dim");
+      a.isStringAttribute()) {
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    a.getValueAsString().split(parts, ',');
+    core::Dim3 d;
+    uint32_t *dims[3] = {&d.x, &d.y, &d.z};
+    bool ok = !parts.empty() && parts.size() <= 3;
+    for (size_t i = 0; ok && i < parts.size(); ++i)
+      ok = !parts[i].trim().getAsInteger(10, *dims[i]) && *dims[i] > 0;
+    if (ok)
+      k_.cluster_ = d;
+  }
   k_.sharedPtrBits_ = dl_.getPointerSizeInBits(bc::kSharedAS);
   k_.localPtrBits_ = dl_.getPointerSizeInBits(bc::kLocalAS);
   k_.genericPtrBits_ = dl_.getPointerSizeInBits(0);

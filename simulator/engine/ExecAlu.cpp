@@ -536,6 +536,7 @@ void execAlu(const Inst &in, const DecodedKernel &kernel, WarpState &w,
   case Op::DeviceHeap:
   case Op::DeviceRuntime:
   case Op::Texture:
+  case Op::Cluster:
     return;
   }
 }

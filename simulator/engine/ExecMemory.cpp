@@ -9,6 +9,7 @@
 #include "core/Float16.h"
 
 #include "simulator/engine/AddressWindows.h"
+#include "simulator/engine/Cluster.h"
 #include "simulator/engine/AluOps.h"
 
 #include <algorithm>
@@ -141,6 +142,7 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
                                 bool checkAlignment) {
   switch (as) {
   case bc::kSharedAS:
+  case bc::kSharedClusterAS:
     // A shared-space address is 32 bits wide: nvcc computes it in 32-bit
     // registers (`mov.u32 %r, smem; add.s32`), so `p[~i]` with an unsigned
     // `i` wraps to `p[-i - 1]` on the GPU, where 64-bit IR arithmetic would
@@ -164,10 +166,14 @@ bool BlockRunner::Impl::resolve(unsigned as, uint64_t raw, uint32_t bytes,
       (addr & (bytes - 1)))
     return memoryFault(true, space, op, bytes, addr, pc, w, lane);
   switch (space) {
-  case MemSpace::Shared:
-    if (bytes > sharedBytes || addr > sharedBytes - bytes)
+  case MemSpace::Shared: {
+    // Another block's of the cluster, or this one's (Cluster.h).
+    uint64_t offset = addr & kClusterOffsetMask;
+    if (!sharedRankValid(addr) || bytes > sharedBytes ||
+        offset > sharedBytes - bytes)
       return memoryFault(false, space, op, bytes, addr, pc, w, lane);
     return true;
+  }
   case MemSpace::Local:
     if (bytes > kernel.localFrameBytes() ||
         addr > kernel.localFrameBytes() - bytes)
@@ -261,8 +267,8 @@ bool BlockRunner::Impl::readBytes(MemSpace space, uint64_t addr, void *dst,
                                   uint64_t n, WarpState &w, unsigned lane) {
   switch (space) {
   case MemSpace::Shared:
-    std::memcpy(dst, shared.data() + addr, n);
-    return sharedTainted;
+    std::memcpy(dst, sharedAt(addr), n);
+    return sharedTaintAt(addr);
   case MemSpace::Local:
     std::memcpy(dst, w.local.data() + lane * kernel.localFrameBytes() + addr,
                 n);
@@ -278,8 +284,8 @@ void BlockRunner::Impl::writeBytes(MemSpace space, uint64_t addr,
                                    WarpState &w, unsigned lane) {
   switch (space) {
   case MemSpace::Shared:
-    std::memcpy(shared.data() + addr, src, n);
-    sharedTainted |= tainted; // coarse: one flag for the whole block
+    std::memcpy(sharedAt(addr), src, n);
+    sharedTaintAt(addr) |= tainted; // coarse: one flag for the whole block
     return;
   case MemSpace::Local:
     std::memcpy(w.local.data() + lane * kernel.localFrameBytes() + addr, src,
@@ -391,8 +397,8 @@ void BlockRunner::Impl::loadLanes(const Inst &in, WarpState &w, uint32_t mask,
     // Shared bytes are read in place; other spaces through the buffer.
     const uint8_t *src = buffer;
     if (spaces[lane] == MemSpace::Shared) {
-      src = shared.data() + addrs[lane];
-      tainted |= sharedTainted;
+      src = sharedAt(addrs[lane]);
+      tainted |= sharedTaintAt(addrs[lane]);
     } else {
       tainted |= readBytes(spaces[lane], addrs[lane], buffer, bytes, w, lane);
     }

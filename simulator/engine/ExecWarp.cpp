@@ -14,6 +14,7 @@
 // arguments." for every such thread); a constant mask (0xfffffffe from all
 // 32 lanes) needs no WARPSYNC and runs; lanes that exited before the call
 // count as in the mask. kernels/sanitize/synccheck_member_mask.cu.
+#include "simulator/engine/Cluster.h"
 #include "simulator/engine/RunnerImpl.h"
 
 #include "simulator/engine/AddressWindows.h"
@@ -82,6 +83,22 @@ uint64_t BlockRunner::Impl::sregValue(bc::SregKind kind, const WarpState &w,
     return options.gridWorkspace >> 32;
   case S::GridWorkspaceLo:
     return options.gridWorkspace & 0xffffffffu;
+  case S::ClusterCtaidX:
+  case S::ClusterCtaidY:
+  case S::ClusterCtaidZ:
+  case S::ClusterNctaidX:
+  case S::ClusterNctaidY:
+  case S::ClusterNctaidZ:
+  case S::ClusteridX:
+  case S::ClusteridY:
+  case S::ClusteridZ:
+  case S::NclusteridX:
+  case S::NclusteridY:
+  case S::NclusteridZ:
+  case S::ClusterCtarank:
+  case S::ClusterNctarank:
+  case S::IsExplicitCluster:
+    return clusterRegister(kind, launch, blockIdx);
   }
   return 0;
 }

@@ -39,6 +39,8 @@ struct WarpState {
     bc::BarrierReduction kind = bc::BarrierReduction::None;
     uint32_t dst = 0, mask = 0;
   } reduction;
+  // How often each lane arrived at the cluster barrier (Cluster.h).
+  std::array<uint32_t, kWarpSize> clusterArrivals{};
 
   uint64_t *slot(uint32_t s) { return regs.data() + size_t(s) * kWarpSize; }
   const uint64_t *slot(uint32_t s) const {
@@ -186,6 +188,19 @@ struct BlockRunner::Impl {
                  WarpState &w, unsigned lane);
   void writeBytes(MemSpace space, uint64_t addr, const void *src, uint64_t n,
                   bool tainted, WarpState &w, unsigned lane);
+
+  // Thread-block clusters (ExecCluster.cpp): the shared bytes at a
+  // shared::cluster address (this block's, or another's of the cluster) and
+  // their taint; whether its rank names a block of the cluster; whether
+  // every thread of the cluster arrived at the barrier as often as the lanes
+  // of `mask`; mapa, getctarank and the barrier's arrival.
+  uint8_t *sharedAt(uint64_t addr);
+  bool &sharedTaintAt(uint64_t addr);
+  bool sharedRankValid(uint64_t addr) const;
+  bool clusterArrived(const WarpState &w, uint32_t mask) const;
+  bool execCluster(const bc::Inst &in, uint32_t pc, WarpState &w,
+                   uint32_t mask);
+  bool blockStarted = false; // runBlock ran (its warps exist)
 
   // Warp-level intrinsics and special registers (ExecWarp.cpp).
   void execSreg(const bc::Inst &in, WarpState &w, uint32_t mask);
