@@ -78,6 +78,19 @@ launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,
             std::to_string(limit) +
             (optIn ? ""
                    : " (without cudaFuncAttributeMaxDynamicSharedMemorySize)")};
+  // Thread-block clusters (CUDA Programming Guide, "Thread Block Clusters"):
+  // the grid a whole number of clusters, at most 8 blocks each (16 where the
+  // kernel allows non-portable sizes, which kcheck does not follow yet).
+  // The error is the one CUDA 13 names for "cluster misconfiguration"; the
+  // H200's answer is clusters.cu's probes.
+  const Dim3 &g = config.grid, &c = config.cluster;
+  if (c.x == 0 || c.y == 0 || c.z == 0 || g.x % c.x || g.y % c.y || g.z % c.z ||
+      c.count() > 8)
+    return LaunchRefusal{CudaError::cudaErrorInvalidClusterSize,
+                         "grid (" + toString(g) + ") in clusters of (" +
+                             toString(c) +
+                             ") blocks: not a whole number of clusters, or "
+                             "more than 8 blocks in one"};
   if (config.cooperative)
     if (uint64_t resident =
             maxCoResidentBlocks(arch, resources, int(config.block.count()),

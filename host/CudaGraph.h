@@ -9,6 +9,8 @@
 // argument values) it was recorded with.
 #pragma once
 
+#include "core/Launch.h"
+
 #include "host/CudaRuntimeEntry.h"
 
 #include <array>
@@ -33,6 +35,9 @@ struct KernelLaunch {
   // cudaKernelNodeAttrValue's 64 bytes per attribute set (priority, ...).
   std::map<int, std::array<char, CudaRuntime::kAttributeBytes>> attributes;
   bool cooperative = false;
+  // cudaLaunchAttributeClusterDimension, from the launch captured or the
+  // node's attribute (attributes[4]): nullopt, none.
+  std::optional<core::Dim3> cluster;
   /// Pointers to args, as kernelParams (rebuilt on each call).
   std::vector<void *> &pointers() const;
 

@@ -74,6 +74,9 @@ public:
   /// The kernel's __launch_bounds__ maximum of threads per block, 0 when it
   /// has none: read from the device code, without the toolkit's compiler.
   virtual int launchBound(const std::string &deviceName) = 0;
+  /// The kernel's __cluster_dims__ (nullopt: none).
+  virtual std::optional<core::Dim3>
+  clusterDims(const std::string &deviceName) = 0;
   /// Parameter `index` of the kernel: its offset and size in the
   /// parameter buffer (cudaFuncGetParamInfo), nullopt past the last.
   virtual std::optional<std::pair<uint64_t, uint64_t>>

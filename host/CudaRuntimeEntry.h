@@ -79,8 +79,10 @@ EntryPoints graphExecEntryPoints();
 /// A kernel launch as the device runs it, after the checks the GPU makes
 /// before running anything (CudaRuntimeLaunch.cpp): what a stream's launch
 /// and a graph's kernel node do.
+/// `cluster`: cudaLaunchAttributeClusterDimension (nullopt: none).
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                         size_t shared, bool cooperative);
+                         size_t shared, bool cooperative,
+                         const std::optional<core::Dim3> &cluster = {});
 /// CUDA arrays and mipmapped arrays (CudaRuntimeTextures.cpp).
 EntryPoints textureEntryPoints();
 /// Texture and surface objects (CudaRuntimeTextureObjects.cpp).

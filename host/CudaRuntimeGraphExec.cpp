@@ -39,7 +39,7 @@ cudaError_t runNode(const Node &n) {
   case cudaGraphNodeTypeKernel:
     return entry::launchKernel(w.kernel.func, w.kernel.grid, w.kernel.block,
                                w.kernel.pointers().data(), w.kernel.shared,
-                               w.kernel.cooperative);
+                               w.kernel.cooperative, w.kernel.cluster);
   case cudaGraphNodeTypeMemcpy:
     return entry::copy3D(w.copy);
   case cudaGraphNodeTypeMemset:

@@ -112,6 +112,7 @@ cudaError_t kernelParams(Work &w, const cudaKernelNodeParams *p) {
     return fail(error);
   k->kernel.attributes = w.kernel.attributes;
   k->kernel.cooperative = w.kernel.cooperative;
+  k->kernel.cluster = w.kernel.cluster;
   w.kernel = k->kernel;
   return cudaSuccess;
 }
@@ -402,10 +403,7 @@ cudaError_t apiGraphKernelNodeSetAttribute(cudaGraphNode_t n, int id,
   if (id == 4) { // cudaLaunchAttributeClusterDimension
     unsigned dim[3];
     std::memcpy(dim, value, sizeof dim);
-    if (uint64_t(dim[0]) * dim[1] * dim[2] > 1)
-      rt().unsupported("cudaGraphKernelNodeSetAttribute with a thread block "
-                       "cluster (cudaLaunchAttributeClusterDimension): "
-                       "clusters are not simulated yet");
+    node->work.kernel.cluster = core::Dim3{dim[0], dim[1], dim[2]};
   }
   auto &bytes = node->work.kernel.attributes[id];
   std::memcpy(bytes.data(), value, bytes.size());
@@ -424,6 +422,7 @@ cudaError_t apiGraphKernelNodeCopyAttributes(cudaGraphNode_t dst,
     return fail(cudaErrorInvalidValue);
   d->work.kernel.attributes = s->work.kernel.attributes;
   d->work.kernel.cooperative = s->work.kernel.cooperative;
+  d->work.kernel.cluster = s->work.kernel.cluster;
   return cudaSuccess;
 }
 

@@ -14,7 +14,8 @@
 namespace kcheck::host::entry {
 
 cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                         size_t shared, bool cooperative) {
+                         size_t shared, bool cooperative,
+                         const std::optional<core::Dim3> &cluster) {
   CudaRuntime &r = rt();
   // After a fault nothing more runs on the device.
   if (cudaError_t e = sticky())
@@ -29,6 +30,10 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   // asked for only then (without a toolkit, the SMs' thread limit).
   core::LaunchConfig config{toDim3(grid), toDim3(block), shared};
   config.cooperative = cooperative;
+  if (cluster)
+    config.cluster = *cluster, config.explicitCluster = true;
+  else if (auto dims = r.device().clusterDims(it->second))
+    config.cluster = *dims, config.explicitCluster = true;
   std::optional<core::KernelResources> resources;
   if (cooperative) {
     std::string why;
@@ -61,15 +66,17 @@ namespace {
 
 // A launch on a capturing stream becomes a kernel node, its arguments copied.
 cudaError_t launchOn(cudaStream_t stream, const void *func, dim3 grid,
-                     dim3 block, void **args, size_t shared, bool cooperative) {
+                     dim3 block, void **args, size_t shared, bool cooperative,
+                     const std::optional<core::Dim3> &cluster = {}) {
   if (!capturing(stream))
-    return launchKernel(func, grid, block, args, shared, cooperative);
+    return launchKernel(func, grid, block, args, shared, cooperative, cluster);
   cudaError_t error = cudaSuccess;
   std::optional<graph::Work> w = graph::kernelWork(
       func, grid, block, unsigned(shared), args, nullptr, error);
   if (!w)
     return fail(error);
   w->kernel.cooperative = cooperative;
+  w->kernel.cluster = cluster;
   return capture(stream, std::move(*w));
 }
 cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
@@ -106,6 +113,7 @@ cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
   if (!config || (config->numAttrs && !config->attrs))
     return fail(cudaErrorInvalidValue);
   bool cooperative = false;
+  std::optional<core::Dim3> cluster;
   std::vector<cudaEvent_t> recordAfter;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const LaunchAttribute &a = config->attrs[i];
@@ -114,10 +122,7 @@ cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
       cooperative = a.value.integer != 0;
       break;
     case 4: // cudaLaunchAttributeClusterDimension
-      if (uint64_t(a.value.dim.x) * a.value.dim.y * a.value.dim.z > 1)
-        rt().unsupported("cudaLaunchKernelEx with a thread block cluster "
-                         "(cudaLaunchAttributeClusterDimension): clusters "
-                         "are not simulated yet");
+      cluster = core::Dim3{a.value.dim.x, a.value.dim.y, a.value.dim.z};
       break;
     case 7:  // cudaLaunchAttributeProgrammaticEvent
     case 12: // cudaLaunchAttributeLaunchCompletionEvent
@@ -146,8 +151,9 @@ cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
       return fail(cudaErrorInvalidValue);
     }
   }
-  cudaError_t e = launchOn(config->stream, func, config->grid, config->block,
-                           args, config->dynamicSmemBytes, cooperative);
+  cudaError_t e =
+      launchOn(config->stream, func, config->grid, config->block, args,
+               config->dynamicSmemBytes, cooperative, cluster);
   for (cudaEvent_t event : recordAfter)
     if (e == cudaSuccess)
       e = recordEvent(event, config->stream);

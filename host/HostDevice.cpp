@@ -293,6 +293,12 @@ bool HostDevice::bindManaged(const std::string &deviceName, void *host,
   return true;
 }
 
+std::optional<core::Dim3>
+HostDevice::clusterDims(const std::string &deviceName) {
+  const llvm::Function *f = module_.getFunction(deviceName);
+  return f ? sim::kernelClusterDims(*f) : std::nullopt;
+}
+
 int HostDevice::launchBound(const std::string &deviceName) {
   const llvm::Function *f = module_.getFunction(deviceName);
   return f ? sim::kernelLaunchBound(*f) : 0;

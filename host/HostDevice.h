@@ -32,6 +32,7 @@ public:
   std::optional<core::KernelResources> resources(const std::string &deviceName,
                                                  std::string &why) override;
   int launchBound(const std::string &deviceName) override;
+  std::optional<core::Dim3> clusterDims(const std::string &deviceName) override;
   std::optional<std::pair<uint64_t, uint64_t>>
   parameter(const std::string &deviceName, size_t index) override;
   bool bindManaged(const std::string &deviceName, void *host,

@@ -171,9 +171,9 @@ LaunchResult runClusters(const DecodedKernel &kernel,
         for (uint32_t z = 0; z < c.z; ++z)
           for (uint32_t y = 0; y < c.y; ++y)
             for (uint32_t x = 0; x < c.x; ++x)
-              blocks.push_back(
-                  (uint64_t(cz * c.z + z) * g.y + (cy * c.y + y)) * g.x +
-                  (cx * c.x + x));
+              blocks.push_back((uint64_t(cz * c.z + z) * g.y + (cy * c.y + y)) *
+                                   g.x +
+                               (cx * c.x + x));
         if (config.cooperative) {
           all.insert(all.end(), blocks.begin(), blocks.end());
           continue;

@@ -203,8 +203,7 @@ std::string launchTooLarge(const core::ArchSpec &arch,
   const core::Dim3 &g = config.grid, &c = config.cluster;
   if (c.x == 0 || c.y == 0 || c.z == 0 || g.x % c.x || g.y % c.y || g.z % c.z)
     return "grid (" + core::toString(g) + ") is not a whole number of " +
-           "clusters (" + core::toString(c) +
-           "): the launch fails on the GPU";
+           "clusters (" + core::toString(c) + "): the launch fails on the GPU";
   if (c.count() > 16)
     return "cluster of " + std::to_string(c.count()) +
            " blocks: sm_90 runs at most 16 (the launch fails on the GPU)";

@@ -31,8 +31,9 @@ inline void resolveGeneric(uint64_t generic, MemSpace &space, uint64_t &addr) {
 }
 
 /// Converts a pointer between NVPTX address spaces (0 generic, 1 global,
-/// 3 shared, 4 constant, 5 local, 7 shared::cluster): shared and local offsets map into their
-/// generic windows; global and constant addresses are already generic.
+/// 3 shared, 4 constant, 5 local, 7 shared::cluster): shared and local offsets
+/// map into their generic windows; global and constant addresses are already
+/// generic.
 inline uint64_t castAddressSpace(uint64_t v, unsigned from, unsigned to) {
   uint64_t generic = v;
   if (from == 3 || from == 7) // shared::cta, shared::cluster (Cluster.h)

@@ -125,7 +125,9 @@ core::Dim3 BlockRunner::Impl::threadOf(const WarpState &w,
 }
 
 void BlockRunner::Impl::noteOnce(uint32_t pc, NoteKind kind, std::string text) {
-  usedUnseenInput |= kind != kBarrierDivergence;
+  usedUnseenInput |=
+      (kind & (kUnseenInputBranch | kUnseenInputAddress | kUnseenInputLanes)) !=
+      0;
   if (noted[pc] & kind)
     return;
   noted[pc] |= kind;

@@ -38,9 +38,9 @@ enum class Op : uint8_t {
   Switch,      // a = value; aux = first SwitchCase, c = count, b = default edge
   Ret,
   Unreachable,
-  Trap,     // aux = DecodedKernel::trapMessages() index
-  Sreg,     // sub = SregKind
-  Barrier,  // sub = BarrierReduction; with one, a = predicate, dst = result
+  Trap,    // aux = DecodedKernel::trapMessages() index
+  Sreg,    // sub = SregKind
+  Barrier, // sub = BarrierReduction; with one, a = predicate, dst = result
   // Thread-block clusters (sm_90): sub = ClusterOp; a = pointer, b = rank
   // (mapa), dst = the result (mapa, getctarank)
   Cluster,

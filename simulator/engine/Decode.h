@@ -36,4 +36,8 @@ bool executesNatively(llvm::StringRef name);
 std::vector<DecodedKernel::ParameterPlace>
 parameterPlaces(const llvm::Function &kernel);
 
+/// The kernel's __cluster_dims__ (nvvm.cluster_dim "x,y,z", as the device
+/// compile puts it back: Clang 22 drops them); nullopt when it has none.
+std::optional<core::Dim3> kernelClusterDims(const llvm::Function &kernel);
+
 } // namespace kcheck::sim

@@ -345,8 +345,8 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
     emit(in, call, callOpcode(call));
     return Error::success();
   }
-  if (name == "mapa" || name == "mapa.shared.cluster" ||
-      name == "getctarank" || name == "getctarank.shared.cluster") {
+  if (name == "mapa" || name == "mapa.shared.cluster" || name == "getctarank" ||
+      name == "getctarank.shared.cluster") {
     bool map = name.starts_with("mapa"),
          shared = name.ends_with("shared.cluster");
     TRY_SLOT(ptr, call.getArgOperand(0));
@@ -355,10 +355,10 @@ Error Decoder::decodeNvvmCall(const CallInst &call, Inst &in, StringRef name) {
       TRY_SLOT(rank, call.getArgOperand(1));
       in.b = rank;
     }
-    in.sub = uint8_t(map ? (shared ? bc::ClusterOp::MapShared
-                                   : bc::ClusterOp::MapGeneric)
-                         : (shared ? bc::ClusterOp::RankShared
-                                   : bc::ClusterOp::RankGeneric));
+    in.sub = uint8_t(
+        map ? (shared ? bc::ClusterOp::MapShared : bc::ClusterOp::MapGeneric)
+            : (shared ? bc::ClusterOp::RankShared
+                      : bc::ClusterOp::RankGeneric));
     emit(in, call, callOpcode(call));
     return Error::success();
   }

@@ -23,6 +23,22 @@
 
 namespace kcheck::sim {
 
+std::optional<core::Dim3> kernelClusterDims(const llvm::Function &kernel) {
+  llvm::Attribute a = kernel.getFnAttribute("nvvm.cluster_dim");
+  if (!a.isStringAttribute())
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  a.getValueAsString().split(parts, ',');
+  core::Dim3 d;
+  uint32_t *dims[3] = {&d.x, &d.y, &d.z};
+  if (parts.empty() || parts.size() > 3)
+    return std::nullopt;
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].trim().getAsInteger(10, *dims[i]) || *dims[i] == 0)
+      return std::nullopt;
+  return d;
+}
+
 using namespace llvm;
 
 std::string sourceNameOf(StringRef irName) {
@@ -431,18 +447,7 @@ Error Decoder::run() {
   // Messages name the kernel as the user wrote it: offByOne(float*).
   k_.name_ = llvm::demangle(fn_.getName().str());
   // __cluster_dims__(x, y, z): Clang's "nvvm.cluster_dim"="x,y,z".
-  if (llvm::Attribute a = fn_.getFnAttribute("nvvm.cluster_dim");
-      a.isStringAttribute()) {
-    llvm::SmallVector<llvm::StringRef, 3> parts;
-    a.getValueAsString().split(parts, ',');
-    core::Dim3 d;
-    uint32_t *dims[3] = {&d.x, &d.y, &d.z};
-    bool ok = !parts.empty() && parts.size() <= 3;
-    for (size_t i = 0; ok && i < parts.size(); ++i)
-      ok = !parts[i].trim().getAsInteger(10, *dims[i]) && *dims[i] > 0;
-    if (ok)
-      k_.cluster_ = d;
-  }
+  k_.cluster_ = kernelClusterDims(fn_);
   k_.sharedPtrBits_ = dl_.getPointerSizeInBits(bc::kSharedAS);
   k_.localPtrBits_ = dl_.getPointerSizeInBits(bc::kLocalAS);
   k_.genericPtrBits_ = dl_.getPointerSizeInBits(0);

@@ -227,6 +227,7 @@ struct BlockRunner::Impl {
     kBarrierDivergence = 2,
     kUnseenInputAddress = 4, // an address computed from such data
     kUnseenInputLanes = 8,   // lanes dropped: such an address left memory
+    kDistributedShared = 16, // another block's shared memory (Cluster.h)
   };
   void noteOnce(uint32_t pc, NoteKind kind, std::string text);
   std::string where(uint32_t pc) const;
@@ -251,9 +252,8 @@ struct BlockRunner::Impl {
   bool usedUnseenInput = false;
   std::vector<uint64_t> noteBlocks;   // linear block of each note
   StoreBuffer *storeBuffer = nullptr; // global stores go here when set
-  std::vector<uint8_t>
-      noted; // per pc: bits 0/2 taint, 1 barrier, 3 dropped lanes
-  std::vector<uint8_t> probeAt; // per pc: 1 if options.probePcs lists it
+  std::vector<uint8_t> noted;         // per pc: NoteKind bits
+  std::vector<uint8_t> probeAt;       // per pc: 1 if options.probePcs lists it
   // Per pc: the bounds of the access's underlying object, when the IR names
   // one (checkObjectBounds); filled once, so the check reads no InstInfo.
   struct ObjectRange {
