@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <system_error>
+#include <unordered_map>
 
 namespace kcheck::core {
 
@@ -40,12 +41,30 @@ std::string debugInfoPath(const std::string &directory,
   return (dir / name).lexically_normal().string();
 }
 
+namespace {
+
+// absoluteNormal's text, remembered: it is asked per instruction and per
+// launch when lines are rolled up (a program of 100000 launches spent
+// minutes here), and a program names few files. Per thread: no lock.
+const std::string &normalText(const std::string &path) {
+  thread_local std::unordered_map<std::string, std::string> seen;
+  if (seen.size() > 4096) // paths generated per call: do not grow for ever
+    seen.clear();
+  auto [it, fresh] = seen.try_emplace(path);
+  if (fresh)
+    it->second = absoluteNormal(path).string();
+  return it->second;
+}
+
+} // namespace
+
 bool sameSourceFile(const std::string &a, const std::string &b) {
   if (a == b)
     return true;
   if (a.empty() || b.empty())
     return false;
-  return absoluteNormal(a) == absoluteNormal(b);
+  const std::string na = normalText(a); // a copy: b's lookup may rehash
+  return na == normalText(b);
 }
 
 std::string baseName(const std::string &path) {

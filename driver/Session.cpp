@@ -379,6 +379,10 @@ StaticAnalysis::refusal(const HostLaunch &hl) {
   if (!fn || fn->isDeclaration() ||
       !resolveConfig(options_, hl, &hl == &commandLineLaunch_, scratch))
     return std::nullopt;
+  // The kernel's __cluster_dims__ where the launch names no cluster.
+  if (!scratch.config.explicitCluster)
+    if (std::optional<core::Dim3> dims = sim::kernelClusterDims(*fn))
+      scratch.config.cluster = *dims, scratch.config.explicitCluster = true;
   // A cooperative launch's limit needs the compiler's registers.
   std::optional<core::KernelResources> resources;
   if (scratch.config.cooperative) {

@@ -379,6 +379,8 @@ bool resolveConfig(const Options &options, const HostLaunch &hl,
   if (shmem)
     lr.config.dynamicSharedBytes = *shmem;
   lr.config.cooperative = hl.cooperative;
+  if (hl.cluster)
+    lr.config.cluster = *hl.cluster, lr.config.explicitCluster = true;
   auto missing = [&](const char *what, const char *flag) {
     lr.notes.push_back(std::string(what) + " of launch #" +
                        std::to_string(lr.index) + " (" + hl.kernelName +

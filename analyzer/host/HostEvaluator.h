@@ -83,10 +83,16 @@ public:
   // A kernel node of a graph built node by node (cudaGraphAddKernelNode):
   // its cudaKernelNodeParams as evaluated. The handler makes the launch as
   // for cudaLaunchKernel; it is recorded into the graph (captureLaunch).
+  // cudaLaunchKernelEx's launch is made the same way: its argument
+  // expressions (the template's) or its `void **` array, its attributes'
+  // cooperative flag and cluster.
   struct NodeLaunch {
     const clang::FunctionDecl *kernel = nullptr;
     AbstractValue grid, block, sharedBytes, args;
     std::string text; // the parameters as written, for notes
+    std::vector<const clang::Expr *> argExprs; // non-empty: instead of args
+    bool cooperative = false;
+    std::optional<core::Dim3> cluster;
   };
   using NodeLaunchHandler =
       std::function<void(const clang::CallExpr *, const NodeLaunch &)>;
@@ -432,6 +438,9 @@ private:
   AbstractValue graphHandle(size_t id) const;
   std::optional<AbstractValue> evalGraphNodeCall(const clang::CallExpr *e,
                                                  const std::string &name);
+  // cudaLaunchKernelEx and cudaLaunchKernelExC (HostEvaluatorGraphNodes.cpp).
+  std::optional<AbstractValue> evalLaunchKernelEx(const clang::CallExpr *e,
+                                                  const std::string &name);
   // The launch a kernel node of `params` makes; nullopt with `refusal` when
   // the GPU refuses it, else with `why` when it is not known.
   std::optional<HostLaunch>

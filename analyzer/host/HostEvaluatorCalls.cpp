@@ -408,6 +408,8 @@ HostEvaluator::evalCudaCall(const CallExpr *e, const FunctionDecl *fd,
     onLaunch_(e);
     return cudaSuccess(e);
   }
+  if (std::optional<AbstractValue> v = evalLaunchKernelEx(e, name))
+    return v;
   if (name == "cudaGetErrorString" || name == "cudaGetErrorName")
     return AbstractValue::of(HostValue::hostPtr());
   if (std::optional<AbstractValue> v = evalCudaGraphCall(e, name))

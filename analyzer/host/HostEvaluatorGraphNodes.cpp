@@ -79,7 +79,9 @@ HostEvaluator::kernelNodeLaunch(const CallExpr *e, const AbstractValue &params,
   }
   std::vector<HostLaunch> made;
   std::vector<HostLaunch> *outer = std::exchange(nodeTarget_, &made);
-  onNodeLaunch_(e, {func->function, *grid, *block, *shared, *args, p.name});
+  onNodeLaunch_(
+      e,
+      {func->function, *grid, *block, *shared, *args, p.name, {}, false, {}});
   nodeTarget_ = outer;
   if (made.size() != 1) {
     why = "its launch could not be made";
@@ -223,6 +225,78 @@ HostEvaluator::evalGraphNodeCall(const CallExpr *e, const std::string &name) {
     return cudaSuccess(e);
   }
   return std::nullopt;
+}
+
+// cudaLaunchKernelEx(config, kernel, args...) (cuda_runtime.h's template,
+// whose lambda packs the arguments: taken here by name) and
+// cudaLaunchKernelExC(config, kernel, void **args): the launch the
+// cudaLaunchConfig_t describes, with its attributes' cooperative flag
+// (cudaLaunchAttributeCooperative, 2) and cluster dimension
+// (cudaLaunchAttributeClusterDimension, 4); made as a kernel node's is.
+std::optional<AbstractValue>
+HostEvaluator::evalLaunchKernelEx(const CallExpr *e, const std::string &name) {
+  if ((name != "cudaLaunchKernelEx" && name != "cudaLaunchKernelExC") ||
+      e->getNumArgs() < 2)
+    return std::nullopt;
+  const bool templated = name == "cudaLaunchKernelEx";
+  std::string here = where(e->getExprLoc());
+  AbstractValue config = eval(e->getArg(0)), kernel = eval(e->getArg(1));
+  DescriptorReader p(*this, config.slotRef, pointeeOfParam(e, 0),
+                     text(e->getArg(0)));
+  const AbstractValue *grid = p.leaf({"gridDim"}, -1),
+                      *block = p.leaf({"blockDim"}, -1),
+                      *shared = p.leaf({"dynamicSmemBytes"}, -1);
+  auto notFollowed = [&](const std::string &why) {
+    for (unsigned i = 2; i < e->getNumArgs(); ++i)
+      eval(e->getArg(i));
+    program_.notes.push_back("`" + name + "` at " + here +
+                             ": its launch is not made: " + why +
+                             "; --run-host runs it as the program does");
+    return cudaSuccess(e);
+  };
+  if (!grid || !block || !shared)
+    return notFollowed("its configuration `" + p.name + "` is not followed");
+  if (!kernel.function)
+    return notFollowed("its kernel `" + text(e->getArg(1)) + "` is not known");
+  NodeLaunch n{kernel.function, *grid, *block, *shared, {},
+               p.name,          {},    false,  {}};
+  if (templated)
+    for (unsigned i = 2; i < e->getNumArgs(); ++i)
+      n.argExprs.push_back(e->getArg(i));
+  else if (e->getNumArgs() > 2)
+    n.args = eval(e->getArg(2));
+  // The attributes: an array of cudaLaunchAttribute the config points to.
+  int64_t count = p.integer({"numAttrs"});
+  const AbstractValue *attrs = p.leaf({"attrs"}, -1);
+  clang::QualType attrType;
+  if (const clang::RecordDecl *rd =
+          p.type.getCanonicalType()->getAsRecordDecl())
+    for (const clang::FieldDecl *f : rd->fields())
+      if (f->getName() == "attrs" && f->getType()->isPointerType())
+        attrType = f->getType()->getPointeeType();
+  if (!p.missing.empty())
+    return notFollowed(p.missing);
+  if (count > 0 && (!attrs || attrs->slotRef < 0 || attrType.isNull()))
+    return notFollowed("its attributes `" + p.name +
+                       ".attrs` are not followed");
+  int leaves = int(leafCount(attrType).value_or(1));
+  for (int64_t i = 0; i < count; ++i) {
+    DescriptorReader a(*this, attrs->slotRef + int(i) * leaves, attrType,
+                       p.name + ".attrs[" + std::to_string(i) + "]");
+    int64_t id = a.integer({"id"});
+    if (id == 2)
+      n.cooperative = a.integer({"val", "cooperative"}) != 0;
+    if (id == 4)
+      n.cluster = core::Dim3{uint32_t(a.integer({"val", "clusterDim", "x"})),
+                             uint32_t(a.integer({"val", "clusterDim", "y"})),
+                             uint32_t(a.integer({"val", "clusterDim", "z"}))};
+    if (!a.missing.empty())
+      return notFollowed(a.missing);
+  }
+  if (!onNodeLaunch_)
+    return notFollowed("launches are not followed here");
+  onNodeLaunch_(e, n);
+  return cudaSuccess(e);
 }
 
 } // namespace kcheck::analyzer

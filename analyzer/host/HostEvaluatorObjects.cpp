@@ -36,11 +36,19 @@ static bool isVectorType(const RecordDecl *rd) {
 // nested in them (a union's members each their own slots: host code writes
 // the one its descriptor's type names).
 static bool isFollowedRuntimeDescriptor(const RecordDecl *rd) {
-  static const char *const names[] = {
-      "cudaChannelFormatDesc", "cudaResourceDesc",  "cudaTextureDesc",
-      "cudaResourceViewDesc",  "cudaExtent",        "cudaPos",
-      "cudaPitchedPtr",        "cudaMemcpy3DParms", "cudaKernelNodeParams",
-      "cudaMemsetParams"};
+  static const char *const names[] = {"cudaChannelFormatDesc",
+                                      "cudaResourceDesc",
+                                      "cudaTextureDesc",
+                                      "cudaResourceViewDesc",
+                                      "cudaExtent",
+                                      "cudaPos",
+                                      "cudaPitchedPtr",
+                                      "cudaMemcpy3DParms",
+                                      "cudaKernelNodeParams",
+                                      "cudaMemsetParams",
+                                      "cudaLaunchConfig_st",
+                                      "cudaLaunchAttribute_st",
+                                      "cudaLaunchAttributeValue"};
   for (const DeclContext *dc = rd; dc; dc = dc->getParent()) {
     const auto *r = dyn_cast<RecordDecl>(dc);
     if (!r)

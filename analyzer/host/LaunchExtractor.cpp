@@ -242,7 +242,17 @@ private:
     l.grid = dimension(ev, l, n.grid, n.text + ".gridDim", where, "grid");
     l.block = dimension(ev, l, n.block, n.text + ".blockDim", where, "block");
     sharedBytes(l, n.sharedBytes.scalar, n.text + ".sharedMemBytes", where);
-    argumentsFromArray(ev, l, n.kernel, n.args, n.text + ".kernelParams");
+    l.cooperative = n.cooperative;
+    l.cluster = n.cluster;
+    if (n.argExprs.empty())
+      argumentsFromArray(ev, l, n.kernel, n.args, n.text + ".kernelParams");
+    for (size_t i = 0; i < n.argExprs.size(); ++i) {
+      const FunctionDecl *fd = n.kernel;
+      addArg(ev, l, ev.text(n.argExprs[i]), ev.eval(n.argExprs[i]),
+             fd && i < fd->getNumParams()
+                 ? fd->getParamDecl(unsigned(i))->getType()
+                 : QualType());
+    }
     finish(ev, std::move(l));
   }
 

@@ -166,6 +166,9 @@ struct HostLaunch {
   std::optional<core::Dim3> grid, block;      // nullopt: unknown
   std::optional<uint64_t> dynamicSharedBytes; // nullopt: unknown
   bool cooperative = false;                   // cudaLaunchCooperativeKernel
+  // cudaLaunchKernelEx's cudaLaunchAttributeClusterDimension (nullopt:
+  // none; the kernel's __cluster_dims__ then apply).
+  std::optional<core::Dim3> cluster;
   // cudaFuncAttributeMaxDynamicSharedMemorySize as the program set it for
   // the kernel before the launch; nullopt: not set (or not known).
   std::optional<uint64_t> dynamicSharedOptIn;
