@@ -422,8 +422,7 @@ BlockRunner::Impl::runStraightLine(WarpState &w, WarpState::Entry &top,
         --steps; // the retry counts as the one execution
         return WarpStop::Spin;
       }
-      if (!execCluster(in, pc, w, mask))
-        return WarpStop::Abort;
+      execCluster(in, w, mask);
       break;
     case Op::Trap:
     case Op::Unreachable:

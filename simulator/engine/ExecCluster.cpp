@@ -96,8 +96,8 @@ bool BlockRunner::Impl::clusterArrived(const WarpState &w,
   return true;
 }
 
-bool BlockRunner::Impl::execCluster(const bc::Inst &in, uint32_t pc,
-                                    WarpState &w, uint32_t mask) {
+void BlockRunner::Impl::execCluster(const bc::Inst &in, WarpState &w,
+                                    uint32_t mask) {
   using C = bc::ClusterOp;
   const unsigned own = clusterRank(launch, blockIdx);
   const unsigned size = unsigned(launch.cluster.count());
@@ -110,19 +110,19 @@ bool BlockRunner::Impl::execCluster(const bc::Inst &in, uint32_t pc,
     // Other blocks waiting at the barrier may go on: a change they see, as
     // a store is (the drivers' progress).
     ++memoryWrites;
-    return true;
+    return;
   case C::Wait: // runStraightLine waits until clusterArrived()
-    return true;
+    return;
   case C::MapGeneric:
   case C::MapShared:
     for (uint32_t m = mask; m; m &= m - 1) {
       unsigned lane = std::countr_zero(m);
       bool generic = C(in.sub) == C::MapGeneric;
+      // Outside shared memory the PTX ISA leaves mapa undefined and the GPU
+      // does not fault: the address is given back unchanged.
       if (generic && !inSharedWindow(p[lane])) {
-        recordFault(FaultCause::Memory, "invalid mapa",
-                    "mapa of an address outside shared memory", pc, w, lane,
-                    p[lane]);
-        return false;
+        d[lane] = p[lane];
+        continue;
       }
       uint64_t offset = (generic ? p[lane] - kSharedWindowBase : p[lane]) &
                         kClusterOffsetMask;
@@ -133,20 +133,24 @@ bool BlockRunner::Impl::execCluster(const bc::Inst &in, uint32_t pc,
       d[lane] = generic ? kSharedWindowBase + mapped : mapped;
     }
     w.taint[in.dst] = w.taint[in.a] | w.taint[in.b];
-    return true;
+    return;
   case C::RankGeneric:
   case C::RankShared:
     for (uint32_t m = mask; m; m &= m - 1) {
       unsigned lane = std::countr_zero(m);
       bool generic = C(in.sub) == C::RankGeneric;
+      // Outside shared memory (undefined in the PTX ISA): this block's rank.
+      if (generic && !inSharedWindow(p[lane])) {
+        d[lane] = own;
+        continue;
+      }
       uint64_t a = generic ? p[lane] - kSharedWindowBase : p[lane];
       unsigned encoded = unsigned((a & 0xffffffffu) >> kClusterRankShift);
       d[lane] = encoded ? encoded - 1 : own;
     }
     w.taint[in.dst] = w.taint[in.a];
-    return true;
+    return;
   }
-  return false;
 }
 
 } // namespace kcheck::sim

@@ -198,8 +198,7 @@ struct BlockRunner::Impl {
   bool &sharedTaintAt(uint64_t addr);
   bool sharedRankValid(uint64_t addr) const;
   bool clusterArrived(const WarpState &w, uint32_t mask) const;
-  bool execCluster(const bc::Inst &in, uint32_t pc, WarpState &w,
-                   uint32_t mask);
+  void execCluster(const bc::Inst &in, WarpState &w, uint32_t mask);
   bool blockStarted = false; // runBlock ran (its warps exist)
 
   // Warp-level intrinsics and special registers (ExecWarp.cpp).
