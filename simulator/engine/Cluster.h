@@ -31,6 +31,9 @@ class BlockRunner;
 
 inline constexpr unsigned kClusterRankShift = 24;
 inline constexpr uint64_t kClusterOffsetMask = (1ull << kClusterRankShift) - 1;
+/// The rank mapa gives for a rank past the cluster: an address that stays
+/// 32 bits wide and faults when used (no cluster has 255 blocks).
+inline constexpr unsigned kNoClusterRank = 254;
 
 /// The shared::cluster address of `offset` in the shared memory of the
 /// block of rank `rank`.

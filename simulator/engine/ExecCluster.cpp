@@ -129,7 +129,7 @@ void BlockRunner::Impl::execCluster(const bc::Inst &in, WarpState &w,
       uint64_t rank = r[lane] & 0xffffffffu;
       // A rank past the cluster gives an address that faults when used.
       uint64_t mapped = clusterSharedAddress(
-          unsigned(rank < size ? rank : kClusterOffsetMask >> 16), offset);
+          unsigned(rank < size ? rank : kNoClusterRank), offset);
       d[lane] = generic ? kSharedWindowBase + mapped : mapped;
     }
     w.taint[in.dst] = w.taint[in.a] | w.taint[in.b];
