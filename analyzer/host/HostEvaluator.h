@@ -484,8 +484,10 @@ private:
   std::optional<VectorCall> vectorCall(const clang::CallExpr *e) const;
   std::optional<AbstractValue> evalStdVector(const clang::CallExpr *e);
   std::optional<LValue> lvalueOfVectorElement(const clang::CallExpr *e);
-  /// The slots of a tracked std::vector of scalars, for a range-for.
-  std::optional<std::vector<int>> vectorSlots(const clang::Expr *range);
+  /// The first slot of each element of a tracked std::vector, for a
+  /// range-for; `per`: the slots an element takes.
+  std::optional<std::vector<int>> vectorSlots(const clang::Expr *range,
+                                              int &per);
   void nameAllocation(const AbstractValue &v, const clang::VarDecl *vd,
                       clang::SourceLocation loc);
 

@@ -229,10 +229,20 @@ Flow HostEvaluator::execRangeFor(const CXXForRangeStmt *s) {
   if (auto *il = dyn_cast<InitListExpr>(range)) {
     for (const Expr *i : il->inits())
       elems.push_back(eval(i));
-  } else if (std::optional<std::vector<int>> v = vectorSlots(range)) {
+  } else if (std::optional<std::vector<int>> v = vectorSlots(range, per)) {
     slots = std::move(*v);
     if (slots.empty())
       return Flow::Normal; // an empty vector
+  } else if (isStdRecord(range->getType(), "vector")) {
+    // Its elements not tracked: not one iteration over the object.
+    int slot = newSlot(AbstractValue::unknown(
+        "element of " + describe(range, s->getBeginLoc())));
+    frames_.back().vars[var] = slot;
+    loopFailed(s, s->getBody(),
+               "it iterates over `" + text(range) +
+                   "`, a std::vector whose elements are not tracked",
+               false);
+    return Flow::Normal;
   } else {
     LValue lv = lvalueOf(range);
     if (!validSlot(lv.slot) || lv.count <= 0) {

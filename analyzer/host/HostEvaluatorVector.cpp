@@ -348,16 +348,18 @@ std::optional<LValue> HostEvaluator::lvalueOfVectorElement(const CallExpr *e) {
   return lv;
 }
 
-std::optional<std::vector<int>> HostEvaluator::vectorSlots(const Expr *range) {
-  std::optional<unsigned> per = vectorLeaves(range->getType());
-  if (!per || *per != 1)
+std::optional<std::vector<int>> HostEvaluator::vectorSlots(const Expr *range,
+                                                           int &per) {
+  std::optional<unsigned> leaves = vectorLeaves(range->getType());
+  if (!leaves || *leaves == 0)
     return std::nullopt;
+  per = int(*leaves); // an element of objects (pairs, structs): its leaves
   AbstractValue v = eval(range);
-  if (v.vectorSize < 0 || (!vectorTracked(v, 1) && v.vectorSize > 0))
+  if (v.vectorSize < 0 || (!vectorTracked(v, *leaves) && v.vectorSize > 0))
     return std::nullopt;
   std::vector<int> slots;
   for (int64_t k = 0; k < v.vectorSize; ++k)
-    slots.push_back(v.slotRef + int(k));
+    slots.push_back(v.slotRef + int(k) * per);
   return slots;
 }
 
