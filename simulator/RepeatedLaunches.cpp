@@ -61,7 +61,8 @@ RepeatedLaunches::replay(const DecodedKernel &kernel,
                          const std::vector<KernelArg> &args,
                          const Limits &limits, DeviceMemory &memory) {
   const Entry *e = entryFor(kernel, config, args, limits);
-  if (!e)
+  if (!e ||
+      (kernel.usesTextures() && memory.textures.generation() != e->textures))
     return {};
   if (!e->readsWhatItWrites &&
       std::none_of(e->touched.begin(), e->touched.end(), [&](int index) {
@@ -153,6 +154,7 @@ void RepeatedLaunches::remember(const DecodedKernel &kernel,
     }
   }
   e.clockAfter = memory.changeClock();
+  e.textures = memory.textures.generation();
   e.result = result;
   entries_.push_back(std::move(e));
   if (entries_.size() > kMaxEntries)

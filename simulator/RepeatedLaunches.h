@@ -23,8 +23,11 @@
 //   what it wrote are put back, as its stores would leave them. Images are
 //   taken when a launch of a known kind is simulated (the earlier one says
 //   which allocations to take), up to a memory budget.
-// Launches that fault or stop, run with sanitizer checks, or print (device
-// printf that must appear again) are never remembered.
+// A launch that reads textures repeats one only while no texture or surface
+// object was made or destroyed since (handles are never reused, but a
+// destroyed one must fault). Launches that fault or stop, run with sanitizer
+// checks, or print (device printf that must appear again) are never
+// remembered.
 #pragma once
 
 #include "core/Launch.h"
@@ -75,6 +78,7 @@ private:
     Limits limits;
     std::vector<int> touched; // allocations read or written, ascending
     uint64_t clockAfter = 0;  // DeviceMemory::changeClock() when it ended
+    uint64_t textures = 0;    // its TextureObjects::generation()
     // It read what it wrote: reusable only through images, before (of every
     // touched allocation) and after (of each written one); none when the
     // launch was the first of its kind, or past the budget.

@@ -36,6 +36,13 @@ bool DecodedKernel::usesClusters() const {
   return false;
 }
 
+bool DecodedKernel::usesTextures() const {
+  for (const bc::Inst &in : code_)
+    if (in.op == bc::Op::Texture)
+      return true;
+  return false;
+}
+
 bool DecodedKernel::usesDeviceRuntime() const {
   for (const bc::Inst &in : code_)
     if (in.op == bc::Op::DeviceRuntime)

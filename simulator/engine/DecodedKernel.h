@@ -119,6 +119,8 @@ public:
   /// barrier, mapa, getctarank): its blocks run cluster by cluster, each
   /// cluster's alongside each other.
   bool usesClusters() const;
+  /// Whether it reads or writes texture or surface objects (bc::Op::Texture).
+  bool usesTextures() const;
   /// Whether the kernel calls malloc or free (bc::Op::DeviceHeap).
   bool usesDeviceHeap() const;
   /// Whether it calls the device runtime (bc::Op::DeviceRuntime): launches

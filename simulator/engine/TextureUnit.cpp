@@ -13,7 +13,13 @@ uint64_t TextureObjects::create(TextureView view, bool surface) {
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t handle = next_++;
   objects_.emplace(handle, std::make_pair(std::move(view), surface));
+  ++generation_;
   return handle;
+}
+
+uint64_t TextureObjects::generation() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return generation_;
 }
 
 bool TextureObjects::destroy(uint64_t handle, bool surface) {
@@ -22,6 +28,7 @@ bool TextureObjects::destroy(uint64_t handle, bool surface) {
   if (it == objects_.end() || it->second.second != surface)
     return false;
   objects_.erase(it);
+  ++generation_;
   return true;
 }
 

@@ -66,11 +66,16 @@ public:
   bool destroy(uint64_t handle, bool surface);
   /// The view of texture (or surface) `handle`, or null.
   const TextureView *find(uint64_t handle, bool surface) const;
+  /// How many objects were made and destroyed so far: a launch that reads
+  /// textures repeats an earlier one only where it has not changed
+  /// (RepeatedLaunches.h).
+  uint64_t generation() const;
 
 private:
   mutable std::mutex mutex_;
   std::map<uint64_t, std::pair<TextureView, bool>> objects_;
   uint64_t next_ = 1;
+  uint64_t generation_ = 0;
 };
 
 /// One lane's instruction: `coords` and `extra` as the instruction's words
