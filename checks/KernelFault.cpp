@@ -38,7 +38,9 @@ std::vector<core::Diagnostic> kernelFaultDiagnostics(const driver::Session &s,
     d.severity = core::Severity::Error;
     d.loc = sim::userLocation(info, s.mainFile);
     d.checkId = "kernel-fault";
-    std::string what = f->cause == sim::FaultCause::Memory
+    // An access names itself ("__shared__ read of size 4 bytes"); a fault
+    // of no one access (an invalid texture object) is its message.
+    std::string what = f->cause == sim::FaultCause::Memory && !f->access.empty()
                            ? fmt::format("invalid {}", f->access)
                            : firstLine(f->message);
     // A message in two clauses keeps its first as the error, the second as
