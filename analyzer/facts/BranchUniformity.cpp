@@ -321,7 +321,14 @@ void measureRegion(const BasicBlock &from, const PostDominatorTree &pdt,
 
 std::vector<StaticBranch> analyzeBranches(const Function &kernel) {
   std::vector<StaticBranch> out;
-  std::unique_ptr<Module> clone = CloneModule(*kernel.getParent());
+  // The kernel's definition only (the analyses are of one function; its
+  // callees, inlined by the pipeline, stay declarations): a module of a
+  // thousand kernels was cloned whole once per kernel launched.
+  ValueToValueMapTy vmap;
+  std::unique_ptr<Module> clone =
+      CloneModule(*kernel.getParent(), vmap, [&](const GlobalValue *gv) {
+        return !isa<Function>(gv) || gv == &kernel;
+      });
   Function *f = clone->getFunction(kernel.getName());
   if (!f || f->isDeclaration())
     return out;
