@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace kcheck::core {
@@ -29,6 +30,12 @@ struct LaunchConfig {
   // false).
   Dim3 cluster = {};
   bool explicitCluster = false;
+  /// A kernel's __cluster_dims__ are its launches' clusters where the launch
+  /// names none (every path that launches asks this).
+  void applyKernelCluster(const std::optional<Dim3> &kernelDims) {
+    if (!explicitCluster && kernelDims)
+      cluster = *kernelDims, explicitCluster = true;
+  }
   // Launched by a kernel (dynamic parallelism): its nesting depth, 1 for a
   // child of a grid the host launched; 0 for a host launch.
   unsigned deviceDepth = 0;

@@ -55,6 +55,23 @@ CudaError deviceAllocationError(const ArchSpec &arch, uint64_t bytes,
   return CudaError::cudaSuccess;
 }
 
+std::optional<LaunchRefusal> clusterRefusal(const LaunchConfig &config) {
+  // CUDA Programming Guide, "Thread Block Clusters": the grid a whole
+  // number of clusters, at most 8 blocks each (16 where the kernel allows
+  // non-portable sizes, which kcheck does not follow yet). The error is the
+  // one CUDA 13 names for "cluster misconfiguration", as the H200 answers
+  // (clusters.cu's probes).
+  const Dim3 &g = config.grid, &c = config.cluster;
+  if (c.x == 0 || c.y == 0 || c.z == 0 || g.x % c.x || g.y % c.y || g.z % c.z ||
+      c.count() > 8)
+    return LaunchRefusal{CudaError::cudaErrorInvalidClusterSize,
+                         "grid (" + toString(g) + ") in clusters of (" +
+                             toString(c) +
+                             ") blocks: not a whole number of clusters, or "
+                             "more than 8 blocks in one"};
+  return std::nullopt;
+}
+
 std::optional<LaunchRefusal>
 launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,
               std::optional<uint64_t> optIn, const KernelResources *resources) {
@@ -78,19 +95,8 @@ launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,
             std::to_string(limit) +
             (optIn ? ""
                    : " (without cudaFuncAttributeMaxDynamicSharedMemorySize)")};
-  // Thread-block clusters (CUDA Programming Guide, "Thread Block Clusters"):
-  // the grid a whole number of clusters, at most 8 blocks each (16 where the
-  // kernel allows non-portable sizes, which kcheck does not follow yet).
-  // The error is the one CUDA 13 names for "cluster misconfiguration"; the
-  // H200's answer is clusters.cu's probes.
-  const Dim3 &g = config.grid, &c = config.cluster;
-  if (c.x == 0 || c.y == 0 || c.z == 0 || g.x % c.x || g.y % c.y || g.z % c.z ||
-      c.count() > 8)
-    return LaunchRefusal{CudaError::cudaErrorInvalidClusterSize,
-                         "grid (" + toString(g) + ") in clusters of (" +
-                             toString(c) +
-                             ") blocks: not a whole number of clusters, or "
-                             "more than 8 blocks in one"};
+  if (std::optional<LaunchRefusal> refused = clusterRefusal(config))
+    return refused;
   if (config.cooperative)
     if (uint64_t resident =
             maxCoResidentBlocks(arch, resources, int(config.block.count()),

@@ -67,6 +67,11 @@ struct LaunchRefusal {
 /// the toolkit's compiler gave them, else the SMs' thread limit):
 /// cudaErrorCooperativeLaunchTooLarge. Every path asks this one rule: the
 /// host runtime, graph kernel nodes and the static analysis.
+/// The clusters of a launch the GPU refuses (part of launchRefusal; asked on
+/// its own where a launch reaches the simulator without it: --kernel,
+/// device-side launches).
+std::optional<LaunchRefusal> clusterRefusal(const LaunchConfig &config);
+
 std::optional<LaunchRefusal>
 launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,
               std::optional<uint64_t> optIn,

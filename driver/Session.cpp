@@ -380,9 +380,7 @@ StaticAnalysis::refusal(const HostLaunch &hl) {
       !resolveConfig(options_, hl, &hl == &commandLineLaunch_, scratch))
     return std::nullopt;
   // The kernel's __cluster_dims__ where the launch names no cluster.
-  if (!scratch.config.explicitCluster)
-    if (std::optional<core::Dim3> dims = sim::kernelClusterDims(*fn))
-      scratch.config.cluster = *dims, scratch.config.explicitCluster = true;
+  scratch.config.applyKernelCluster(sim::kernelClusterDims(*fn));
   // A cooperative launch's limit needs the compiler's registers.
   std::optional<core::KernelResources> resources;
   if (scratch.config.cooperative) {

@@ -32,8 +32,7 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   config.cooperative = cooperative;
   if (cluster)
     config.cluster = *cluster, config.explicitCluster = true;
-  else if (auto dims = r.device().clusterDims(it->second))
-    config.cluster = *dims, config.explicitCluster = true;
+  config.applyKernelCluster(r.device().clusterDims(it->second));
   std::optional<core::KernelResources> resources;
   if (cooperative) {
     std::string why;

@@ -9,8 +9,18 @@ namespace kcheck::sim {
 
 namespace {
 
-// The options of a cooperative launch's runners, with the driver's grid
-// workspace allocated in `memory`.
+// The options of runners whose blocks run alongside each other.
+RunnerOptions coResidentRunnerOptions(const BlockClassOptions &options) {
+  RunnerOptions runnerOptions;
+  runnerOptions.printfOut = options.printfOut;
+  runnerOptions.overruns = options.overruns;
+  runnerOptions.deviceRuntime = options.deviceRuntime;
+  runnerOptions.coResident = true;
+  return runnerOptions;
+}
+
+// The same for a cooperative launch, with the driver's grid workspace
+// allocated in `memory`.
 RunnerOptions cooperativeRunnerOptions(DeviceMemory &memory,
                                        const BlockClassOptions &options) {
   // The driver's grid workspace (driver_abi.h's grid_workspace: its size,
@@ -23,18 +33,10 @@ RunnerOptions cooperativeRunnerOptions(DeviceMemory &memory,
       "cooperative launch grid workspace", sizeof workspace, {});
   memory.write(workspaceAddress, &workspace, sizeof workspace);
 
-  RunnerOptions runnerOptions;
-  runnerOptions.printfOut = options.printfOut;
-  runnerOptions.overruns = options.overruns;
-  runnerOptions.deviceRuntime = options.deviceRuntime;
+  RunnerOptions runnerOptions = coResidentRunnerOptions(options);
   runnerOptions.gridWorkspace = workspaceAddress;
-  runnerOptions.coResident = true;
   return runnerOptions;
 }
-
-} // namespace
-
-namespace {
 
 // Runs `blocks` (linear indices) alongside each other, each on its own
 // runner, until all complete; their results go to `result` and `reports`.
@@ -149,13 +151,9 @@ LaunchResult runClusters(const DecodedKernel &kernel,
                          DeviceMemory &memory, const Limits &limits,
                          const BlockClassOptions &options,
                          BlockCounter &counter) {
-  RunnerOptions runnerOptions;
-  runnerOptions.printfOut = options.printfOut;
-  runnerOptions.overruns = options.overruns;
-  runnerOptions.deviceRuntime = options.deviceRuntime;
-  runnerOptions.coResident = true;
-  if (config.cooperative) // a cooperative launch's grid workspace too
-    runnerOptions = cooperativeRunnerOptions(memory, options);
+  RunnerOptions runnerOptions = config.cooperative
+                                    ? cooperativeRunnerOptions(memory, options)
+                                    : coResidentRunnerOptions(options);
   const core::Dim3 &g = config.grid, &c = config.cluster;
   RunnerReports reports;
   LaunchResult result;

@@ -2,6 +2,7 @@
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
+#include "core/RuntimeRules.h"
 #include "core/SourcePath.h"
 #include "simulator/BlockClasses.h"
 #include "simulator/RepeatedLaunches.h"
@@ -197,16 +198,9 @@ std::string launchTooLarge(const core::ArchSpec &arch,
            std::to_string(resident) +
            " at once (the launch fails with "
            "cudaErrorCooperativeLaunchTooLarge)";
-  // Thread-block clusters (CUDA Programming Guide, "Thread Block
-  // Clusters": the grid is a whole number of clusters, at most 16 blocks
-  // each on sm_90, 8 unless the kernel allows non-portable sizes).
-  const core::Dim3 &g = config.grid, &c = config.cluster;
-  if (c.x == 0 || c.y == 0 || c.z == 0 || g.x % c.x || g.y % c.y || g.z % c.z)
-    return "grid (" + core::toString(g) + ") is not a whole number of " +
-           "clusters (" + core::toString(c) + "): the launch fails on the GPU";
-  if (c.count() > 16)
-    return "cluster of " + std::to_string(c.count()) +
-           " blocks: sm_90 runs at most 16 (the launch fails on the GPU)";
+  if (std::optional<core::LaunchRefusal> refused = core::clusterRefusal(config))
+    return refused->why + " (the launch fails on the GPU with "
+                          "cudaErrorInvalidClusterSize)";
   if (config.grid.count() > limits.maxLaunchSteps)
     return "launch of " + std::to_string(config.grid.count()) +
            " blocks not simulated: each block costs at least one step and "
@@ -268,10 +262,7 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
   // A kernel's __cluster_dims__ are its launches' clusters where the launch
   // names none.
   core::LaunchConfig config = asLaunched;
-  if (!config.explicitCluster && kernel.clusterDims()) {
-    config.cluster = *kernel.clusterDims();
-    config.explicitCluster = true;
-  }
+  config.applyKernelCluster(kernel.clusterDims());
   // A kernel that prints must print again; the sanitizer's shadow state is
   // per launch.
   // A kernel that allocates from the device heap changes it each time.

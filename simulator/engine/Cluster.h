@@ -35,6 +35,12 @@ inline constexpr uint64_t kClusterOffsetMask = (1ull << kClusterRankShift) - 1;
 /// 32 bits wide and faults when used (no cluster has 255 blocks).
 inline constexpr unsigned kNoClusterRank = 254;
 
+/// The rank field of a 32-bit shared address: 0 for the block's own memory
+/// (a shared::cta address), rank + 1 for a block's of the cluster.
+inline unsigned clusterRankField(uint64_t shared) {
+  return unsigned((shared & 0xffffffffu) >> kClusterRankShift);
+}
+
 /// The shared::cluster address of `offset` in the shared memory of the
 /// block of rank `rank`.
 inline uint64_t clusterSharedAddress(unsigned rank, uint64_t offset) {

@@ -55,7 +55,7 @@ unsigned clusterRank(const core::LaunchConfig &launch, const core::Dim3 &b) {
 }
 
 uint8_t *BlockRunner::Impl::sharedAt(uint64_t addr) {
-  unsigned rank = unsigned(addr >> kClusterRankShift);
+  unsigned rank = clusterRankField(addr);
   if (!rank)
     return shared.data() + addr;
   Impl &owner = *options.cluster->byRank[rank - 1]->impl_;
@@ -63,14 +63,14 @@ uint8_t *BlockRunner::Impl::sharedAt(uint64_t addr) {
 }
 
 bool &BlockRunner::Impl::sharedTaintAt(uint64_t addr) {
-  unsigned rank = unsigned(addr >> kClusterRankShift);
+  unsigned rank = clusterRankField(addr);
   if (!rank)
     return sharedTainted;
   return options.cluster->byRank[rank - 1]->impl_->sharedTainted;
 }
 
 bool BlockRunner::Impl::sharedRankValid(uint64_t addr) const {
-  unsigned rank = unsigned(addr >> kClusterRankShift);
+  unsigned rank = clusterRankField(addr);
   return !rank || (options.cluster && rank <= options.cluster->byRank.size());
 }
 
@@ -115,42 +115,38 @@ void BlockRunner::Impl::execCluster(const bc::Inst &in, WarpState &w,
     return;
   case C::MapGeneric:
   case C::MapShared:
-    for (uint32_t m = mask; m; m &= m - 1) {
-      unsigned lane = std::countr_zero(m);
-      bool generic = C(in.sub) == C::MapGeneric;
-      // Outside shared memory the PTX ISA leaves mapa undefined and the GPU
-      // does not fault: the address is given back unchanged.
-      if (generic && !inSharedWindow(p[lane])) {
-        d[lane] = p[lane];
-        continue;
-      }
-      uint64_t offset = (generic ? p[lane] - kSharedWindowBase : p[lane]) &
-                        kClusterOffsetMask;
-      uint64_t rank = r[lane] & 0xffffffffu;
-      // A rank past the cluster gives an address that faults when used.
-      uint64_t mapped = clusterSharedAddress(
-          unsigned(rank < size ? rank : kNoClusterRank), offset);
-      d[lane] = generic ? kSharedWindowBase + mapped : mapped;
-    }
-    w.taint[in.dst] = w.taint[in.a] | w.taint[in.b];
-    return;
   case C::RankGeneric:
   case C::RankShared:
-    for (uint32_t m = mask; m; m &= m - 1) {
-      unsigned lane = std::countr_zero(m);
-      bool generic = C(in.sub) == C::RankGeneric;
-      // Outside shared memory (undefined in the PTX ISA): this block's rank.
-      if (generic && !inSharedWindow(p[lane])) {
-        d[lane] = own;
+    break;
+  }
+  const bool map = C(in.sub) == C::MapGeneric || C(in.sub) == C::MapShared;
+  const bool generic =
+      C(in.sub) == C::MapGeneric || C(in.sub) == C::RankGeneric;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    unsigned lane = std::countr_zero(m);
+    uint64_t shared = p[lane];
+    if (generic) {
+      // Outside shared memory the PTX ISA leaves both undefined and the GPU
+      // does not fault: mapa gives the address back, getctarank this
+      // block's rank.
+      if (!inSharedWindow(shared)) {
+        d[lane] = map ? shared : own;
         continue;
       }
-      uint64_t a = generic ? p[lane] - kSharedWindowBase : p[lane];
-      unsigned encoded = unsigned((a & 0xffffffffu) >> kClusterRankShift);
-      d[lane] = encoded ? encoded - 1 : own;
+      shared -= kSharedWindowBase;
     }
-    w.taint[in.dst] = w.taint[in.a];
-    return;
+    if (!map) {
+      unsigned field = clusterRankField(shared);
+      d[lane] = field ? field - 1 : own;
+      continue;
+    }
+    // A rank past the cluster gives an address that faults when used.
+    uint64_t rank = r[lane] & 0xffffffffu;
+    uint64_t mapped = clusterSharedAddress(
+        unsigned(rank < size ? rank : kNoClusterRank), shared);
+    d[lane] = generic ? kSharedWindowBase + mapped : mapped;
   }
+  w.taint[in.dst] = w.taint[in.a] | (map ? w.taint[in.b] : 0);
 }
 
 } // namespace kcheck::sim

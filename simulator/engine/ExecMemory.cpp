@@ -370,10 +370,12 @@ void BlockRunner::Impl::reportAccesses(const Inst &in, uint32_t pc,
   // GPU executes them as generic LD/ST/ATOM, which none of the shared or
   // global counters includes (measured on the H200: clusters.cu's ring,
   // 16 such LD.E, 0 shared loads). No event: not counted, not checked.
+  // (Without a cluster resolve() faulted such an address already.)
   uint32_t distributed = 0;
-  for (uint32_t m = spaceMask[unsigned(MemSpace::Shared)]; m; m &= m - 1)
-    if (addrs[std::countr_zero(m)] >> kClusterRankShift)
-      distributed |= 1u << std::countr_zero(m);
+  if (options.cluster)
+    for (uint32_t m = spaceMask[unsigned(MemSpace::Shared)]; m; m &= m - 1)
+      if (clusterRankField(addrs[std::countr_zero(m)]))
+        distributed |= 1u << std::countr_zero(m);
   if (distributed)
     noteOnce(pc, kDistributedShared,
              "distributed shared memory (another block's of the cluster, "
