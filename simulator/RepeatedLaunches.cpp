@@ -69,11 +69,18 @@ RepeatedLaunches::replay(const DecodedKernel &kernel,
         return memory.lastChange(index) > e->clockAfter;
       }))
     return {&e->result, false};
-  if (e->before.empty())
+  if (e->before.empty() && e->after.empty())
     return {};
-  for (const auto &[index, image] : e->before)
-    if (!memory.holds(index, *image))
+  // Every allocation it touched holds what it held then: by its image, or,
+  // one it only read and was not imaged (past the budget), by not having
+  // changed since the earlier launch ended.
+  for (int index : e->touched) {
+    auto image = std::find_if(e->before.begin(), e->before.end(),
+                              [&](const auto &i) { return i.first == index; });
+    if (image != e->before.end() ? !memory.holds(index, *image->second)
+                                 : memory.lastChange(index) > e->clockAfter)
       return {};
+  }
   for (const auto &[index, image] : e->after)
     memory.restore(index, *image);
   return {&e->result, true};
@@ -89,16 +96,28 @@ void RepeatedLaunches::prepare(const DecodedKernel &kernel,
   if (!e)
     return;
   // Its images of before and after are replaced: count them as free.
-  uint64_t bytes = 0, kept = imageBytes();
+  uint64_t kept = imageBytes();
   for (const Images *images : {&e->before, &e->after})
     for (const auto &[index, image] : *images)
       kept -= DeviceMemory::imageBytes(*image);
-  for (int index : e->touched)
-    bytes += memory.backedBytesOf(index);
-  // Room for the images after, about as large as those before.
-  if (2 * bytes > kMaxImageBytesPerLaunch || kept + 2 * bytes > kMaxImageBytes)
+  // What it writes must be imaged, with room for the images after, about as
+  // large; what it only reads is, as the budget allows (the rest is known
+  // unchanged by the change clock, not by content).
+  uint64_t bytes = 0;
+  for (int index : e->written)
+    bytes += 2 * memory.backedBytesOf(index);
+  if (bytes > kMaxImageBytesPerLaunch || kept + bytes > kMaxImageBytes)
     return;
   for (int index : e->touched) {
+    bool written =
+        std::binary_search(e->written.begin(), e->written.end(), index);
+    if (!written) {
+      uint64_t more = memory.backedBytesOf(index);
+      if (bytes + more > kMaxImageBytesPerLaunch ||
+          kept + bytes + more > kMaxImageBytes)
+        continue;
+      bytes += more;
+    }
     auto image = memory.image(index);
     if (!image) { // host-backed: host code changes it unseen
       pending_.clear();
@@ -134,12 +153,17 @@ void RepeatedLaunches::remember(const DecodedKernel &kernel,
   for (int index : log.read)
     if (std::binary_search(log.written.begin(), log.written.end(), index))
       e.readsWhatItWrites = true;
-  // The images taken before it are its input where they are of exactly the
-  // allocations it touched (a data-dependent launch may touch others).
-  bool imagedAll = before.size() == e.touched.size();
-  for (size_t i = 0; imagedAll && i < before.size(); ++i)
-    imagedAll = before[i].first == e.touched[i];
-  if (imagedAll) {
+  e.written = log.written;
+  // The images taken before it are its input where they cover what it
+  // wrote, and only what it touched (a data-dependent launch may touch
+  // others than the earlier one).
+  bool imaged = std::all_of(before.begin(), before.end(), [&](const auto &i) {
+    return std::binary_search(e.touched.begin(), e.touched.end(), i.first);
+  });
+  for (int index : log.written)
+    imaged &= std::any_of(before.begin(), before.end(),
+                          [&](const auto &i) { return i.first == index; });
+  if (imaged) {
     Images after;
     uint64_t bytes = 0;
     for (const auto &[index, image] : before)

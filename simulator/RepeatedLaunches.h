@@ -19,10 +19,12 @@
 //   it touches changed: a buffer the host clears before each launch), every
 //   allocation it read or wrote holds exactly what it held when the earlier
 //   launch began (DeviceMemory::Image, compared byte by byte with their
-//   written and input-derived bits): then the earlier launch's images of
-//   what it wrote are put back, as its stores would leave them. Images are
-//   taken when a launch of a known kind is simulated (the earlier one says
-//   which allocations to take), up to a memory budget.
+//   written and input-derived bits; an allocation it only read and that was
+//   too large to image: unchanged since, by the change clock, which a host
+//   copy of the same bytes does not move): then the earlier launch's images
+//   of what it wrote are put back, as its stores would leave them. Images
+//   are taken when a launch of a known kind is simulated (the earlier one
+//   says which allocations to take), up to a memory budget.
 // A launch that reads textures repeats one only while no texture or surface
 // object was made or destroyed since (handles are never reused, but a
 // destroyed one must fault). Launches that fault or stop, run with sanitizer
@@ -77,11 +79,13 @@ private:
     std::vector<KernelArg> args;
     Limits limits;
     std::vector<int> touched; // allocations read or written, ascending
+    std::vector<int> written; // those written, ascending
     uint64_t clockAfter = 0;  // DeviceMemory::changeClock() when it ended
     uint64_t textures = 0;    // its TextureObjects::generation()
-    // It read what it wrote: reusable only through images, before (of every
-    // touched allocation) and after (of each written one); none when the
-    // launch was the first of its kind, or past the budget.
+    // It read what it wrote: reusable only through images, before (of each
+    // written allocation, and of those it only read as the budget allows)
+    // and after (of each written one); none when the launch was the first
+    // of its kind, or past the budget.
     bool readsWhatItWrites = false;
     Images before, after;
     LaunchResult result;

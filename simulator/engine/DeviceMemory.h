@@ -177,6 +177,10 @@ private:
   Page *pageFor(uint64_t addr, bool fromHost); // creates the page
   void storeBytes(uint64_t addr, const void *src, uint64_t n, bool tainted,
                   bool fromHost);
+  /// Whether page `p` (may be null: not backed) holds `in`'s n bytes at
+  /// `off`, all written and none input-derived.
+  static bool holdsWritten(const Page *p, uint64_t off, const uint8_t *in,
+                           uint64_t n);
   int indexOf(uint64_t addr) const;
 
   std::vector<Allocation> allocs_; // in allocation order

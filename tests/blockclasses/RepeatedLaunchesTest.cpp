@@ -5,6 +5,7 @@
 
 #include "core/ArchSpec.h"
 #include "simulator/Predictor.h"
+#include "simulator/RepeatedLaunches.h"
 
 #include <gtest/gtest.h>
 
@@ -195,6 +196,36 @@ TEST(RepeatedLaunches, AnOutputTheHostClearsBeforeEachLaunchIsWrittenAgain) {
   std::vector<KernelArg> args = {{in}, {out}};
   for (int k = 0; k < 3; ++k) {
     writeInts(mem, out, std::vector<int32_t>(256, -1)); // cleared each time
+    LaunchResult r = predictor.run(*p.kernel, launch1d(2, 128), args, mem, {});
+    EXPECT_EQ(r.repeated, k == 2) << k;
+    std::vector<int32_t> want(256, -1);
+    for (int i = 0; i < 256; i += 3)
+      want[i] = i + 1;
+    EXPECT_EQ(readInts(mem, out, 256), want) << k;
+  }
+}
+
+// An input too large to image (past kMaxImageBytesPerLaunch), uploaded again
+// before each launch, and an output cleared each time (a graph of memcpy,
+// memset, kernel): the input is known unchanged by the change clock, the
+// output by its image.
+TEST(RepeatedLaunches, AnInputTooLargeToImageIsKnownUnchangedByItsClock) {
+  ParsedKernel p = parseKernel(kKeepPositive, "keep");
+  ASSERT_TRUE(p.kernel) << p.error;
+  core::ArchSpec arch = *core::findArch("sm_90");
+  DeviceMemory mem;
+  const size_t n = RepeatedLaunches::kMaxImageBytesPerLaunch / 4 + 4096;
+  uint64_t in = mem.allocate(n * 4, "in"), out = mem.allocate(256 * 4, "out");
+  std::vector<int32_t> input(n, 0);
+  for (size_t i = 0; i < 256; i += 3)
+    input[i] = int32_t(i + 1);
+  Predictor predictor(arch, true);
+  std::vector<KernelArg> args = {{in}, {out}};
+  for (int k = 0; k < 4; ++k) {
+    if (k == 3)
+      input[n - 1] = 5; // a byte it does not read: still another input
+    writeInts(mem, in, input);
+    writeInts(mem, out, std::vector<int32_t>(256, -1));
     LaunchResult r = predictor.run(*p.kernel, launch1d(2, 128), args, mem, {});
     EXPECT_EQ(r.repeated, k == 2) << k;
     std::vector<int32_t> want(256, -1);

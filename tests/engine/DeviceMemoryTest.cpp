@@ -148,6 +148,43 @@ TEST(DeviceMemory, HostBackedAllocationsAreTheHostsBytes) {
   EXPECT_EQ(mem.lastChange(index), ~0ull);
 }
 
+// A host copy of the bytes an allocation already holds (a program that
+// uploads its input again before each launch) is no change: launches that
+// read it are still repeats on unchanged input. Any other byte, or bytes a
+// kernel wrote from input-derived values, is one.
+TEST(DeviceMemory, AHostCopyOfTheSameBytesChangesNothing) {
+  DeviceMemory mem;
+  const uint64_t n = 3 * DeviceMemory::kPageBytes + 100;
+  uint64_t a = mem.allocate(n, "input");
+  std::vector<uint8_t> bytes(n);
+  for (uint64_t i = 0; i < n; ++i)
+    bytes[i] = uint8_t(i * 7);
+  ASSERT_TRUE(mem.write(a, bytes.data(), n));
+  uint64_t clock = mem.lastChange(0);
+  ASSERT_TRUE(mem.write(a, bytes.data(), n));
+  ASSERT_TRUE(mem.write(a + 5000, bytes.data() + 5000, 64));
+  EXPECT_EQ(mem.lastChange(0), clock);
+  bytes[n - 1] ^= 1; // the last page's last byte
+  ASSERT_TRUE(mem.write(a, bytes.data(), n));
+  EXPECT_GT(mem.lastChange(0), clock);
+  clock = mem.lastChange(0);
+  uint8_t value = bytes[10];
+  mem.store(a + 10, &value, 1, /*tainted=*/true); // same value, input-derived
+  ASSERT_TRUE(mem.write(a, bytes.data(), n));
+  EXPECT_GT(mem.lastChange(0), clock);
+  std::vector<uint8_t> back(n);
+  ASSERT_TRUE(mem.read(a, back.data(), n));
+  EXPECT_EQ(back, bytes);
+  EXPECT_FALSE(mem.load(a, back.data(), n)); // nothing input-derived now
+  // Zeros copied where nothing was written are a change (the bytes were
+  // input-derived).
+  uint64_t b = mem.allocate(64, "fresh");
+  uint64_t before = mem.lastChange(1);
+  std::vector<uint8_t> zeros(64);
+  ASSERT_TRUE(mem.write(b, zeros.data(), 64));
+  EXPECT_GT(mem.lastChange(1), before);
+}
+
 // Freed or unregistered host memory is gone for kernels: an access faults
 // as outside every allocation, as on the GPU, instead of reading bytes that
 // may no longer be mapped.
