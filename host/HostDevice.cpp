@@ -94,6 +94,7 @@ HostDevice::HostDevice(const analyzer::CompiledModule &device,
       runner_(module_, predictor_, memory_, options.limits, options.file,
               hooks()) {
   predictor_.setJobs(options.jobs);
+  predictor_.setSkipIdleBlocks(options.skipIdleBlocks);
   predictor_.setPrintf(options.printfOut);
   predictor_.setSanitizer(options.sanitizer);
   // The program goes on past a small overrun, as on the GPU, unless asked to

@@ -310,14 +310,26 @@ RunResult runProgram(const RunOptions &options) {
 
 std::string launchesSummary(const RunResult &run) {
   size_t repeats = 0;
-  for (const RunLaunch &l : run.launches)
+  uint64_t idle = 0;
+  for (const RunLaunch &l : run.launches) {
     repeats += l.result.repeated;
+    idle += l.result.blocksIdle;
+  }
+  std::vector<std::string> asides;
+  if (repeats)
+    asides.push_back(std::to_string(repeats) +
+                     " of them repeats of an earlier launch on the same "
+                     "input, not simulated again");
+  if (idle)
+    asides.push_back(std::to_string(idle) +
+                     " blocks that provably store nothing counted as one "
+                     "that ran, not run: --exhaustive runs each");
   std::string summary = std::to_string(run.launches.size()) + " launch" +
                         (run.launches.size() == 1 ? "" : "es") + " simulated";
-  if (repeats)
-    summary += " (" + std::to_string(repeats) +
-               " of them repeats of an earlier launch on the same input, "
-               "not simulated again)";
+  for (size_t i = 0; i < asides.size(); ++i)
+    summary += (i ? "; " : " (") + asides[i];
+  if (!asides.empty())
+    summary += ")";
   char times[96];
   std::snprintf(times, sizeof times, " in %.2f s, host code %.2f s",
                 run.simulationSeconds, run.hostSeconds);

@@ -46,6 +46,9 @@ struct RunOptions {
   sim::Limits limits = {1'000'000'000, 20'000'000};
   uint64_t maxLaunches = ~0ull;
   unsigned jobs = 1; // threads simulating a launch's blocks
+  // Blocks proven idle are counted as a representative, not run
+  // (simulator/IdleBlocks.h); off with --exhaustive.
+  bool skipIdleBlocks = true;
   // Sanitizer checks on every launch (kcheck memcheck --run-host).
   sim::SanitizerOptions sanitizer;
   // A small overrun of a global allocation stops the kernel (memcheck).

@@ -1,5 +1,6 @@
 #include "simulator/AllBlocks.h"
 
+#include "simulator/IdleBlocks.h"
 #include "simulator/engine/StoreBuffer.h"
 
 #include <algorithm>
@@ -160,19 +161,33 @@ struct Slice {
   LaunchResult part;
   std::string error; // the slice stopped at its last block
   std::optional<Fault> fault;
+  IdleBlocks::Skipped skipped; // blocks not run, by idle representative
 };
 
 void runSlice(Slice &slice, BlockRunner &runner, BlockCounter &counter,
               const core::Dim3 &grid, std::atomic<uint64_t> &launchSteps,
-              std::atomic<uint64_t> &firstFailure, const Limits &limits) {
+              std::atomic<uint64_t> &firstFailure, const Limits &limits,
+              const IdleBlocks *idle, IdleBlocks::Learner *learner) {
   for (uint64_t i = slice.begin; i < slice.end; ++i) {
     // A block that failed earlier in launch order ends the launch there:
     // what later blocks would count is dropped, so do not run them.
     if (i > firstFailure.load(std::memory_order_relaxed))
       return;
     core::Dim3 b = blockAt(i, grid);
-    BlockResult r = runner.runBlock(b, counter.begin(slice.part, b, i == 0));
+    if (auto *r = idle ? idle->representative(b, *learner) : nullptr) {
+      IdleBlocks::note(slice.skipped, r);
+      if (launchSteps.fetch_add(1) >= limits.maxLaunchSteps)
+        return;
+      continue;
+    }
+    EventSink &sink = counter.begin(slice.part, b, i == 0);
+    std::optional<IdleBlocks::Watch> watch;
+    if (idle)
+      watch.emplace(sink);
+    BlockResult r = runner.runBlock(b, watch ? *watch : sink);
     slice.part.blocksSimulated++;
+    if (watch && watch->idle() && r.ok())
+      idle->learn(i, *learner, counter);
     if (!r.ok()) {
       slice.error = failureText(r);
       slice.fault = r.fault;
@@ -235,10 +250,12 @@ makeRunners(const DecodedKernel &kernel, const core::LaunchConfig &config,
             const std::vector<KernelArg> &args, DeviceMemory &memory,
             const Limits &limits, const BlockClassOptions &options,
             std::vector<StoreBuffer> &buffers,
-            std::vector<std::ostringstream> &printed) {
+            std::vector<std::ostringstream> &printed, const IdleBlocks *idle) {
   std::vector<std::unique_ptr<BlockRunner>> runners;
   for (unsigned t = 0; t < buffers.size(); ++t) {
     RunnerOptions runnerOptions;
+    if (idle)
+      runnerOptions.probePcs = idle->watchPcs();
     if (options.printfOut)
       runnerOptions.printfOut = &printed[t];
     runnerOptions.overruns = options.overruns;
@@ -264,6 +281,7 @@ void mergeSlices(LaunchResult &result, std::vector<Slice> &slices,
       continue;
     }
     accumulate(result, slices[t].part, 1);
+    IdleBlocks::count(result, slices[t].skipped);
     result.blocksSimulated += slices[t].part.blocksSimulated;
     buffers[t].commit(memory);
     if (options.printfOut) {
@@ -277,11 +295,13 @@ void mergeSlices(LaunchResult &result, std::vector<Slice> &slices,
 
 } // namespace
 
-LaunchResult
-runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
-             const std::vector<KernelArg> &args, DeviceMemory &memory,
-             const Limits &limits, const BlockClassOptions &options,
-             BlockCounter &counter, uint64_t firstBlock, uint64_t stepsSoFar) {
+LaunchResult runAllBlocks(const DecodedKernel &kernel,
+                          const core::LaunchConfig &config,
+                          const std::vector<KernelArg> &args,
+                          DeviceMemory &memory, const Limits &limits,
+                          const BlockClassOptions &options,
+                          BlockCounter &counter, uint64_t firstBlock,
+                          uint64_t stepsSoFar, IdleBlocks *idle) {
   if (!blocksMayRunBuffered(kernel))
     return runInOrder(kernel, config, args, memory, limits, options, counter,
                       firstBlock, stepsSoFar);
@@ -306,7 +326,10 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
   // slice's stores.
   std::vector<std::ostringstream> printed(jobs);
   std::vector<std::unique_ptr<BlockRunner>> runners = makeRunners(
-      kernel, config, args, memory, limits, options, buffers, printed);
+      kernel, config, args, memory, limits, options, buffers, printed, idle);
+  std::vector<std::unique_ptr<IdleBlocks::Learner>> learners;
+  for (unsigned t = 0; idle && t < jobs; ++t)
+    learners.push_back(idle->learner());
 
   LaunchResult result;
   std::atomic<uint64_t> steps = stepsSoFar;
@@ -326,14 +349,17 @@ runAllBlocks(const DecodedKernel &kernel, const core::LaunchConfig &config,
       for (unsigned t = 1; t < jobs; ++t)
         helpers.emplace_back([&, t] {
           runSlice(slices[t], *runners[t], *counters[t], config.grid, steps,
-                   firstFailure, limits);
+                   firstFailure, limits, idle,
+                   idle ? learners[t].get() : nullptr);
         });
       runSlice(slices[0], *runners[0], *counters[0], config.grid, steps,
-               firstFailure, limits);
+               firstFailure, limits, idle, idle ? learners[0].get() : nullptr);
     } // joins the helpers
     mergeSlices(result, slices, buffers, printed, memory, options);
     if (result.error.empty())
       result.error = launchLimitError(limits, steps, memory);
+    if (idle)
+      idle->share(learners);
   }
   RunnerReports reports;
   for (const auto &runner : runners)

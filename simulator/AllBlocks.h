@@ -50,14 +50,18 @@ struct RunnerReports {
   void mergeInto(LaunchResult &result, const core::Dim3 &grid);
 };
 
+class IdleBlocks;
+
 /// Runs blocks `firstBlock` to the end (launch order), `stepsSoFar` warp
-/// instructions of the launch's budget already spent by earlier ones.
+/// instructions of the launch's budget already spent by earlier ones. With
+/// `idle` (a kernel whose blocks run buffered), blocks it proves idle are
+/// counted as their representative instead of run (IdleBlocks.h).
 LaunchResult runAllBlocks(const DecodedKernel &kernel,
                           const core::LaunchConfig &config,
                           const std::vector<KernelArg> &args,
                           DeviceMemory &memory, const Limits &limits,
                           const BlockClassOptions &options,
                           BlockCounter &counter, uint64_t firstBlock = 0,
-                          uint64_t stepsSoFar = 0);
+                          uint64_t stepsSoFar = 0, IdleBlocks *idle = nullptr);
 
 } // namespace kcheck::sim

@@ -47,6 +47,10 @@ public:
 
 struct BlockClassOptions {
   bool exhaustive = false;
+  /// With `exhaustive`: blocks proven to leave nothing behind but their
+  /// counts are counted as a representative, not run (IdleBlocks.h). Off
+  /// where every block's events are wanted (sanitizer checks, --exhaustive).
+  bool skipIdleBlocks = false;
   /// Global shifts must be multiples of this to keep sector counts (the
   /// model's largest granule: 32-byte sectors on sm_90).
   unsigned granuleBytes = 32;

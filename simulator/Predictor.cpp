@@ -278,6 +278,7 @@ LaunchResult Predictor::run(const DecodedKernel &kernel,
       LaunchResult again = *earlier.result;
       again.repeated = true;
       again.blocksSimulated = 0;
+      again.blocksIdle = 0;
       again.notes.push_back(
           earlier.restored
               ? "not simulated again: an earlier launch had the same kernel, "
@@ -327,6 +328,7 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
     deviceRuntime.emplace(arch_, memory, config.deviceDepth);
   BlockClassOptions options;
   options.exhaustive = exhaustive_;
+  options.skipIdleBlocks = skipIdleBlocks_ && !sanitizer_.any();
   options.granuleBytes = blockShiftGranule(arch_);
   // The device runtime's calls come in launch order from one thread.
   options.jobs = deviceRuntime ? 1 : jobs_;

@@ -122,6 +122,9 @@ struct LaunchResult {
   // went on after (GlobalOverrun::CountAndGoOn): each instruction's first.
   std::vector<Fault> overruns;
   uint64_t blocksSimulated = 0;
+  // Blocks of an every-block run counted as an idle block that ran, not run
+  // themselves (simulator/IdleBlocks.h).
+  uint64_t blocksIdle = 0;
   // Not simulated: the result of an earlier launch it repeats on unchanged
   // input (simulator/RepeatedLaunches.h).
   bool repeated = false;
@@ -165,6 +168,10 @@ public:
                    const Limits &limits);
   /// Off: every launch is simulated (for tests that compare both ways).
   void setReuseRepeats(bool on) { reuseRepeats_ = on; }
+  /// Where every block runs (`exhaustive`), count blocks proven idle as
+  /// their representative instead of running them (simulator/IdleBlocks.h);
+  /// never while sanitizer checks run (they want every block's accesses).
+  void setSkipIdleBlocks(bool on) { skipIdleBlocks_ = on; }
 
 private:
   core::ArchSpec arch_;
@@ -175,6 +182,7 @@ private:
   SanitizerOptions sanitizer_;
   GlobalOverrun overruns_ = GlobalOverrun::Fault;
   bool reuseRepeats_ = true;
+  bool skipIdleBlocks_ = false;
   std::shared_ptr<RepeatedLaunches> repeats_; // made on the first run()
 
   LaunchResult simulate(const DecodedKernel &kernel,

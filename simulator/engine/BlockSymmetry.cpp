@@ -90,6 +90,9 @@ public:
       out.probePcs.push_back(c.pc);
     for (const SymmetryCheck &c : out.uniformStores)
       out.probePcs.push_back(c.pc);
+    for (uint32_t pc = 0; pc < kernel_.code().size(); ++pc)
+      if (writesBeyondTheBlock(kernel_.code()[pc]))
+        out.effectPcs.push_back(pc);
     std::sort(out.probePcs.begin(), out.probePcs.end());
     out.probePcs.erase(std::unique(out.probePcs.begin(), out.probePcs.end()),
                        out.probePcs.end());
@@ -97,6 +100,19 @@ public:
   }
 
 private:
+  static bool writesBeyondTheBlock(const Inst &in) {
+    switch (in.op) {
+    case Op::Store:
+    case Op::AtomicRmw:
+    case Op::CmpXchg:
+    case Op::MemCpy:
+    case Op::MemSet:
+      return in.sub != bc::kSharedAS && in.sub != bc::kLocalAS;
+    default:
+      return false;
+    }
+  }
+
   const AbsValue &get(uint32_t slot) const { return values_[slot]; }
 
   bool set(uint32_t slot, const AbsValue &v) {

@@ -85,6 +85,11 @@ struct BlockSymmetry {
   /// write the same bytes as their representative (Address kind, zero form).
   std::vector<SymmetryCheck> uniformStores;
   std::vector<uint32_t> probePcs; // sorted, unique: every check's pc
+  /// Stores, atomics, copies and sets whose address may be global (global
+  /// or generic): what a block leaves behind besides its counts. A block
+  /// that executes none of them, nor an Unreached pc (device printf, the
+  /// heap, the device runtime, surface writes are such pcs), is idle.
+  std::vector<uint32_t> effectPcs; // ascending
 };
 
 /// Analyzes `kernel` for one launch (its grid, block and argument values).
