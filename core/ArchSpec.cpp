@@ -161,10 +161,25 @@ constexpr DeviceLimits withBarrierSets(DeviceLimits l, int sets) {
   return l;
 }
 constexpr DeviceLimits kBlackwellGeForceLimits = withBarrierSets(kAdaLimits, 1);
+// The H200's GPCs as its occupancy calculator counts them (ArchSpec.h): 132
+// SMs as 18, 18, 16 x 5, 8 and 2 x 4, measured (the H100 SXM is the same chip
+// with the same SM count; its layout is taken to be the same). Not measured
+// for other parts.
+constexpr DeviceLimits withClusters(DeviceLimits l, bool measuredHopper) {
+  if (measuredHopper) {
+    l.clusterBlocksPerSM = 8;
+    l.clusterGpcSms = {18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2};
+    l.clusterGpcs = 12;
+  } else {
+    l.clusterBlocksPerSM = 0, l.clusterGpcs = 0, l.clusterGpcSms = {};
+  }
+  return l;
+}
 // Two named-barrier sets per block slot on sm_90, one from sm_100 [Occ].
 constexpr DeviceLimits kHopperLimits =
-    withBarrierSets(ampereLimits(227, 228, 32), 2);
-constexpr DeviceLimits kBlackwellLimits = withBarrierSets(kHopperLimits, 1);
+    withClusters(withBarrierSets(ampereLimits(227, 228, 32), 2), true);
+constexpr DeviceLimits kBlackwellLimits =
+    withClusters(withBarrierSets(kHopperLimits, 1), false);
 
 struct ArchRow {
   const char *name;

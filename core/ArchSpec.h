@@ -180,6 +180,15 @@ struct DeviceLimits {
   std::array<uint16_t, 10> carveoutKB = {0,   8,   16,  32,  64,
                                          100, 132, 164, 196, 228};
   size_t carveouts = 10;
+  // How the occupancy calculator places thread-block clusters
+  // (cudaOccupancyMaxActiveClusters): a cluster's blocks on distinct SMs of
+  // one GPC, at most clusterBlocksPerSM of the blocks on one SM; the SMs of
+  // each GPC as the calculator counts them (clusterGpcs of them; 0: not
+  // measured for this part). [H200] docs/validation/data/
+  // h200-cluster_occupancy.txt: 312 configurations fitted exactly.
+  int clusterBlocksPerSM = 0;
+  std::array<uint8_t, 16> clusterGpcSms = {};
+  size_t clusterGpcs = 0;
 };
 
 /// What the user may change per run (`--bank-mode`, `--l1-cache`).

@@ -30,6 +30,9 @@ struct LaunchConfig {
   // false).
   Dim3 cluster = {};
   bool explicitCluster = false;
+  // The kernel allows clusters past the portable 8 blocks
+  // (cudaFuncAttributeNonPortableClusterSizeAllowed).
+  bool nonPortableCluster = false;
   /// A kernel's __cluster_dims__ are its launches' clusters where the launch
   /// names none (every path that launches asks this).
   void applyKernelCluster(const std::optional<Dim3> &kernelDims) {

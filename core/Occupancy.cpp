@@ -1,6 +1,7 @@
 #include "core/Occupancy.h"
 
 #include "core/DeviceFacts.h"
+#include "core/RuntimeRules.h"
 
 #include <algorithm>
 #include <climits>
@@ -244,11 +245,11 @@ std::vector<FuncAttribute> funcAttributes(const ArchSpec &arch,
       {"maxDynamicSharedSizeBytes", int64_t(maxDynamicSharedBytes(arch, k))},
       {"preferredShmemCarveout", k.preferredCarveout},
       {"clusterDimMustBeSet", 0},
-      {"requiredClusterWidth", 0},
-      {"requiredClusterHeight", 0},
-      {"requiredClusterDepth", 0},
+      {"requiredClusterWidth", k.requiredCluster[0]},
+      {"requiredClusterHeight", k.requiredCluster[1]},
+      {"requiredClusterDepth", k.requiredCluster[2]},
       {"clusterSchedulingPolicyPreference", 0},
-      {"nonPortableClusterSizeAllowed", 0},
+      {"nonPortableClusterSizeAllowed", k.nonPortableCluster ? 1 : 0},
   };
 }
 
@@ -291,6 +292,44 @@ uint64_t maxCoResidentBlocks(const ArchSpec &arch,
                          .blocksPerSM)
           : uint64_t(arch.maxThreadsPerSM) / uint64_t(blockThreads);
   return perSM * arch.smCount;
+}
+
+std::optional<int>
+maxActiveClusters(const ArchSpec &arch, const KernelResources &kernel,
+                  int blockThreads, uint64_t dynamicSharedBytes,
+                  SharedPreference preference, uint64_t clusterBlocks) {
+  const DeviceLimits &l = arch.limits;
+  if (!l.clusterGpcs)
+    return std::nullopt;
+  if (clusterBlocks == 0)
+    return 0;
+  KernelResources unbounded = kernel; // launch bounds: not applied [H200]
+  unbounded.maxThreadsPerBlock = 0;
+  uint64_t perSM = uint64_t(std::min(
+      occupancy(arch, unbounded, blockThreads, dynamicSharedBytes, preference)
+          .blocksPerSM,
+      l.clusterBlocksPerSM));
+  uint64_t clusters = 0;
+  for (size_t g = 0; g < l.clusterGpcs; ++g)
+    if (clusterBlocks <= l.clusterGpcSms[g])
+      clusters += l.clusterGpcSms[g] * perSM / clusterBlocks;
+  return int(clusters);
+}
+
+std::optional<int> maxPotentialClusterSize(const ArchSpec &arch,
+                                           const KernelResources &kernel,
+                                           int blockThreads,
+                                           uint64_t dynamicSharedBytes,
+                                           SharedPreference preference) {
+  for (uint64_t c = maxClusterBlocks(kernel.nonPortableCluster); c > 0; --c) {
+    std::optional<int> n = maxActiveClusters(arch, kernel, blockThreads,
+                                             dynamicSharedBytes, preference, c);
+    if (!n)
+      return std::nullopt;
+    if (*n > 0)
+      return int(c);
+  }
+  return 0;
 }
 
 } // namespace kcheck::core

@@ -41,6 +41,10 @@ struct KernelResources {
   uint64_t maxDynamicSharedBytes = 0;
   // cudaFuncAttributePreferredSharedMemoryCarveout; -1: none set.
   int preferredCarveout = -1;
+  // __cluster_dims__ (0: none), and
+  // cudaFuncAttributeNonPortableClusterSizeAllowed.
+  uint32_t requiredCluster[3] = {0, 0, 0};
+  bool nonPortableCluster = false;
 };
 
 /// Blocks per SM and which resource limits them.
@@ -102,6 +106,29 @@ std::optional<uint64_t> availableDynamicSharedBytes(const ArchSpec &arch,
                                                     int numBlocks,
                                                     int blockThreads,
                                                     SharedPreference pref);
+
+/// cudaOccupancyMaxActiveClusters: how many clusters of `clusterBlocks`
+/// blocks fit on the device at once. The rule, fitted to the H200's answers
+/// for 312 configurations (docs/validation/data/h200-cluster_occupancy.txt):
+/// the blocks per SM of the occupancy calculator, at most
+/// DeviceLimits::clusterBlocksPerSM, the kernel's launch bounds not applied;
+/// a cluster's blocks on distinct SMs of one GPC, so a GPC of s SMs holds
+/// floor(s * blocks / clusterBlocks) clusters when clusterBlocks <= s, else
+/// none. nullopt where the part's GPCs are not known (not measured).
+std::optional<int>
+maxActiveClusters(const ArchSpec &arch, const KernelResources &kernel,
+                  int blockThreads, uint64_t dynamicSharedBytes,
+                  SharedPreference preference, uint64_t clusterBlocks);
+/// cudaOccupancyMaxPotentialClusterSize: the largest cluster of which one
+/// fits (maxActiveClusters > 0), up to 8 blocks, 16 where the kernel allows
+/// non-portable sizes; 0 when no block fits. The H200 answers so whatever
+/// the kernel's __cluster_dims__ (8 for a kernel that requires 4, where the
+/// Runtime API reference says the required size).
+std::optional<int> maxPotentialClusterSize(const ArchSpec &arch,
+                                           const KernelResources &kernel,
+                                           int blockThreads,
+                                           uint64_t dynamicSharedBytes,
+                                           SharedPreference preference);
 
 /// cudaFuncGetAttributes's answer, under cudaFuncAttributes' field names,
 /// always in this order (the run-host glue fills the struct by name).

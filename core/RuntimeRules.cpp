@@ -58,17 +58,19 @@ CudaError deviceAllocationError(const ArchSpec &arch, uint64_t bytes,
 std::optional<LaunchRefusal> clusterRefusal(const LaunchConfig &config) {
   // CUDA Programming Guide, "Thread Block Clusters": the grid a whole
   // number of clusters, at most 8 blocks each (16 where the kernel allows
-  // non-portable sizes, which kcheck does not follow yet). The error is the
-  // one CUDA 13 names for "cluster misconfiguration", as the H200 answers
-  // (clusters.cu's probes).
+  // non-portable sizes). The error is the one CUDA 13 names for "cluster
+  // misconfiguration", as the H200 answers (clusters.cu's and
+  // cluster_occupancy.cu's probes).
   const Dim3 &g = config.grid, &c = config.cluster;
+  uint64_t most = maxClusterBlocks(config.nonPortableCluster);
   if (c.x == 0 || c.y == 0 || c.z == 0 || g.x % c.x || g.y % c.y || g.z % c.z ||
-      c.count() > 8)
+      c.count() > most)
     return LaunchRefusal{CudaError::cudaErrorInvalidClusterSize,
                          "grid (" + toString(g) + ") in clusters of (" +
                              toString(c) +
                              ") blocks: not a whole number of clusters, or "
-                             "more than 8 blocks in one"};
+                             "more than " +
+                             std::to_string(most) + " blocks in one"};
   return std::nullopt;
 }
 

@@ -71,6 +71,12 @@ struct LaunchRefusal {
 /// its own where a launch reaches the simulator without it: --kernel,
 /// device-side launches).
 std::optional<LaunchRefusal> clusterRefusal(const LaunchConfig &config);
+/// The most blocks in one cluster ([Guide] "Thread Block Clusters": 8
+/// portable, 16 where the kernel allows non-portable sizes, on sm_90 and
+/// sm_100).
+inline uint64_t maxClusterBlocks(bool nonPortable) {
+  return nonPortable ? 16 : 8;
+}
 
 std::optional<LaunchRefusal>
 launchRefusal(const ArchSpec &arch, const LaunchConfig &config, int launchBound,

@@ -381,6 +381,7 @@ bool resolveConfig(const Options &options, const HostLaunch &hl,
   lr.config.cooperative = hl.cooperative;
   if (hl.cluster)
     lr.config.cluster = *hl.cluster, lr.config.explicitCluster = true;
+  lr.config.nonPortableCluster = hl.nonPortableCluster;
   auto missing = [&](const char *what, const char *flag) {
     lr.notes.push_back(std::string(what) + " of launch #" +
                        std::to_string(lr.index) + " (" + hl.kernelName +

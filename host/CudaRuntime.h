@@ -185,6 +185,8 @@ public:
   // cudaFuncSetCacheConfig and cudaFuncAttributePreferredSharedMemory-
   // Carveout, by device name: the occupancy calculator's preference.
   std::map<std::string, int> cacheConfigs, carveouts;
+  // cudaFuncAttributeNonPortableClusterSizeAllowed set, by device name.
+  std::set<std::string> nonPortableClusters;
   /// The preference of kernel `deviceName` (its own cache configuration,
   /// else the device's).
   core::SharedPreference sharedPreference(const std::string &deviceName) const;
@@ -232,6 +234,19 @@ public:
   // cudaHostAllocDefault.
   std::map<const void *, unsigned> hostAllocFlags;
   std::set<uint64_t> freed; // allocations cudaFree has released
+  // Managed memory's hints, per 4 KB page of each managed allocation a hint
+  // or query named, by base (CudaRuntimeManaged.cpp): what
+  // cudaMemRangeGetAttribute reads back. A location is a
+  // cudaMemLocationType (0: none) and its id.
+  struct ManagedLocation {
+    int type = 0, id = 0;
+  };
+  struct ManagedPage {
+    bool readMostly = false;
+    uint8_t accessedBy = 0; // bit 0: device 0, bit 1: the host
+    ManagedLocation preferred, lastPrefetch;
+  };
+  std::map<uint64_t, std::vector<ManagedPage>> managedPages;
   /// Pages for page-locked or managed memory, zeroed, at an address no
   /// device allocation or address window uses (null: out of memory). Kept
   /// reserved until the runtime ends, so an address is never handed out

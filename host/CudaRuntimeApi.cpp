@@ -8,6 +8,7 @@
 
 #include "core/DeviceFacts.h"
 #include "core/Occupancy.h"
+#include "core/RuntimeRules.h"
 #include "host/RuntimeConformance.h"
 
 #include "llvm/Demangle/Demangle.h"
@@ -146,6 +147,11 @@ cudaError_t apiFuncSetAttribute(const void *func, int attr, int value) {
     if (value < -1 || value > 100)
       return fail(cudaErrorInvalidValue);
     rt().carveouts[it->second] = value;
+  } else if (attr == 14) { // cudaFuncAttributeNonPortableClusterSizeAllowed
+    if (value)
+      rt().nonPortableClusters.insert(it->second);
+    else
+      rt().nonPortableClusters.erase(it->second);
   }
   return cudaSuccess;
 }
@@ -178,6 +184,12 @@ std::optional<core::KernelResources> resourcesOf(const void *func,
     k->maxDynamicSharedBytes = d->second;
   if (auto c = r.carveouts.find(it->second); c != r.carveouts.end())
     k->preferredCarveout = c->second;
+  if (std::optional<core::Dim3> d = r.device().clusterDims(it->second)) {
+    k->requiredCluster[0] = d->x;
+    k->requiredCluster[1] = d->y;
+    k->requiredCluster[2] = d->z;
+  }
+  k->nonPortableCluster = r.nonPortableClusters.count(it->second) != 0;
   return k;
 }
 cudaError_t apiOccupancyWithFlags(int *numBlocks, const void *func,
@@ -213,6 +225,69 @@ cudaError_t apiOccupancyAvailableDynamicShared(size_t *bytes, const void *func,
     return fail(cudaErrorInvalidValue);
   *bytes = size_t(*v);
   return cudaSuccess;
+}
+// Clusters (core::maxActiveClusters): the configuration's cluster
+// dimension, else the kernel's __cluster_dims__; answers as the H200 does
+// (cluster_occupancy.cu's probes): no cluster size at all is 0 clusters, a
+// size other than the kernel's or past the limit is
+// cudaErrorInvalidClusterSize, a block that does not fit is 0.
+cudaError_t clusterOccupancy(const void *func, const LaunchConfigAbi *config,
+                             const char *call, bool potential, int *out) {
+  if (!rt().kernels.count(func))
+    return fail(cudaErrorInvalidResourceHandle); // as the H200 answers
+  if (!out || !config || (config->numAttrs && !config->attrs))
+    return fail(cudaErrorInvalidValue);
+  std::optional<core::KernelResources> k = resourcesOf(func, call);
+  if (!k)
+    return fail(cudaErrorInvalidDeviceFunction);
+  std::optional<int> n;
+  int threads = int(std::min<uint64_t>(toDim3(config->block).count(), 1 << 30));
+  core::SharedPreference pref = rt().sharedPreference(rt().kernels.at(func));
+  if (potential) {
+    n = core::maxPotentialClusterSize(rt().arch(), *k, threads,
+                                      config->dynamicSmemBytes, pref);
+  } else {
+    core::LaunchConfig c{toDim3(config->grid), toDim3(config->block),
+                         config->dynamicSmemBytes};
+    for (unsigned i = 0; i < config->numAttrs; ++i)
+      if (config->attrs[i].id == 4) { // cudaLaunchAttributeClusterDimension
+        const auto &d = config->attrs[i].value.dim;
+        c.cluster = {d.x, d.y, d.z}, c.explicitCluster = true;
+      }
+    std::optional<core::Dim3> required =
+        rt().device().clusterDims(rt().kernels.at(func));
+    if (required && c.explicitCluster && !(c.cluster == *required))
+      return fail(cudaError_t(core::CudaError::cudaErrorInvalidClusterSize));
+    c.applyKernelCluster(required);
+    c.nonPortableCluster = k->nonPortableCluster;
+    if (!c.explicitCluster) {
+      *out = 0;
+      return cudaSuccess;
+    }
+    if (core::clusterRefusal(c))
+      return fail(cudaError_t(core::CudaError::cudaErrorInvalidClusterSize));
+    n = core::maxActiveClusters(rt().arch(), *k, threads,
+                                config->dynamicSmemBytes, pref,
+                                c.cluster.count());
+  }
+  if (!n)
+    rt().unsupported((std::string(call) + " on " + rt().arch().name +
+                      " (how many SMs each GPC has, which the answer needs, "
+                      "is measured for sm_90 only)")
+                         .c_str());
+  *out = *n;
+  return cudaSuccess;
+}
+cudaError_t apiOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                          const LaunchConfigAbi *config) {
+  return clusterOccupancy(func, config, "cudaOccupancyMaxActiveClusters", false,
+                          numClusters);
+}
+cudaError_t apiOccupancyMaxPotentialClusterSize(int *clusterSize,
+                                                const void *func,
+                                                const LaunchConfigAbi *config) {
+  return clusterOccupancy(func, config, "cudaOccupancyMaxPotentialClusterSize",
+                          true, clusterSize);
 }
 cudaError_t apiOccupancy(int *numBlocks, const void *func, int blockSize,
                          size_t dynamicShared) {
@@ -443,6 +518,10 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
        serialized<apiOccupancyWithFlags>()},
       {"cudaOccupancyAvailableDynamicSMemPerBlock",
        serialized<apiOccupancyAvailableDynamicShared>()},
+      {"cudaOccupancyMaxActiveClusters",
+       serialized<apiOccupancyMaxActiveClusters>()},
+      {"cudaOccupancyMaxPotentialClusterSize",
+       serialized<apiOccupancyMaxPotentialClusterSize>()},
       {"cudaStreamCreate", serialized<apiStreamCreate>()},
       {"cudaStreamCreateWithFlags", serialized<apiStreamCreateWithFlags>()},
       {"cudaStreamDestroy", serialized<apiStreamOp>()},
@@ -484,7 +563,8 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
   for (const EntryPoints &more :
        {captureEntryPoints(), graphEntryPoints(), graphParamEntryPoints(),
         graphExecEntryPoints(), textureEntryPoints(),
-        textureObjectEntryPoints(), arrayCopyEntryPoints()})
+        textureObjectEntryPoints(), arrayCopyEntryPoints(),
+        managedEntryPoints(), copyBatchEntryPoints()})
     for (const auto &entry : more)
       entries.push_back(entry);
   return entries;

@@ -57,6 +57,11 @@ template <auto F> void *serialized() {
 /// Allocation, copies, managed/mapped/registered host memory, symbols
 /// (CudaRuntimeMemory.cpp).
 EntryPoints memoryEntryPoints();
+/// Managed memory's advice, prefetches, discards and range attributes
+/// (CudaRuntimeManaged.cpp).
+EntryPoints managedEntryPoints();
+/// Batched copies (CudaRuntimeCopyBatches.cpp).
+EntryPoints copyBatchEntryPoints();
 /// Device settings and limits, peers, PCI identity, memory pools
 /// (CudaRuntimeQueries.cpp).
 EntryPoints queryEntryPoints();
@@ -75,6 +80,41 @@ EntryPoints captureEntryPoints();
 EntryPoints graphEntryPoints();
 EntryPoints graphParamEntryPoints();
 EntryPoints graphExecEntryPoints();
+
+/// cudaLaunchConfig_t and cudaLaunchAttribute as driver_types.h lays them
+/// out (kcheck's stub headers have no cudaLaunchKernelEx): an attribute is
+/// its id, 4 bytes of padding and a 64-byte value.
+struct LaunchAttributeAbi {
+  int id;
+  char pad[4];
+  union {
+    char bytes[CudaRuntime::kAttributeBytes];
+    int integer;
+    struct {
+      unsigned x, y, z;
+    } dim;
+    struct {
+      cudaEvent_t event;
+      int flags;
+    } event;
+  } value;
+};
+struct LaunchConfigAbi {
+  dim3 grid, block;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  LaunchAttributeAbi *attrs;
+  unsigned numAttrs;
+};
+
+/// cudaMemLocation as driver_types.h lays it out (the stubs' older
+/// signatures take a device ordinal): a cudaMemLocationType (0 invalid, 1
+/// device, 2 host, 3 host NUMA node, 4 the calling thread's NUMA node) and
+/// an id; passed by value in one register.
+struct MemLocationAbi {
+  int type;
+  int id;
+};
 
 /// A kernel launch as the device runs it, after the checks the GPU makes
 /// before running anything (CudaRuntimeLaunch.cpp): what a stream's launch

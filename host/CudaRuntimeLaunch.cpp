@@ -33,6 +33,7 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
   if (cluster)
     config.cluster = *cluster, config.explicitCluster = true;
   config.applyKernelCluster(r.device().clusterDims(it->second));
+  config.nonPortableCluster = r.nonPortableClusters.count(it->second) != 0;
   std::optional<core::KernelResources> resources;
   if (cooperative) {
     std::string why;
@@ -82,32 +83,8 @@ cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
                             void **args, size_t shared, cudaStream_t stream) {
   return launchOn(stream, func, grid, block, args, shared, false);
 }
-// cudaLaunchKernelExC (what the cudaLaunchKernelEx template calls), with
-// cudaLaunchConfig_t and cudaLaunchAttribute as driver_types.h lays them
-// out: an attribute is its id, 4 bytes of padding and a 64-byte value.
-struct LaunchAttribute {
-  int id;
-  char pad[4];
-  union {
-    char bytes[CudaRuntime::kAttributeBytes];
-    int integer;
-    struct {
-      unsigned x, y, z;
-    } dim;
-    struct {
-      cudaEvent_t event;
-      int flags;
-    } event;
-  } value;
-};
-struct LaunchConfig {
-  dim3 grid, block;
-  size_t dynamicSmemBytes;
-  cudaStream_t stream;
-  LaunchAttribute *attrs;
-  unsigned numAttrs;
-};
-cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
+// cudaLaunchKernelExC (what the cudaLaunchKernelEx template calls).
+cudaError_t apiLaunchKernelExC(const LaunchConfigAbi *config, const void *func,
                                void **args) {
   if (!config || (config->numAttrs && !config->attrs))
     return fail(cudaErrorInvalidValue);
@@ -115,7 +92,7 @@ cudaError_t apiLaunchKernelExC(const LaunchConfig *config, const void *func,
   std::optional<core::Dim3> cluster;
   std::vector<cudaEvent_t> recordAfter;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
-    const LaunchAttribute &a = config->attrs[i];
+    const LaunchAttributeAbi &a = config->attrs[i];
     switch (a.id) {
     case 2: // cudaLaunchAttributeCooperative
       cooperative = a.value.integer != 0;

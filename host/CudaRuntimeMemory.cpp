@@ -127,8 +127,9 @@ cudaError_t apiHostGetDevicePointer(void **devPtr, void *host, unsigned) {
   *devPtr = host;
   return cudaSuccess;
 }
-// Where managed memory lives is a performance hint: nothing to do when every
-// access is simulated at once.
+// Which stream managed memory is attached to is a performance hint:
+// nothing to do when every access is simulated at once (the other hints:
+// CudaRuntimeManaged.cpp).
 cudaError_t apiMemHint() { return cudaSuccess; }
 cudaError_t apiMallocPitch(void **devPtr, size_t *pitch, size_t width,
                            size_t height) {
@@ -521,8 +522,6 @@ EntryPoints memoryEntryPoints() {
       {"cudaHostRegister", serialized<apiHostRegister>()},
       {"cudaHostUnregister", serialized<apiHostUnregister>()},
       {"cudaHostGetDevicePointer", serialized<apiHostGetDevicePointer>()},
-      {"cudaMemPrefetchAsync", serialized<apiMemHint>()},
-      {"cudaMemAdvise", serialized<apiMemHint>()},
       {"cudaStreamAttachMemAsync", serialized<apiMemHint>()},
       {"cudaMallocPitch", serialized<apiMallocPitch>()},
       {"cudaMemcpy", serialized<apiMemcpy>()},

@@ -39,6 +39,7 @@
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <array>
 #include <cstdint>
@@ -129,6 +130,12 @@ public:
     auto it = maxDynamicShared_.find(kernel);
     return it == maxDynamicShared_.end() ? std::nullopt
                                          : std::optional<uint64_t>(it->second);
+  }
+
+  /// Whether cudaFuncSetAttribute allowed `kernel` non-portable cluster
+  /// sizes so far.
+  bool nonPortableCluster(const clang::FunctionDecl *kernel) const {
+    return nonPortableClusters_.count(kernel) != 0;
   }
 
   std::string text(const clang::Stmt *s) const;     // source text, short
@@ -574,6 +581,7 @@ private:
   std::map<std::string, std::string> kernelQueryNotes_;
   // cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, v)
   llvm::DenseMap<const clang::FunctionDecl *, uint64_t> maxDynamicShared_;
+  llvm::DenseSet<const clang::FunctionDecl *> nonPortableClusters_;
   std::unique_ptr<clang::MangleContext> mangler_; // kernels' device names
   bool exitRequested_ = false;
   bool graphNoted_ = false; // the note that graphs are not followed

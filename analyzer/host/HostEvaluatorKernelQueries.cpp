@@ -94,6 +94,16 @@ HostEvaluator::evalKernelQuery(const CallExpr *e, const std::string &name) {
       else
         maxDynamicShared_.erase(kernel);
     }
+    // cudaFuncAttributeNonPortableClusterSizeAllowed: unknown stays off (a
+    // launch past 8 blocks is then refused, and the note says why).
+    if (kernel && llvm::StringRef(attr).ends_with(
+                      "cudaFuncAttributeNonPortableClusterSizeAllowed")) {
+      std::optional<int64_t> v = intArg(args, 2);
+      if (v && *v)
+        nonPortableClusters_.insert(kernel);
+      else
+        nonPortableClusters_.erase(kernel);
+    }
     return success;
   }
 

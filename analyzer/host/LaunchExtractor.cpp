@@ -85,6 +85,7 @@ private:
       l.mangledName = mangle(fd);
       l.signature = names.signature;
       l.dynamicSharedOptIn = ev.dynamicSharedOptIn(fd);
+      l.nonPortableCluster = ev.nonPortableCluster(fd);
     } else {
       l.kernelName = ev.text(callee);
       l.notes.push_back("the kernel `" + l.kernelName + "` launched at " +

@@ -172,6 +172,8 @@ struct HostLaunch {
   // cudaFuncAttributeMaxDynamicSharedMemorySize as the program set it for
   // the kernel before the launch; nullopt: not set (or not known).
   std::optional<uint64_t> dynamicSharedOptIn;
+  // cudaFuncAttributeNonPortableClusterSizeAllowed set for the kernel.
+  bool nonPortableCluster = false;
   std::vector<LaunchArg> args;
   // Everything that could not be evaluated for this launch, and the conditions
   // it was found under, in words with file:line.

@@ -264,10 +264,14 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
                                     cudaStream_t stream = 0);
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
-                                 int dstDevice, cudaStream_t stream = 0);
+// CUDART_VERSION 12080's forms (a device ordinal, not CUDA 13's location):
+// kcheck's runtime provides them under these names.
+cudaError_t cudaMemPrefetchAsync(
+    const void *devPtr, size_t count, int dstDevice,
+    cudaStream_t stream = 0) __asm__("kcheck_cudaMemPrefetchAsync_v1");
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
-                          enum cudaMemoryAdvise advice, int device);
+                          enum cudaMemoryAdvise advice,
+                          int device) __asm__("kcheck_cudaMemAdvise_v1");
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr,
                                      size_t length = 0,
                                      unsigned int flags = cudaMemAttachSingle);
