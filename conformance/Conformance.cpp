@@ -316,7 +316,8 @@ Family deviceRuntime(const ToolkitInventory &inv) {
              "sm_90 device code (CDP2)";
   f.provider = "the engine (`simulator/engine/DeviceRuntime.def`) and "
                "`simulator/DeviceLaunches`; each called by "
-               "`tests/conformance/programs/dynamic_parallelism.cu`; "
+               "`tests/conformance/programs/dynamic_parallelism.cu` "
+               "(cudaGraphSetConditional by `graph_conditionals.cu`); "
                "exclusions in `conformance/DeviceRuntimeExclusions.def`";
   std::set<std::string> provided;
   for (const sim::DeviceRuntimeFunction &r : sim::deviceRuntimeFunctions())

@@ -56,6 +56,16 @@ struct Work {
   cudaEvent_t event = nullptr;  // record and wait nodes
   void *dptr = nullptr;         // allocation and free nodes
   size_t bytes = 0;             // allocation nodes
+  // Conditional nodes: the handle, the kind, and the bodies (each the
+  // node's own graph; bodyHandles is the cudaGraph_t array phGraph_out
+  // points to).
+  cudaGraphConditionalHandle conditional = 0;
+  cudaGraphConditionalNodeType conditionalType = cudaGraphCondTypeIf;
+  std::vector<std::unique_ptr<Graph>> bodies;
+  std::vector<cudaGraph_t> bodyHandles;
+
+  /// The graphs the node holds: its child graph or its bodies.
+  std::vector<Graph *> subgraphs() const;
 
   Work() = default;
   Work(const Work &other);
@@ -81,11 +91,14 @@ struct UserObject {
 struct Graph {
   std::vector<std::unique_ptr<Node>> nodes; // creation order
   const Graph *cloneOf = nullptr;
+  // A child graph's or a body's node (null: a graph of the program's).
+  const Node *parent = nullptr;
   std::map<UserObject *, unsigned> references; // user objects it holds
 };
 
 struct Exec {
   std::unique_ptr<Graph> graph;
+  const Graph *source = nullptr; // the graph instantiated
   unsigned long long flags = 0;
   std::map<const Node *, Node *>
       nodeOf; // the instantiated graph's node -> ours
@@ -124,6 +137,23 @@ struct State {
   // the allocation node's run to the free node's.
   std::map<const void *, size_t> allocationBytes, inUse;
   uint64_t memHigh = 0;
+  // Conditional handles (cudaGraphConditionalHandleCreate), numbered from
+  // 1 as the H200 numbers them.
+  struct Conditional {
+    const Graph *graph = nullptr; // the graph it was made for
+    unsigned defaultValue = 0;
+    bool assignDefault = false; // cudaGraphCondAssignDefault
+    // Between launches: what the last launch left (the first launch without
+    // cudaGraphCondAssignDefault reads 0, as on a fresh H200 context), and
+    // whether any launch or default gave it a value.
+    uint32_t value = 0;
+    bool set = false;
+  };
+  std::map<cudaGraphConditionalHandle, Conditional> conditionals;
+  cudaGraphConditionalHandle nextConditional = 1;
+  // Graphs with conditional nodes that have an executable graph (the
+  // reference: only one instantiation at a time).
+  std::set<const Graph *> instantiatedConditionals;
 };
 
 State &state();
@@ -180,6 +210,27 @@ Node *typedNode(cudaGraphExec_t e, cudaGraphNode_t n, cudaGraphNodeType type,
 /// (CudaRuntimeGraphParams.cpp).
 std::optional<Work> genericWork(const cudaGraphNodeParams &p,
                                 cudaError_t &error);
+
+// Conditional nodes (CudaRuntimeGraphConditionals.cpp).
+/// The work of a conditional node's parameters, its bodies made (with
+/// `p.phGraph_out` to be pointed at them once the node holds them), or
+/// nullopt with `error` set, for a node in `g`.
+std::optional<Work> conditionalWork(const Graph &g,
+                                    const cudaConditionalNodeParams &p,
+                                    cudaError_t &error);
+/// Whether `g` holds a conditional node, in itself or any graph it holds.
+bool hasConditionals(const Graph &g);
+/// What instantiating `g` refuses for its conditional nodes: a body that
+/// holds a node a body may not, a handle of g no node uses (`result`), a
+/// second instantiation; cudaSuccess if none.
+cudaError_t conditionalRefusal(const Graph &g,
+                               cudaGraphInstantiateResult &result);
+/// Runs a conditional node: its body as its handle's value says.
+cudaError_t runConditional(const Work &w);
+/// A launch of exec graph `g`: its handles get their values (the default,
+/// or what the last launch left) for the kernels to set and the nodes to
+/// read, then run(g), then the values are kept for the next launch.
+cudaError_t runWithConditionals(const Graph &g);
 
 // Running and capturing (CudaRuntimeCapture.cpp, CudaRuntimeGraphExec.cpp).
 /// Runs every enabled node of `g`, dependencies first.

@@ -20,9 +20,11 @@
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
 #include "core/Occupancy.h"
+#include "simulator/DeviceLaunches.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DeviceMemory.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <csetjmp>
@@ -86,6 +88,9 @@ public:
   /// host and kernels share it; false for any other variable.
   virtual bool bindManaged(const std::string &deviceName, void *host,
                            uint64_t bytes) = 0;
+  /// The conditional handles a launch's cudaGraphSetConditional may set:
+  /// those of the graph being launched (CudaGraph.h), none otherwise.
+  virtual sim::GraphConditionals &graphConditionals() = 0;
 };
 
 /// Why a run of host code ended before returning from main.
@@ -159,6 +164,13 @@ public:
   /// The messages of the launches that faulted (with stickyError set, no
   /// later launch runs), for the run's errors.
   std::vector<std::string> launchFaults;
+  /// What the runtime notes about the program's use of the API (a value
+  /// the GPU leaves undefined), each once, for the run's notes.
+  std::vector<std::string> notes;
+  void noteOnce(const std::string &note) {
+    if (std::find(notes.begin(), notes.end(), note) == notes.end())
+      notes.push_back(note);
+  }
   struct CallConfiguration {
     core::Dim3 grid, block;
     uint64_t sharedBytes = 0;

@@ -562,9 +562,9 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
     entries.push_back(entry);
   for (const EntryPoints &more :
        {captureEntryPoints(), graphEntryPoints(), graphParamEntryPoints(),
-        graphExecEntryPoints(), textureEntryPoints(),
-        textureObjectEntryPoints(), arrayCopyEntryPoints(),
-        managedEntryPoints(), copyBatchEntryPoints()})
+        graphExecEntryPoints(), graphConditionalEntryPoints(),
+        textureEntryPoints(), textureObjectEntryPoints(),
+        arrayCopyEntryPoints(), managedEntryPoints(), copyBatchEntryPoints()})
     for (const auto &entry : more)
       entries.push_back(entry);
   return entries;

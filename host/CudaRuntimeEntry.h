@@ -80,6 +80,8 @@ EntryPoints captureEntryPoints();
 EntryPoints graphEntryPoints();
 EntryPoints graphParamEntryPoints();
 EntryPoints graphExecEntryPoints();
+/// cudaGraphConditionalHandleCreate (CudaRuntimeGraphConditionals.cpp).
+EntryPoints graphConditionalEntryPoints();
 
 /// cudaLaunchConfig_t and cudaLaunchAttribute as driver_types.h lays them
 /// out (kcheck's stub headers have no cudaLaunchKernelEx): an attribute is

@@ -65,9 +65,10 @@ cudaError_t runNode(const Node &n) {
   case cudaGraphNodeTypeEmpty:
   case cudaGraphNodeTypeWaitEvent: // the work before it has completed
     return cudaSuccess;
+  case cudaGraphNodeTypeConditional:
+    return runConditional(w);
   case cudaGraphNodeTypeExtSemaphoreSignal:
   case cudaGraphNodeTypeExtSemaphoreWait:
-  case cudaGraphNodeTypeConditional:
   case cudaGraphNodeTypeCount:
     break;
   }
@@ -149,7 +150,16 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
       *result = cudaGraphInstantiateInvalidStructure;
     return fail(cudaErrorInvalidValue);
   }
+  cudaGraphInstantiateResult refused = cudaGraphInstantiateError;
+  if (cudaError_t err = conditionalRefusal(*g, refused)) {
+    if (result)
+      *result = refused;
+    return fail(err);
+  }
   auto e = std::make_unique<Exec>();
+  e->source = g;
+  if (hasConditionals(*g))
+    state().instantiatedConditionals.insert(g);
   std::map<const Node *, Node *> map;
   e->graph = cloneGraph(*g, &map);
   for (const auto &[from, to] : map)
@@ -181,6 +191,7 @@ cudaError_t apiGraphExecDestroy(cudaGraphExec_t exec) {
     return fail(cudaErrorInvalidValue);
   for (auto &[object, count] : e->graph->references)
     release(object, count);
+  state().instantiatedConditionals.erase(e->source);
   state().execs.erase(e);
   return cudaSuccess;
 }
@@ -204,7 +215,7 @@ cudaError_t apiGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   }
   if (cudaError_t err = sticky())
     return err;
-  return run(*e->graph);
+  return runWithConditionals(*e->graph);
 }
 cudaError_t apiGraphUpload(cudaGraphExec_t exec, cudaStream_t) {
   return execOf(exec) ? cudaSuccess : fail(cudaErrorInvalidValue);
@@ -237,8 +248,11 @@ bool sameTopology(const Graph &to, const Graph &from,
       db.push_back(fromAt[d]);
     std::sort(da.begin(), da.end());
     std::sort(db.begin(), db.end());
-    if (da != db ||
-        (a.work.child && !sameTopology(*a.work.child, *b.work.child, info))) {
+    std::vector<Graph *> sa = a.work.subgraphs(), sb = b.work.subgraphs();
+    bool same = da == db && sa.size() == sb.size();
+    for (size_t k = 0; same && k < sa.size(); ++k)
+      same = sameTopology(*sa[k], *sb[k], info);
+    if (!same) {
       info.result = cudaGraphExecUpdateErrorTopologyChanged;
       return false;
     }
@@ -291,10 +305,19 @@ cudaError_t apiGraphAddNode(cudaGraphNode_t *out, cudaGraph_t graph,
                             cudaGraphNodeParams *p) {
   if (!p)
     return fail(cudaErrorInvalidValue);
-  if (p->type == cudaGraphNodeTypeConditional)
-    rt().unsupported("cudaGraphAddNode with a conditional node (its body's "
-                     "condition is set by cudaGraphSetConditional in device "
-                     "code, which kcheck does not run yet)");
+  if (p->type == cudaGraphNodeTypeConditional) {
+    Graph *g = graphOf(graph);
+    if (!g)
+      return fail(cudaErrorInvalidValue);
+    cudaError_t error;
+    std::optional<Work> made = conditionalWork(*g, p->conditional, error);
+    if (!made)
+      return fail(error);
+    if (cudaError_t e = addApiNode(out, graph, deps, n, std::move(*made)))
+      return e;
+    p->conditional.phGraph_out = nodeOf(*out)->work.bodyHandles.data();
+    return cudaSuccess;
+  }
   Work w;
   if (p->type == cudaGraphNodeTypeMemAlloc) {
     if (!p->alloc.bytesize)
@@ -377,8 +400,8 @@ void dot(const Graph &g, std::ostream &out, int &clusters) {
     }
     out << "\"graph_" << id << "_node_" << i << "\"[label=\"" << i << "\\n"
         << label << "\"];\n";
-    if (w.child)
-      dot(*w.child, out, clusters);
+    for (const Graph *s : w.subgraphs())
+      dot(*s, out, clusters);
   }
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (const Node *d : g.nodes[i]->dependents)

@@ -52,6 +52,10 @@ std::optional<Work> genericWork(const cudaGraphNodeParams &p,
     Graph *c = graphOf(p.graph.graph);
     if (!c)
       return std::nullopt;
+    if (hasConditionals(*c)) { // not as a child graph (the reference)
+      error = cudaErrorNotSupported;
+      return std::nullopt;
+    }
     Work w;
     w.type = cudaGraphNodeTypeGraph;
     w.child = cloneGraph(*c);

@@ -23,7 +23,21 @@ Work::Work(const Work &other)
     : type(other.type), kernel(other.kernel), copy(other.copy),
       memset(other.memset), host(other.host),
       child(other.child ? cloneGraph(*other.child) : nullptr),
-      event(other.event), dptr(other.dptr), bytes(other.bytes) {}
+      event(other.event), dptr(other.dptr), bytes(other.bytes),
+      conditional(other.conditional), conditionalType(other.conditionalType) {
+  for (const auto &b : other.bodies) {
+    bodies.push_back(cloneGraph(*b));
+    bodyHandles.push_back(handle(bodies.back().get()));
+  }
+}
+std::vector<Graph *> Work::subgraphs() const {
+  std::vector<Graph *> all;
+  if (child)
+    all.push_back(child.get());
+  for (const auto &b : bodies)
+    all.push_back(b.get());
+  return all;
+}
 Work &Work::operator=(const Work &other) {
   if (this != &other) {
     Work copy(other);
@@ -52,16 +66,16 @@ void remember(Graph &g) {
   state().liveGraphs.insert(&g);
   for (const auto &n : g.nodes) {
     state().liveNodes.insert(n.get());
-    if (n->work.child)
-      remember(*n->work.child);
+    for (Graph *s : n->work.subgraphs())
+      remember(*s);
   }
 }
 
 void forget(Graph &g) {
   for (const auto &n : g.nodes) {
     state().liveNodes.erase(n.get());
-    if (n->work.child)
-      forget(*n->work.child);
+    for (Graph *s : n->work.subgraphs())
+      forget(*s);
   }
   state().liveGraphs.erase(&g);
 }
@@ -73,8 +87,10 @@ Node *addNode(Graph &g, Work work, const std::vector<Node *> &deps) {
   node->deps = deps;
   for (Node *d : deps)
     d->dependents.push_back(node.get());
-  if (node->work.child)
-    remember(*node->work.child);
+  for (Graph *s : node->work.subgraphs()) {
+    s->parent = node.get();
+    remember(*s);
+  }
   state().liveNodes.insert(node.get());
   g.nodes.push_back(std::move(node));
   return g.nodes.back().get();
@@ -94,6 +110,8 @@ std::unique_ptr<Graph> cloneGraph(const Graph &g,
     node->graph = copy.get();
     node->origin = n.get();
     node->dependents.clear();
+    for (Graph *s : node->work.subgraphs())
+      s->parent = node.get();
     of[n.get()] = node.get();
     copy->nodes.push_back(std::move(node));
   }
@@ -245,6 +263,9 @@ cudaError_t apiGraphDestroy(cudaGraph_t graph) {
   forget(*g);
   for (auto &[object, count] : g->references)
     release(object, count);
+  std::erase_if(state().conditionals,
+                [g](const auto &c) { return c.second.graph == g; });
+  state().instantiatedConditionals.erase(g);
   state().graphs.erase(it);
   return cudaSuccess;
 }
@@ -252,6 +273,8 @@ cudaError_t apiGraphClone(cudaGraph_t *clone, cudaGraph_t original) {
   Graph *g = graphOf(original);
   if (!clone || !g)
     return fail(cudaErrorInvalidValue);
+  if (hasConditionals(*g)) // the reference: such a graph cannot be cloned
+    return fail(cudaErrorNotSupported);
   std::unique_ptr<Graph> copy = cloneGraph(*g);
   remember(*copy);
   *clone = handle(copy.get());
@@ -339,6 +362,8 @@ cudaError_t apiGraphAddChildGraphNode(cudaGraphNode_t *out, cudaGraph_t graph,
   Graph *c = graphOf(child);
   if (!c)
     return fail(cudaErrorInvalidValue);
+  if (hasConditionals(*c)) // nor be a child graph
+    return fail(cudaErrorNotSupported);
   Work w;
   w.type = cudaGraphNodeTypeGraph;
   w.child = cloneGraph(*c);
@@ -529,8 +554,8 @@ cudaError_t apiGraphDestroyNode(cudaGraphNode_t node) {
         std::find(d->dependents.begin(), d->dependents.end(), n));
   for (Node *d : n->dependents)
     d->deps.erase(std::find(d->deps.begin(), d->deps.end(), n));
-  if (n->work.child)
-    forget(*n->work.child);
+  for (Graph *s : n->work.subgraphs())
+    forget(*s);
   state().liveNodes.erase(n);
   auto &nodes = n->graph->nodes;
   nodes.erase(std::find_if(nodes.begin(), nodes.end(),

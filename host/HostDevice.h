@@ -37,6 +37,7 @@ public:
   parameter(const std::string &deviceName, size_t index) override;
   bool bindManaged(const std::string &deviceName, void *host,
                    uint64_t bytes) override;
+  sim::GraphConditionals &graphConditionals() override { return conditionals_; }
 
 private:
   /// Simulates a launch of `fn` and then the launches it makes from the
@@ -57,6 +58,7 @@ private:
   SimulationClock &clock_;
   sim::DeviceMemory memory_;
   sim::Predictor predictor_;
+  sim::GraphConditionals conditionals_;
   analyzer::KernelResourceUsage resourceUsage_;
   sim::LaunchRunner runner_;
   LaunchOutcome outcome_; // of the launch being simulated, children included

@@ -241,6 +241,8 @@ void reportRunEnd(RunResult &result, CudaRuntime &runtime,
         "after the fault the program went on, as on the GPU: every later "
         "CUDA call that reaches the device returned the fault's error, and "
         "no later launch ran");
+  for (std::string &note : runtime.notes)
+    result.notes.push_back(std::move(note));
   if (!jitError.empty())
     result.errors.push_back("JIT: " + jitError);
   if (const std::optional<Stop> &s = runtime.stopped()) {

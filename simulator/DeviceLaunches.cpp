@@ -5,6 +5,7 @@
 #include "core/RuntimeRules.h"
 #include "simulator/engine/MallocHeap.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace kcheck::sim {
@@ -54,8 +55,10 @@ constexpr int kCudaLimitPendingLaunches = 4, kCudaLimitMallocHeap = 2;
 } // namespace
 
 GridDeviceRuntime::GridDeviceRuntime(const core::ArchSpec &arch,
-                                     DeviceMemory &memory, unsigned depth)
-    : arch_(arch), memory_(memory), depth_(depth) {}
+                                     DeviceMemory &memory, unsigned depth,
+                                     GraphConditionals *conditionals)
+    : arch_(arch), memory_(memory), depth_(depth), conditionals_(conditionals) {
+}
 
 uint64_t &GridDeviceRuntime::lastError(const DeviceRuntimeCall &call) {
   return lastError_[{call.block.x + (uint64_t(call.block.y) << 21) +
@@ -197,6 +200,23 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
       addCopyAccesses(library_, true, w.src, w.bytes);
     addCopyAccesses(library_, false, w.dst, w.bytes);
     (stream == kTailLaunch ? tail_ : work_).push_back(std::move(w));
+    return {ok, {}};
+  }
+  case Op::GraphSetConditional: {
+    if (!conditionals_)
+      return {ok, {}};
+    auto it = conditionals_->values.find(v[0]);
+    if (it == conditionals_->values.end()) {
+      char handle[32];
+      std::snprintf(handle, sizeof handle, "0x%llx",
+                    static_cast<unsigned long long>(v[0]));
+      return {ok,
+              {},
+              std::string("cudaGraphSetConditional of handle ") + handle +
+                  ", which belongs to no graph being launched (the GPU "
+                  "faults with an illegal address)"};
+    }
+    it->second = {uint32_t(v[1]), true};
     return {ok, {}};
   }
   }

@@ -32,6 +32,13 @@
 //   for sizes of 16, 256 and 4096 bytes at 256-byte aligned addresses; the
 //   other calls (queries, streams, events, cudaMalloc, launches) execute no
 //   global or shared access. No line: the instructions are libcudadevrt's.
+// - cudaGraphSetConditional sets the value of a handle of the graph being
+//   launched (GraphConditionals); a handle of no graph being launched faults,
+//   as the H200 does (an illegal address:
+//   docs/validation/probes/set_conditional_costs.cu). Its own accesses are
+//   counted as none: they cannot be measured (Nsight Compute profiles no
+//   kernel node of a graph that can have conditional nodes, and outside one
+//   the call faults).
 #pragma once
 
 #include "core/ArchSpec.h"
@@ -47,6 +54,18 @@
 #include <vector>
 
 namespace kcheck::sim {
+
+/// The values of the conditional handles of the graph being launched
+/// (cudaGraphConditionalHandleCreate), which its kernels set
+/// (cudaGraphSetConditional) and its conditional nodes read; the host
+/// runtime fills it for a graph launch and empties it after.
+struct GraphConditionals {
+  struct Value {
+    uint32_t value = 0;
+    bool defined = false; // by a default, a kernel or an earlier launch
+  };
+  std::map<uint64_t, Value> values;
+};
 
 /// What a grid's threads asked the device runtime to do after it.
 struct DeviceWork {
@@ -66,8 +85,11 @@ struct DeviceWork {
 class GridDeviceRuntime : public DeviceRuntime {
 public:
   /// `depth`: the grid's nesting depth (0: launched by the host).
+  /// `conditionals`: the handles a kernel may set (null: the launch is
+  /// analysed without its program, so any handle is taken and its value
+  /// dropped).
   GridDeviceRuntime(const core::ArchSpec &arch, DeviceMemory &memory,
-                    unsigned depth);
+                    unsigned depth, GraphConditionals *conditionals = nullptr);
   DeviceRuntimeAnswer call(const DeviceRuntimeCall &call) override;
   /// The work, in the order it runs (tail launches last).
   std::vector<DeviceWork> takeWork();
@@ -78,6 +100,7 @@ private:
   const core::ArchSpec &arch_;
   DeviceMemory &memory_;
   unsigned depth_;
+  GraphConditionals *conditionals_;
   std::vector<DeviceWork> work_, tail_;
   uint64_t launches_ = 0;
   // Each thread's last error (cudaGetLastError), by (block, thread).

@@ -325,7 +325,7 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
   }
   std::optional<GridDeviceRuntime> deviceRuntime;
   if (kernel.usesDeviceRuntime())
-    deviceRuntime.emplace(arch_, memory, config.deviceDepth);
+    deviceRuntime.emplace(arch_, memory, config.deviceDepth, conditionals_);
   BlockClassOptions options;
   options.exhaustive = exhaustive_;
   options.skipIdleBlocks = skipIdleBlocks_ && !sanitizer_.any();

@@ -148,6 +148,9 @@ public:
   void setJobs(unsigned jobs) { jobs_ = jobs ? jobs : 1; }
   /// Where the kernels' device printf goes (null: dropped).
   void setPrintf(std::ostream *out) { printfOut_ = out; }
+  /// The conditional handles the kernels' cudaGraphSetConditional may set
+  /// (GridDeviceRuntime; null, the default: any, the value dropped).
+  void setGraphConditionals(GraphConditionals *c) { conditionals_ = c; }
   /// Also run these sanitizer checks (LaunchResult::sanitizer); off by
   /// default, since they keep shadow state and run blocks on one thread.
   void setSanitizer(SanitizerOptions options) { sanitizer_ = options; }
@@ -179,6 +182,7 @@ private:
   unsigned jobs_ = 1;
   std::function<void(uint64_t, uint64_t)> progress_;
   std::ostream *printfOut_ = nullptr;
+  GraphConditionals *conditionals_ = nullptr;
   SanitizerOptions sanitizer_;
   GlobalOverrun overruns_ = GlobalOverrun::Fault;
   bool reuseRepeats_ = true;

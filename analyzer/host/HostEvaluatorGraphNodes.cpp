@@ -32,6 +32,9 @@ using descriptors::pointeeOfParam;
 
 namespace {
 
+// cudaGraphNodeTypeConditional (driver_types.h).
+constexpr int64_t kConditionalNodeType = 0x0d;
+
 // The kernel's __launch_bounds__ maximum of threads per block (0: none).
 int launchBoundOf(const FunctionDecl *fd, const ASTContext &ctx) {
   const auto *a = fd ? fd->getAttr<CUDALaunchBoundsAttr>() : nullptr;
@@ -190,8 +193,23 @@ HostEvaluator::evalGraphNodeCall(const CallExpr *e, const std::string &name) {
         arg(i);
       // A host node runs a host function; cudaGraphAddNode's parameters
       // name any kind of node; a memory node's allocation is the graph's.
-      if (n == "cudaGraphAddHostNode" || n.starts_with("cudaGraphAddNode") ||
-          n == "cudaGraphAddMemAllocNode")
+      // A conditional node's body runs as its kernels set its value.
+      bool conditional = false;
+      if (n.starts_with("cudaGraphAddNode") && e->getNumArgs() == 6) {
+        DescriptorReader p(*this, arg(5).slotRef, pointeeOfParam(e, 5), "p");
+        HostValue type = p.value({"type"});
+        conditional =
+            type.kind == HostValue::Kind::Int && type.i == kConditionalNodeType;
+      }
+      if (conditional)
+        program_.notes.push_back(
+            "`" + name + "` at " + here +
+            ": a conditional node: which of its bodies run is what the "
+            "graph's kernels set (cudaGraphSetConditional) as they run, "
+            "which the static analysis does not follow; --run-host runs it");
+      else if (n == "cudaGraphAddHostNode" ||
+               n.starts_with("cudaGraphAddNode") ||
+               n == "cudaGraphAddMemAllocNode")
         program_.notes.push_back(
             "`" + name + "` at " + here +
             ": what the node does is not followed by the static analysis "

@@ -46,6 +46,7 @@ static bool isFollowedRuntimeDescriptor(const RecordDecl *rd) {
                                       "cudaMemcpy3DParms",
                                       "cudaKernelNodeParams",
                                       "cudaMemsetParams",
+                                      "cudaGraphNodeParams",
                                       "cudaLaunchConfig_st",
                                       "cudaLaunchAttribute_st",
                                       "cudaLaunchAttributeValue"};

@@ -51,8 +51,14 @@ struct DeviceRuntimeCall {
 /// What the call returns, and what it writes through its out-pointer (the
 /// `i`/`l` operand) when `out` is set.
 struct DeviceRuntimeAnswer {
-  uint64_t result = 0;
+  DeviceRuntimeAnswer(uint64_t result = 0, std::optional<uint64_t> out = {},
+                      std::string fault = {})
+      : result(result), out(out), fault(std::move(fault)) {}
+  uint64_t result;
   std::optional<uint64_t> out;
+  // Not empty: the call faults the thread, as the GPU does (the message
+  // says why).
+  std::string fault;
 };
 
 class DeviceRuntime {

@@ -87,7 +87,13 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
     DeviceRuntimeAnswer answer = options.deviceRuntime
                                      ? options.deviceRuntime->call(call)
                                      : DeviceRuntimeAnswer{kNotSupported, {}};
-    w.slot(in.dst)[lane] = answer.result;
+    if (!answer.fault.empty()) {
+      recordFault(FaultCause::Memory, "invalid device runtime call",
+                  answer.fault, pc, w, lane, call.values[0]);
+      return false;
+    }
+    if (in.dst) // slot 0 is the constant 0 (a call without a result)
+      w.slot(in.dst)[lane] = answer.result;
     if (outPointer && answer.out) {
       MemSpace space;
       uint64_t addr;
@@ -103,7 +109,8 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
       writeBytes(space, addr, &*answer.out, bytes, false, w, lane);
     }
   }
-  w.taint[in.dst] = 0;
+  if (in.dst)
+    w.taint[in.dst] = 0;
   return true;
 }
 

@@ -61,6 +61,30 @@ TEST(DeviceLaunches, TakesValidLaunchesAndRefusesOthersOncePerThread) {
   EXPECT_EQ(rt.libraryCounters()[core::Metric::GlobalLdInst], 34u);
 }
 
+TEST(DeviceLaunches, SetConditionalSetsOnlyTheLaunchedGraphsHandles) {
+  Fixture f;
+  DeviceRuntimeCall set = plain(Op::GraphSetConditional);
+  set.values[0] = 7, set.values[1] = 5;
+  // Analysed without its program: any handle, the value dropped.
+  GridDeviceRuntime alone(f.arch, f.memory, 0);
+  EXPECT_TRUE(alone.call(set).fault.empty());
+  // In a graph launch whose handles are 3 and 7: 7 is set, 4 faults.
+  GraphConditionals c;
+  c.values[3] = {};
+  c.values[7] = {1, false};
+  GridDeviceRuntime rt(f.arch, f.memory, 0, &c);
+  EXPECT_TRUE(rt.call(set).fault.empty());
+  EXPECT_EQ(c.values[7].value, 5u);
+  EXPECT_TRUE(c.values[7].defined);
+  EXPECT_FALSE(c.values[3].defined);
+  set.values[0] = 4;
+  EXPECT_NE(rt.call(set).fault.find("belongs to no graph being launched"),
+            std::string::npos);
+  EXPECT_EQ(c.values.count(4), 0u);
+  // No library access is counted for it (DeviceLaunches.h).
+  EXPECT_EQ(rt.libraryCounters()[core::Metric::GlobalStInst], 0u);
+}
+
 TEST(DeviceLaunches, TailLaunchesRunLastAndDepthIsBounded) {
   Fixture f;
   GridDeviceRuntime rt(f.arch, f.memory, 0);

@@ -174,6 +174,18 @@ struct cudaEventRecordNodeParams {
 struct cudaEventWaitNodeParams {
   cudaEvent_t event;
 };
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+enum cudaGraphConditionalNodeType {
+  cudaGraphCondTypeIf = 0,
+  cudaGraphCondTypeWhile = 1,
+  cudaGraphCondTypeSwitch = 2
+};
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out;
+};
 struct cudaGraphNodeParams {
   enum cudaGraphNodeType type;
   int reserved0[3];
@@ -188,6 +200,7 @@ struct cudaGraphNodeParams {
     struct cudaEventRecordNodeParams eventRecord;
     struct cudaMemAllocNodeParams alloc; // cudaMemAllocNodeParamsV2
     struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
   };
   long long reserved2;
 };
@@ -295,6 +308,9 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                              struct cudaGraphNodeParams *nodeParams);
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
                               size_t *numNodes);
+cudaError_t cudaGraphConditionalHandleCreate(
+    cudaGraphConditionalHandle *pHandle_out, cudaGraph_t graph,
+    unsigned int defaultLaunchValue = 0, unsigned int flags = 0);
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph,
                                   cudaGraphNode_t *pRootNodes,
                                   size_t *pNumRootNodes);
@@ -329,3 +345,8 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec);
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path,
                                    unsigned int flags);
 }
+#if defined(__CUDA__) && defined(__device__)
+// cuda_device_runtime_api.h's: a conditional node's value, from a kernel.
+extern "C" __device__ void
+cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value);
+#endif
