@@ -31,8 +31,6 @@ constexpr Marker kEnumMarkers[] = {
     {"cudaDevAttrMax",
      "the count of attributes, not one: cudaDeviceGetAttribute "
      "answers cudaErrorInvalidValue, as the H200 does"},
-    {"cudaErrorApiFailureBase",
-     "the base of the range of API failures, not an error the runtime returns"},
 };
 // An enumerator that is a marker: excluded, with the reason.
 void excludeMarker(Entry &entry, const std::string &name) {

@@ -26,9 +26,12 @@ std::atomic<CudaRuntime *> programRuntime{nullptr};
 SimulatedDevice::~SimulatedDevice() = default;
 
 CudaRuntime::CudaRuntime(const core::ArchSpec &arch, SimulatedDevice &device)
-    : arch_(arch), device_(device) {}
+    : arch_(arch), device_(device), kernelQueries_(makeKernelQueries(*this)) {
+  device_.setKernelQueries(kernelQueries_.get());
+}
 
 CudaRuntime::~CudaRuntime() {
+  device_.setKernelQueries(nullptr);
   for (const auto &[base, bytes] : hostMappings_)
     munmap(base, bytes);
 }

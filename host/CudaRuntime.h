@@ -91,6 +91,9 @@ public:
   /// The conditional handles a launch's cudaGraphSetConditional may set:
   /// those of the graph being launched (CudaGraph.h), none otherwise.
   virtual sim::GraphConditionals &graphConditionals() = 0;
+  /// Where the kernels' device-side queries (cudaFuncGetAttributes, the
+  /// occupancy calculator) get the resources the runtime answers from.
+  virtual void setKernelQueries(sim::KernelQueries *queries) = 0;
 };
 
 /// Why a run of host code ended before returning from main.
@@ -111,6 +114,12 @@ struct Stop {
 /// name: one answer for both host paths (CudaErrors.def).
 int faultErrorCode(const sim::Fault &fault);
 const char *faultErrorName(const sim::Fault &fault);
+
+class CudaRuntime;
+/// The device runtime's kernel queries over runtime `r`'s view of each
+/// kernel (its resources with the attributes the program set), as the host
+/// calls answer them (CudaRuntimeApi.cpp).
+std::unique_ptr<sim::KernelQueries> makeKernelQueries(CudaRuntime &r);
 
 class CudaRuntime {
 public:
@@ -276,6 +285,8 @@ private:
   std::jmp_buf *stopTarget_ = nullptr;
   std::optional<Stop> stopped_;
   std::map<void *, uint64_t> hostMappings_; // base -> bytes mapped
+  // What the device's kernel queries answer from (set on the device).
+  std::unique_ptr<sim::KernelQueries> kernelQueries_;
 };
 
 } // namespace kcheck::host

@@ -160,6 +160,46 @@ cudaError_t apiFuncSetAttribute(const void *func, int attr, int value) {
 // Kernel queries: the occupancy calculator (core/Occupancy.h) over what the
 // toolkit's compiler gave the kernel.
 
+// Kernel `deviceName`'s resources as the program has set them (its
+// attributes, __cluster_dims__); nullopt, with `why`, where the compiler's
+// answer is unknown.
+std::optional<core::KernelResources>
+kernelResources(CudaRuntime &r, const std::string &deviceName,
+                std::string &why) {
+  std::optional<core::KernelResources> k =
+      r.device().resources(deviceName, why);
+  if (!k)
+    return std::nullopt;
+  if (auto d = r.maxDynamicShared.find(deviceName);
+      d != r.maxDynamicShared.end())
+    k->maxDynamicSharedBytes = d->second;
+  if (auto c = r.carveouts.find(deviceName); c != r.carveouts.end())
+    k->preferredCarveout = c->second;
+  if (std::optional<core::Dim3> d = r.device().clusterDims(deviceName)) {
+    k->requiredCluster[0] = d->x;
+    k->requiredCluster[1] = d->y;
+    k->requiredCluster[2] = d->z;
+  }
+  k->nonPortableCluster = r.nonPortableClusters.count(deviceName) != 0;
+  return k;
+}
+
+// The device's queries of a kernel, answered as the host's are.
+class RuntimeKernelQueries : public sim::KernelQueries {
+public:
+  explicit RuntimeKernelQueries(CudaRuntime &r) : r_(r) {}
+  std::optional<core::KernelResources> resources(const std::string &mangled,
+                                                 std::string &why) override {
+    return kernelResources(r_, mangled, why);
+  }
+  core::SharedPreference sharedPreference(const std::string &mangled) override {
+    return r_.sharedPreference(mangled);
+  }
+
+private:
+  CudaRuntime &r_;
+};
+
 // The kernel `func` and its resources; stops the run, saying why, when the
 // compiler's answer is unknown (a guess would size the program's grids).
 std::optional<core::KernelResources> resourcesOf(const void *func,
@@ -169,8 +209,7 @@ std::optional<core::KernelResources> resourcesOf(const void *func,
   if (it == r.kernels.end())
     return std::nullopt;
   std::string why;
-  std::optional<core::KernelResources> k =
-      r.device().resources(it->second, why);
+  std::optional<core::KernelResources> k = kernelResources(r, it->second, why);
   if (!k) {
     Stop stop;
     stop.kind = Stop::Kind::Unsupported;
@@ -179,27 +218,18 @@ std::optional<core::KernelResources> resourcesOf(const void *func,
                    llvm::demangle(it->second) + ": " + why;
     r.stop(std::move(stop));
   }
-  if (auto d = r.maxDynamicShared.find(it->second);
-      d != r.maxDynamicShared.end())
-    k->maxDynamicSharedBytes = d->second;
-  if (auto c = r.carveouts.find(it->second); c != r.carveouts.end())
-    k->preferredCarveout = c->second;
-  if (std::optional<core::Dim3> d = r.device().clusterDims(it->second)) {
-    k->requiredCluster[0] = d->x;
-    k->requiredCluster[1] = d->y;
-    k->requiredCluster[2] = d->z;
-  }
-  k->nonPortableCluster = r.nonPortableClusters.count(it->second) != 0;
   return k;
 }
 cudaError_t apiOccupancyWithFlags(int *numBlocks, const void *func,
                                   int blockSize, size_t dynamicShared,
-                                  unsigned) {
+                                  unsigned flags) {
   std::optional<core::KernelResources> k =
       resourcesOf(func, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   if (!k)
     return fail(cudaErrorInvalidDeviceFunction);
-  if (!numBlocks || blockSize <= 0)
+  // cudaOccupancyDefault or cudaOccupancyDisableCachingOverride (the H200
+  // refuses others: device_runtime_queries.cu's occupancy_0_64_0_7).
+  if (!numBlocks || blockSize <= 0 || flags > 1)
     return fail(cudaErrorInvalidValue);
   *numBlocks = core::occupancy(rt().arch(), *k, blockSize, dynamicShared,
                                rt().sharedPreference(rt().kernels.at(func)))
@@ -568,6 +598,10 @@ std::vector<std::pair<const char *, void *>> CudaRuntime::entryPoints() {
     for (const auto &entry : more)
       entries.push_back(entry);
   return entries;
+}
+
+std::unique_ptr<sim::KernelQueries> makeKernelQueries(CudaRuntime &r) {
+  return std::make_unique<RuntimeKernelQueries>(r);
 }
 
 } // namespace kcheck::host

@@ -96,7 +96,7 @@ HostDevice::HostDevice(const analyzer::CompiledModule &device,
   predictor_.setJobs(options.jobs);
   predictor_.setSkipIdleBlocks(options.skipIdleBlocks);
   predictor_.setPrintf(options.printfOut);
-  predictor_.setGraphConditionals(&conditionals_);
+  predictor_.setDeviceRuntimeContext({&conditionals_, nullptr});
   predictor_.setSanitizer(options.sanitizer);
   // The program goes on past a small overrun, as on the GPU, unless asked to
   // stop as compute-sanitizer's memcheck does.

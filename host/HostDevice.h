@@ -38,6 +38,9 @@ public:
   bool bindManaged(const std::string &deviceName, void *host,
                    uint64_t bytes) override;
   sim::GraphConditionals &graphConditionals() override { return conditionals_; }
+  void setKernelQueries(sim::KernelQueries *queries) override {
+    predictor_.setDeviceRuntimeContext({&conditionals_, queries});
+  }
 
 private:
   /// Simulates a launch of `fn` and then the launches it makes from the

@@ -35,24 +35,6 @@ const RuntimeExclusion *runtimeExclusion(std::string_view name) {
   return nullptr;
 }
 
-const std::vector<CudaErrorText> &cudaErrorTexts() {
-  static const std::vector<CudaErrorText> rows = {
-#define KCHECK_CUDA_ERROR(CODE, NAME, MESSAGE) {CODE, #NAME, MESSAGE},
-#include "core/CudaErrors.def"
-#undef KCHECK_CUDA_ERROR
-  };
-  return rows;
-}
-
-const CudaErrorText &cudaErrorText(int code) {
-  static const CudaErrorText unknown{-1, "unrecognized error code",
-                                     "unrecognized error code"};
-  for (const CudaErrorText &t : cudaErrorTexts())
-    if (t.code == code)
-      return t;
-  return unknown;
-}
-
 std::vector<std::string> providedRuntimeFunctions() {
   std::vector<std::string> names;
   for (const auto &[name, address] : CudaRuntime::entryPoints())

@@ -4,6 +4,8 @@
 // the run, which names the reason when a program calls what is excluded.
 #pragma once
 
+#include "core/CudaErrors.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,16 +22,11 @@ const std::vector<RuntimeExclusion> &runtimeExclusions();
 /// The row for `name`, or null.
 const RuntimeExclusion *runtimeExclusion(std::string_view name);
 
-/// One row of core/CudaErrors.def: a cudaError_t and what
-/// cudaGetErrorName and cudaGetErrorString return for it.
-struct CudaErrorText {
-  int code;
-  const char *name, *message;
-};
-const std::vector<CudaErrorText> &cudaErrorTexts();
-/// The row of `code`; for a code no row has, "unrecognized error code" for
-/// both, as the runtime answers.
-const CudaErrorText &cudaErrorText(int code);
+/// Error names and messages (core/CudaErrors.h), which the device runtime
+/// answers too.
+using core::CudaErrorText;
+using core::cudaErrorText;
+using core::cudaErrorTexts;
 
 /// Every runtime function a JIT'd program's call reaches kcheck's answer
 /// for: the entry points and the functions the host glue defines.

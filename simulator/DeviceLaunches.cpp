@@ -17,38 +17,16 @@ using Op = bc::DeviceRuntimeOp;
 
 uint64_t code(CudaError e) { return uint64_t(int(e)); }
 
-// libcudadevrt's own accesses (DeviceLaunches.h), one lane each.
+// libcudadevrt's own accesses for a refused launch (DeviceLaunches.h).
 constexpr uint64_t kRefusedLaunchLoads = 17;
-constexpr uint64_t kCopySetupLoads = 1, kCopySetupStores = 96;
-constexpr uint64_t kSetSetupLoads = 1, kSetSetupStores = 73;
-constexpr uint64_t kBytesPerCopyInstruction = 256, kSectorBytes = 32;
-
-void addAccesses(core::Counters &c, bool load, uint64_t instructions,
-                 uint64_t sectors, uint64_t lanes) {
-  using core::Metric;
-  c[load ? Metric::GlobalLdInst : Metric::GlobalStInst] += instructions;
-  c[load ? Metric::GlobalLdSectors : Metric::GlobalStSectors] += sectors;
-  c[load ? Metric::GlobalLdPredOn : Metric::GlobalStPredOn] += lanes;
-}
-
-// The copy kernel's accesses of [address, address + bytes): a warp of
-// 8-byte lanes per 256 bytes.
-void addCopyAccesses(core::Counters &c, bool load, uint64_t address,
-                     uint64_t bytes) {
-  if (!bytes)
-    return;
-  uint64_t sectors = (address + bytes + kSectorBytes - 1) / kSectorBytes -
-                     address / kSectorBytes;
-  addAccesses(c, load,
-              (bytes + kBytesPerCopyInstruction - 1) / kBytesPerCopyInstruction,
-              sectors, (bytes + 7) / 8);
-}
 
 // The Programming Guide's nesting limit: 24 levels of launches.
 constexpr unsigned kMaxDepth = 24;
 // cudaStreamTailLaunch (cuda_device_runtime_api.h); the other streams,
 // cudaStreamFireAndForget (0x4) among them, run in call order.
 constexpr uint64_t kTailLaunch = 0x3;
+// The largest parameter list a kernel may have (CUDA 12.1 and later).
+constexpr uint64_t kLargestParameterBuffer = 32764;
 // cudaLimit's numbers.
 constexpr int kCudaLimitPendingLaunches = 4, kCudaLimitMallocHeap = 2;
 
@@ -56,9 +34,10 @@ constexpr int kCudaLimitPendingLaunches = 4, kCudaLimitMallocHeap = 2;
 
 GridDeviceRuntime::GridDeviceRuntime(const core::ArchSpec &arch,
                                      DeviceMemory &memory, unsigned depth,
-                                     GraphConditionals *conditionals)
-    : arch_(arch), memory_(memory), depth_(depth), conditionals_(conditionals) {
-}
+                                     DeviceRuntimeContext context)
+    : arch_(arch), memory_(memory), depth_(depth), context_(context) {}
+
+KernelQueries::~KernelQueries() = default;
 
 uint64_t &GridDeviceRuntime::lastError(const DeviceRuntimeCall &call) {
   return lastError_[{call.block.x + (uint64_t(call.block.y) << 21) +
@@ -90,7 +69,7 @@ DeviceRuntimeAnswer GridDeviceRuntime::launch(const DeviceRuntimeCall &call) {
     error = CudaError::cudaErrorLaunchPendingCountExceeded;
   if (error != CudaError::cudaSuccess) {
     lastError(call) = code(error);
-    addAccesses(library_, true, kRefusedLaunchLoads, kRefusedLaunchLoads,
+    addAccesses(true, kRefusedLaunchLoads, kRefusedLaunchLoads,
                 kRefusedLaunchLoads);
     return {code(error), {}};
   }
@@ -113,6 +92,32 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
   case Op::LaunchDevice:
   case Op::LaunchDevicePtsz:
     return launch(call);
+  case Op::GetParameterBufferV2: {
+    uint64_t buffer =
+        memory_.allocate(kLargestParameterBuffer,
+                         "the parameter buffer of a device-side launch");
+    if (buffer)
+      bufferLaunches_[buffer] = {*call.kernel, call.dims[0], call.dims[1],
+                                 v[0]};
+    return {buffer};
+  }
+  case Op::LaunchDeviceV2:
+  case Op::LaunchDeviceV2Ptsz: {
+    auto it = bufferLaunches_.find(v[0]);
+    if (it == bufferLaunches_.end())
+      return {0,
+              {},
+              "cudaLaunchDeviceV2 of a buffer no cudaGetParameterBufferV2 "
+              "gave: what the GPU does with it is not measured, so kcheck "
+              "stops the kernel here"};
+    DeviceRuntimeCall c = call;
+    c.kernel = &it->second.kernel;
+    c.values[0] = v[0];                   // the buffer
+    c.values[1] = it->second.sharedBytes; // dynamic shared memory
+    c.values[2] = v[1];                   // the stream
+    c.dims[0] = it->second.grid, c.dims[1] = it->second.block;
+    return launch(c);
+  }
   case Op::GetLastError: {
     uint64_t &e = lastError(call);
     uint64_t was = e;
@@ -179,46 +184,25 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
   case Op::MemcpyAsync:
   case Op::MemcpyAsyncPtsz:
   case Op::MemsetAsync:
-  case Op::MemsetAsyncPtsz: {
-    DeviceWork w;
-    bool copy = call.op == Op::MemcpyAsync || call.op == Op::MemcpyAsyncPtsz;
-    w.kind = copy ? DeviceWork::Kind::Copy : DeviceWork::Kind::Set;
-    w.dst = v[0];
-    if (copy)
-      w.src = v[1], w.bytes = v[2];
-    else
-      w.value = int(int32_t(v[1])), w.bytes = v[2];
-    w.block = call.block, w.thread = call.thread, w.instId = call.instId;
-    uint64_t stream = copy ? v[4] : v[3];
-    addAccesses(library_, true, copy ? kCopySetupLoads : kSetSetupLoads,
-                copy ? kCopySetupLoads : kSetSetupLoads,
-                copy ? kCopySetupLoads : kSetSetupLoads);
-    addAccesses(library_, false, copy ? kCopySetupStores : kSetSetupStores,
-                copy ? kCopySetupStores : kSetSetupStores,
-                copy ? kCopySetupStores : kSetSetupStores);
-    if (copy)
-      addCopyAccesses(library_, true, w.src, w.bytes);
-    addCopyAccesses(library_, false, w.dst, w.bytes);
-    (stream == kTailLaunch ? tail_ : work_).push_back(std::move(w));
-    return {ok, {}};
-  }
-  case Op::GraphSetConditional: {
-    if (!conditionals_)
-      return {ok, {}};
-    auto it = conditionals_->values.find(v[0]);
-    if (it == conditionals_->values.end()) {
-      char handle[32];
-      std::snprintf(handle, sizeof handle, "0x%llx",
-                    static_cast<unsigned long long>(v[0]));
-      return {ok,
-              {},
-              std::string("cudaGraphSetConditional of handle ") + handle +
-                  ", which belongs to no graph being launched (the GPU "
-                  "faults with an illegal address)"};
-    }
-    it->second = {uint32_t(v[1]), true};
-    return {ok, {}};
-  }
+  case Op::MemsetAsyncPtsz:
+  case Op::Memcpy2DAsync:
+  case Op::Memcpy2DAsyncPtsz:
+  case Op::Memcpy3DAsync:
+  case Op::Memcpy3DAsyncPtsz:
+  case Op::Memset2DAsync:
+  case Op::Memset2DAsyncPtsz:
+  case Op::Memset3DAsync:
+  case Op::Memset3DAsyncPtsz:
+    return copyOrSet(call);
+  case Op::GetErrorName:
+  case Op::GetErrorString:
+    return errorText(call);
+  case Op::FuncGetAttributes:
+  case Op::OccupancyMaxActiveBlocksPerMultiprocessor:
+  case Op::OccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
+    return kernelQuery(call);
+  case Op::GraphSetConditional:
+    return setConditional(call);
   }
   return {code(CudaError::cudaErrorNotSupported), {}};
 }
@@ -259,14 +243,18 @@ void runDeviceWork(const std::vector<DeviceWork> &work, DeviceMemory &memory,
       launch(w);
       break;
     case DeviceWork::Kind::Copy: {
-      std::vector<uint8_t> bytes(w.bytes);
-      if (memory.read(w.src, bytes.data(), w.bytes))
-        memory.write(w.dst, bytes.data(), w.bytes);
+      std::vector<uint8_t> bytes(w.width);
+      w.forEachRow([&](uint64_t dst, uint64_t src) {
+        if (memory.read(src, bytes.data(), w.width))
+          memory.write(dst, bytes.data(), w.width);
+      });
       break;
     }
     case DeviceWork::Kind::Set: {
-      std::vector<uint8_t> bytes(w.bytes, uint8_t(w.value));
-      memory.write(w.dst, bytes.data(), w.bytes);
+      std::vector<uint8_t> zeros(w.width, 0); // as the H200 sets (the .h)
+      w.forEachRow([&](uint64_t dst, uint64_t) {
+        memory.write(dst, zeros.data(), w.width);
+      });
       break;
     }
     }

@@ -14,24 +14,46 @@
 //   the NULL stream (a valid order for both).
 // - The parameter buffer is global memory the parent writes with stores (as
 //   the SASS does); it is read when the child starts.
-// - cudaMemcpyAsync and cudaMemsetAsync are work of the stream, done in the
-//   same order as the launches.
+// - cudaMemcpyAsync, cudaMemsetAsync and their 2D and 3D forms are work of
+//   the stream, done in the same order as the launches (DeviceWork). The
+//   sets write 0 whatever the value: so the H200 does with CUDA 13's
+//   libcudadevrt, for each form and value tried (probes/device_query_costs.cu,
+//   device_runtime_queries.cu), though each returns cudaSuccess.
 // - Errors: a launch the GPU refuses (core::launchDimensionsRefused, more
 //   dynamic shared memory than a block may have, a depth past 24 nesting
 //   levels, more than cudaLimitDevRuntimePendingLaunchCount launches by one
 //   grid) is not made and leaves its error for the thread's
-//   cudaGetLastError.
+//   cudaGetLastError. The launch-configuration form
+//   (cudaGetParameterBufferV2, cudaLaunchDeviceV2) gives a buffer even for a
+//   configuration the GPU refuses and refuses it at the launch, as the H200
+//   does (device_launch_v2.cu); its buffer is as large as any kernel's
+//   parameters may be (32764 bytes).
 // - What libcudadevrt itself executes counts in the launch's memory
 //   counters (Nsight Compute counts every instruction of the launch's
 //   range; docs/validation/probes/device_runtime_costs.cu on the H200): a
-//   refused launch's error path is 17 global loads of one sector; a
-//   cudaMemcpyAsync of n bytes 1 load and 96 stores of one sector to set up
-//   the copy kernel, then ceil(n / 256) loads and stores, one per warp of
-//   8-byte lanes, over the sectors [src, src + n) and [dst, dst + n) span;
-//   a cudaMemsetAsync 1 load and 73 stores, then the stores alone. Measured
-//   for sizes of 16, 256 and 4096 bytes at 256-byte aligned addresses; the
-//   other calls (queries, streams, events, cudaMalloc, launches) execute no
-//   global or shared access. No line: the instructions are libcudadevrt's.
+//   refused launch's error path is 17 global loads of one sector; a copy
+//   (cudaMemcpyAsync, 2D, 3D) of at least one byte 1 load and 96 stores of
+//   one sector to set up the copy kernel, a set 1 load and 73 stores, then
+//   the copy kernel's rows (DeviceRuntimeWork.cpp): each row of w bytes by
+//   a warp whose lanes take b bytes each, b = 8, 4 or 2 (the widest
+//   dividing w) where w >= 256, else 1, an instruction per 32 * b bytes of
+//   the row over the sectors it spans; loads of the source, stores of the
+//   destination. Fitted to 24 copies and sets of 1, 2 and 3 dimensions
+//   (device_runtime_costs.cu, device_runtime_queries.cu,
+//   device_query_costs.cu). Where a row does not start 32-byte aligned the
+//   library takes another path, not measured: its rows' accesses are not
+//   counted, and the launch says so. The other calls (streams, events,
+//   cudaMalloc, launches) execute no global or shared access. No line: the
+//   instructions are libcudadevrt's.
+// - cudaGetErrorName and cudaGetErrorString look the code up in the
+//   driver's table of 134 codes, one load each until found, then 2 more (a
+//   code not in it: 135 loads; probes/device_error_text_costs.cu, each code
+//   measured); their text is the host runtime's. cudaFuncGetAttributes writes
+//   sharedSizeBytes to binaryVersion only (the rest of the struct is left as
+//   it was), as the host answers them; the occupancy calculator answers as
+//   the host's, whatever the flags, a block size below 1 being
+//   cudaErrorInvalidValue with 0 blocks written and 4 loads; neither
+//   executes any other access.
 // - cudaGraphSetConditional sets the value of a handle of the graph being
 //   launched (GraphConditionals); a handle of no graph being launched faults,
 //   as the H200 does (an illegal address:
@@ -44,12 +66,14 @@
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
 #include "core/Metrics.h"
+#include "core/Occupancy.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DeviceMemory.h"
 #include "simulator/engine/DeviceRuntime.h"
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +91,28 @@ struct GraphConditionals {
   std::map<uint64_t, Value> values;
 };
 
+/// What the device runtime's queries of a kernel (cudaFuncGetAttributes, the
+/// occupancy calculator) need from whoever runs the program: the kernel's
+/// resources as the program has set them, and its shared-memory preference.
+class KernelQueries {
+public:
+  virtual ~KernelQueries();
+  /// nullopt, with `why`, where they cannot be known.
+  virtual std::optional<core::KernelResources>
+  resources(const std::string &mangled, std::string &why) = 0;
+  virtual core::SharedPreference
+  sharedPreference(const std::string &mangled) = 0;
+};
+
+/// What a grid's device runtime answers from, beside the device.
+struct DeviceRuntimeContext {
+  // The handles a kernel may set (null: the launch is analysed without its
+  // program, so any handle is taken and its value dropped).
+  GraphConditionals *conditionals = nullptr;
+  // Null: a kernel query stops the kernel, naming what is not known.
+  KernelQueries *kernels = nullptr;
+};
+
 /// What a grid's threads asked the device runtime to do after it.
 struct DeviceWork {
   enum class Kind : uint8_t { Launch, Copy, Set };
@@ -74,9 +120,16 @@ struct DeviceWork {
   std::string kernel; // Launch: mangled
   core::LaunchConfig config;
   uint64_t parameterBuffer = 0;
-  // Copy / Set
-  uint64_t dst = 0, src = 0, bytes = 0;
-  int value = 0;
+  // Copy / Set: `height` rows of `width` bytes in each of `depth` slices,
+  // rows `dstPitch` (`srcPitch`) apart, slices `dstSlice` (`srcSlice`).
+  uint64_t dst = 0, src = 0, width = 0, height = 1, depth = 1;
+  uint64_t dstPitch = 0, dstSlice = 0, srcPitch = 0, srcSlice = 0;
+  /// Calls `f(dst, src)` for each row's start, in order.
+  template <class F> void forEachRow(F f) const {
+    for (uint64_t z = 0; z < depth; ++z)
+      for (uint64_t y = 0; y < height; ++y)
+        f(dst + z * dstSlice + y * dstPitch, src + z * srcSlice + y * srcPitch);
+  }
   // Who asked: the calling thread and the call's instruction.
   core::Dim3 block, thread;
   uint32_t instId = 0;
@@ -85,30 +138,47 @@ struct DeviceWork {
 class GridDeviceRuntime : public DeviceRuntime {
 public:
   /// `depth`: the grid's nesting depth (0: launched by the host).
-  /// `conditionals`: the handles a kernel may set (null: the launch is
-  /// analysed without its program, so any handle is taken and its value
-  /// dropped).
   GridDeviceRuntime(const core::ArchSpec &arch, DeviceMemory &memory,
-                    unsigned depth, GraphConditionals *conditionals = nullptr);
+                    unsigned depth, DeviceRuntimeContext context = {});
   DeviceRuntimeAnswer call(const DeviceRuntimeCall &call) override;
   /// The work, in the order it runs (tail launches last).
   std::vector<DeviceWork> takeWork();
   /// The memory counters of libcudadevrt's own instructions so far.
   const core::Counters &libraryCounters() const { return library_; }
+  /// The calls whose library accesses are not counted (a copy's path not
+  /// measured), each once: "cudaMemcpy2DAsync of rows not 32-byte aligned".
+  const std::vector<std::string> &uncounted() const { return uncounted_; }
 
 private:
   const core::ArchSpec &arch_;
   DeviceMemory &memory_;
   unsigned depth_;
-  GraphConditionals *conditionals_;
+  DeviceRuntimeContext context_;
   std::vector<DeviceWork> work_, tail_;
+  std::vector<std::string> uncounted_;
   uint64_t launches_ = 0;
   // Each thread's last error (cudaGetLastError), by (block, thread).
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> lastError_;
   uint64_t nextHandle_ = 0x100; // streams and events the grid creates
+  // cudaGetParameterBufferV2's buffers and the launch each is for.
+  struct BufferLaunch {
+    std::string kernel;
+    core::Dim3 grid, block;
+    uint64_t sharedBytes = 0;
+  };
+  std::map<uint64_t, BufferLaunch> bufferLaunches_;
   core::Counters library_;
   uint64_t &lastError(const DeviceRuntimeCall &call);
   DeviceRuntimeAnswer launch(const DeviceRuntimeCall &call);
+  // DeviceRuntimeWork.cpp: copies and sets of 1, 2 and 3 dimensions, error
+  // names and strings, a kernel's attributes and occupancy.
+  DeviceRuntimeAnswer copyOrSet(const DeviceRuntimeCall &call);
+  DeviceRuntimeAnswer errorText(const DeviceRuntimeCall &call);
+  DeviceRuntimeAnswer kernelQuery(const DeviceRuntimeCall &call);
+  DeviceRuntimeAnswer setConditional(const DeviceRuntimeCall &call);
+  // Counts libcudadevrt's accesses: `instructions` of `lanes` lanes in all.
+  void addAccesses(bool load, uint64_t instructions, uint64_t sectors,
+                   uint64_t lanes);
 };
 
 /// A device-side launch's arguments, read from its parameter buffer

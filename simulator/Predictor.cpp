@@ -325,7 +325,7 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
   }
   std::optional<GridDeviceRuntime> deviceRuntime;
   if (kernel.usesDeviceRuntime())
-    deviceRuntime.emplace(arch_, memory, config.deviceDepth, conditionals_);
+    deviceRuntime.emplace(arch_, memory, config.deviceDepth, deviceContext_);
   BlockClassOptions options;
   options.exhaustive = exhaustive_;
   options.skipIdleBlocks = skipIdleBlocks_ && !sanitizer_.any();
@@ -359,6 +359,11 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
           "counts " + std::to_string(n) +
           " global loads and stores the device runtime's library executes "
           "for the kernel's calls (simulator/DeviceLaunches.h), on no line");
+    for (const std::string &what : deviceRuntime->uncounted())
+      result.notes.push_back(
+          "the device runtime's accesses for " + what +
+          " are not counted: that path of the library is not measured "
+          "(simulator/DeviceLaunches.h)");
     if (!result.fault)
       result.deviceWork = deviceRuntime->takeWork();
   }

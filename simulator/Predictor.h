@@ -148,9 +148,10 @@ public:
   void setJobs(unsigned jobs) { jobs_ = jobs ? jobs : 1; }
   /// Where the kernels' device printf goes (null: dropped).
   void setPrintf(std::ostream *out) { printfOut_ = out; }
-  /// The conditional handles the kernels' cudaGraphSetConditional may set
-  /// (GridDeviceRuntime; null, the default: any, the value dropped).
-  void setGraphConditionals(GraphConditionals *c) { conditionals_ = c; }
+  /// What the kernels' device runtime calls answer from beside the device:
+  /// the conditional handles cudaGraphSetConditional may set, the kernels'
+  /// resources (DeviceRuntimeContext; by default neither).
+  void setDeviceRuntimeContext(DeviceRuntimeContext c) { deviceContext_ = c; }
   /// Also run these sanitizer checks (LaunchResult::sanitizer); off by
   /// default, since they keep shadow state and run blocks on one thread.
   void setSanitizer(SanitizerOptions options) { sanitizer_ = options; }
@@ -182,7 +183,7 @@ private:
   unsigned jobs_ = 1;
   std::function<void(uint64_t, uint64_t)> progress_;
   std::ostream *printfOut_ = nullptr;
-  GraphConditionals *conditionals_ = nullptr;
+  DeviceRuntimeContext deviceContext_;
   SanitizerOptions sanitizer_;
   GlobalOverrun overruns_ = GlobalOverrun::Fault;
   bool reuseRepeats_ = true;

@@ -386,8 +386,18 @@ compileDevice(const std::string &path, const CompileOptions &options,
           return compiled ? std::move(compiledModule) : nullptr;
         },
         diagnosticStream);
-    if (module || !needsRdc || retried || relocatableDeviceCode(attempt))
+    // A call of libcudadevrt's (__cudaCDP2*: the device runtime's queries,
+    // copies, error texts) links only as relocatable device code: ptxas
+    // reports it unresolved otherwise, and without it the toolkit's header
+    // answers cudaFuncGetAttributes and the occupancy calculator with
+    // stubs. Such a build asks nvcc for -rdc=true too.
+    if (module && !relocatableDeviceCode(attempt))
+      for (const llvm::Function &f : *module)
+        needsRdc |= f.isDeclaration() && !f.use_empty() &&
+                    f.getName().starts_with("__cudaCDP2");
+    if (!needsRdc || retried || relocatableDeviceCode(attempt))
       break;
+    module.reset();
     attempt.relocatableDeviceCode = true;
     result.diagnostics.clear();
   }

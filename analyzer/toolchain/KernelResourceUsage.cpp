@@ -7,6 +7,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Regex.h"
 
+#include <algorithm>
 #include <set>
 
 namespace kcheck::analyzer {
@@ -56,6 +57,48 @@ parsePtxasResourceUsage(llvm::StringRef report) {
     if (cmem.match(line, &m))
       current->constBytes = number(m[1]);
   }
+  return kernels;
+}
+
+std::map<std::string, core::KernelResources>
+parseNvlinkResourceUsage(llvm::StringRef report) {
+  std::map<std::string, core::KernelResources> kernels;
+  llvm::Regex properties("nvlink info +: Function properties for '([^']+)':");
+  llvm::Regex usage("used ([0-9]+) registers, used ([0-9]+) barriers, "
+                    "([0-9]+) stack, ([0-9]+) bytes smem");
+  llvm::Regex constant("([0-9]+) bytes cmem\\[3\\]");
+  constexpr uint64_t kReservedShared = 1024;
+  uint64_t constBytes = 0;
+  std::string current;
+  auto number = [](llvm::StringRef s) {
+    uint64_t v = 0;
+    s.getAsInteger(10, v);
+    return v;
+  };
+  llvm::SmallVector<llvm::StringRef, 64> lines;
+  report.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    llvm::SmallVector<llvm::StringRef, 5> m;
+    if (properties.match(line, &m)) {
+      current = m[1].str();
+      continue;
+    }
+    if (!current.empty() && usage.match(line, &m)) {
+      core::KernelResources &k = kernels[current];
+      k.registers = int(number(m[1]));
+      k.barriers = int(number(m[2]));
+      k.localBytes = number(m[3]);
+      uint64_t shared = number(m[4]);
+      k.staticSharedBytes =
+          shared >= kReservedShared ? shared - kReservedShared : shared;
+      current.clear();
+      continue;
+    }
+    if (constant.match(line, &m))
+      constBytes = number(m[1]);
+  }
+  for (auto &[name, k] : kernels)
+    k.constBytes = constBytes;
   return kernels;
 }
 
@@ -110,6 +153,21 @@ void KernelResourceUsage::compile() {
   std::string error;
   std::optional<ProgramOutput> out =
       runProgram(argv[0], {argv.begin() + 1, argv.end()}, kSeconds, &error);
+  // Device code that calls libcudadevrt (the device runtime's functions)
+  // links only as relocatable device code, as nvcc builds such programs
+  // (-rdc=true): ptxas reports the callee unresolved otherwise.
+  // Its final allocation is the device link's: nvlink's report.
+  bool linked = false;
+  if (out && out->exitCode != 0 &&
+      llvm::StringRef(out->text).contains("Unresolved extern function")) {
+    linked = true;
+    argv = command(cubin.str().str());
+    auto cubinFlag = std::find(argv.begin(), argv.end(), "-cubin");
+    *cubinFlag = "-dlink";
+    argv.insert(cubinFlag, {"-rdc=true", "-Xnvlink", "--verbose"});
+    argv.push_back("-lcudadevrt");
+    out = runProgram(argv[0], {argv.begin() + 1, argv.end()}, kSeconds, &error);
+  }
   llvm::sys::fs::remove(cubin);
   std::string report = out ? out->text : "";
   if (!out || out->exitCode != 0) {
@@ -125,7 +183,8 @@ void KernelResourceUsage::compile() {
                (first.empty() ? "" : ": " + first);
     return;
   }
-  kernels_ = parsePtxasResourceUsage(report);
+  kernels_ = linked ? parseNvlinkResourceUsage(report)
+                    : parsePtxasResourceUsage(report);
 }
 
 std::optional<core::KernelResources>

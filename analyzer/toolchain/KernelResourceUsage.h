@@ -27,6 +27,16 @@ namespace kcheck::analyzer {
 /// C bytes cmem[0]") by mangled kernel name.
 std::map<std::string, core::KernelResources>
 parsePtxasResourceUsage(llvm::StringRef report);
+/// nvlink's `--verbose` report of a device link (relocatable device code,
+/// where ptxas gives no final allocation): "Function properties for
+/// '_Z...':" then "used R registers, used B barriers, L stack, S bytes smem,
+/// ..." per function, and the module's "C bytes cmem[3]" (its __constant__
+/// bank). Its smem includes the 1 KB sm_90 reserves for the system in a
+/// block that uses shared memory (bounded's 1000 bytes are 2024 there, as
+/// the H200's cudaFuncGetAttributes says 1000:
+/// tests/conformance/programs/device_runtime_queries.cu).
+std::map<std::string, core::KernelResources>
+parseNvlinkResourceUsage(llvm::StringRef report);
 
 class KernelResourceUsage {
 public:

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kcheck::sim {
 
@@ -37,6 +38,12 @@ const DeviceRuntimeFunction &deviceRuntimeFunction(bc::DeviceRuntimeOp op);
 /// Every row, in table order (the conformance table's "provided").
 std::vector<DeviceRuntimeFunction> deviceRuntimeFunctions();
 
+/// The bytes an `e`, `q` or `m` operand points to (DeviceRuntime.def), 0
+/// for the other letters.
+constexpr unsigned deviceRuntimeOperandBytes(char letter) {
+  return letter == 'e' ? 24 : letter == 'q' ? 32 : letter == 'm' ? 160 : 0;
+}
+
 /// One thread's call.
 struct DeviceRuntimeCall {
   bc::DeviceRuntimeOp op{};
@@ -44,8 +51,11 @@ struct DeviceRuntimeCall {
   uint32_t instId = 0;      // the call's instruction (where it was made)
   // The `k` operand: the mangled name of the kernel it names (null: none).
   const std::string *kernel = nullptr;
-  uint64_t values[6] = {}; // the `v` operands, in order
+  uint64_t values[8] = {}; // the `v` operands, in order
   core::Dim3 dims[2];      // the `d` operands, in order
+  // The `e` / `q` / `m` operands' bytes, in order (empty where the pointer
+  // is not the thread's memory).
+  std::vector<uint8_t> blobs[2];
 };
 
 /// What the call returns, and what it writes through its out-pointer (the
@@ -56,6 +66,8 @@ struct DeviceRuntimeAnswer {
       : result(result), out(out), fault(std::move(fault)) {}
   uint64_t result;
   std::optional<uint64_t> out;
+  // For an `a` operand: the bytes written through it.
+  std::vector<uint8_t> outBytes;
   // Not empty: the call faults the thread, as the GPU does (the message
   // says why).
   std::string fault;

@@ -64,7 +64,8 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
     call.thread = threadOf(w, lane);
     call.instId = pc;
     std::optional<std::pair<uint64_t, unsigned>> outPointer; // address, bytes
-    unsigned slot = 0, value = 0, dim = 0;
+    std::optional<uint64_t> answerPointer;                   // `a`
+    unsigned slot = 0, value = 0, dim = 0, blob = 0;
     for (char letter : f.operands) {
       if (letter == 'k') {
         call.kernel = &kernel.deviceKernels()[in.aux];
@@ -80,6 +81,16 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
         if (genericPlace(v, sizeof xyz, space, addr))
           readBytes(space, addr, xyz.data(), sizeof xyz, w, lane);
         call.dims[dim++] = {xyz[0], xyz[1], xyz[2]};
+      } else if (unsigned n = deviceRuntimeOperandBytes(letter)) {
+        std::vector<uint8_t> &bytes = call.blobs[blob++];
+        MemSpace space;
+        uint64_t addr;
+        if (genericPlace(v, n, space, addr)) {
+          bytes.resize(n);
+          readBytes(space, addr, bytes.data(), n, w, lane);
+        }
+      } else if (letter == 'a') {
+        answerPointer = v;
       } else { // 'i' / 'l'
         outPointer = {v, letter == 'i' ? 4u : 8u};
       }
@@ -107,6 +118,20 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
         return false;
       }
       writeBytes(space, addr, &*answer.out, bytes, false, w, lane);
+    }
+    if (answerPointer && !answer.outBytes.empty()) {
+      MemSpace space;
+      uint64_t addr;
+      uint64_t n = answer.outBytes.size();
+      if (!genericPlace(*answerPointer, n, space, addr)) {
+        recordFault(FaultCause::Memory, "invalid device runtime out-pointer",
+                    "Invalid " + std::to_string(n) +
+                        "-byte write by the device runtime at address " +
+                        std::to_string(*answerPointer),
+                    pc, w, lane, *answerPointer);
+        return false;
+      }
+      writeBytes(space, addr, answer.outBytes.data(), n, false, w, lane);
     }
   }
   if (in.dst)

@@ -72,7 +72,7 @@ TEST(DeviceLaunches, SetConditionalSetsOnlyTheLaunchedGraphsHandles) {
   GraphConditionals c;
   c.values[3] = {};
   c.values[7] = {1, false};
-  GridDeviceRuntime rt(f.arch, f.memory, 0, &c);
+  GridDeviceRuntime rt(f.arch, f.memory, 0, {&c, nullptr});
   EXPECT_TRUE(rt.call(set).fault.empty());
   EXPECT_EQ(c.values[7].value, 5u);
   EXPECT_TRUE(c.values[7].defined);

@@ -359,7 +359,13 @@ TEST(Conformance, EveryProvidedDeviceRuntimeFunctionIsCalledByATestProgram) {
        {Program{"dynamic_parallelism.cu", "", true},
         Program{"dynamic_parallelism_ptsz.cu",
                 "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1", true},
-        Program{"graph_conditionals.cu", "", false}}) {
+        Program{"graph_conditionals.cu", "", false},
+        Program{"device_runtime_queries.cu", "", true},
+        Program{"device_runtime_queries.cu",
+                "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1", true},
+        Program{"device_launch_v2.cu", "", true},
+        Program{"device_launch_v2.cu", "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1",
+                true}}) {
     analyzer::CompileOptions options;
     options.toolkit = toolkit;
     if (*define)
