@@ -53,6 +53,36 @@ std::string launchText(const core::LaunchReport &l) {
 
 namespace {
 
+/// The device runtime's kernel queries (cudaFuncGetAttributes, the
+/// occupancy calculator called by a kernel) in a static analysis: the
+/// toolkit compiler's resources and the kernel's __launch_bounds__, as
+/// HostDevice gives them to `kcheck run`, with the default shared-memory
+/// preference (a cudaFuncSetAttribute the host code makes is not followed
+/// here).
+class StaticKernelQueries : public sim::KernelQueries {
+public:
+  StaticKernelQueries(std::optional<analyzer::KernelResourceUsage> &usage,
+                      const analyzer::CompiledModule &module)
+      : usage_(usage), module_(module) {}
+  std::optional<core::KernelResources> resources(const std::string &mangled,
+                                                 std::string &why) override {
+    if (!usage_ || !module_.module)
+      return std::nullopt;
+    std::optional<core::KernelResources> r = usage_->of(mangled, why);
+    if (const llvm::Function *f = module_.module->getFunction(mangled); r && f)
+      if (int bound = sim::kernelLaunchBound(*f))
+        r->maxThreadsPerBlock = bound;
+    return r;
+  }
+  core::SharedPreference sharedPreference(const std::string &) override {
+    return {};
+  }
+
+private:
+  std::optional<analyzer::KernelResourceUsage> &usage_;
+  const analyzer::CompiledModule &module_;
+};
+
 /// One static analysis, step by step: compile, choose the launches,
 /// simulate each, say what static extraction could not see.
 class StaticAnalysis {
@@ -60,7 +90,7 @@ public:
   StaticAnalysis(const Options &options, Session &s)
       : options_(options), s_(s), builder_(options, host_, memory_),
         predictor_(s.arch, options.exhaustive), progress_(!options.quiet),
-        reports_(options.file) {}
+        reports_(options.file), kernelQueries_(resources_, cm_) {}
 
   bool compile(const std::optional<std::string> &mainFileText);
   /// The program's launches --kernel selects, or the command line's one;
@@ -104,6 +134,7 @@ private:
   std::optional<int> contextFault_; // the launch the GPU faulted in
   int nextDeviceLaunch_ = 0;        // index of the next launch made by a kernel
   std::set<std::string> launchedByKernels_; // mangled
+  StaticKernelQueries kernelQueries_;
 };
 
 bool StaticAnalysis::compile(const std::optional<std::string> &mainFileText) {
@@ -130,6 +161,9 @@ bool StaticAnalysis::compile(const std::optional<std::string> &mainFileText) {
                                                        bool followLibraries) {
     return [&into, &options, &arch, &resources,
             followLibraries](clang::CompilerInstance &) {
+      // Each compile starts afresh: compileDevice may compile the file
+      // again (as relocatable device code) after a first parse ran this.
+      into = HostProgram{};
       analyzer::ExtractorOptions extractor;
       extractor.programArgs = options.programArgs;
       extractor.deviceQuery = [arch](const std::string &name) {
@@ -148,6 +182,7 @@ bool StaticAnalysis::compile(const std::optional<std::string> &mainFileText) {
   cm_ = analyzer::compileDevice(
       options_.file, copts,
       {extractLaunches(host_, false), [&s](clang::CompilerInstance &) {
+         s.fixCandidates.clear(); // as the launches: each compile afresh
          return analyzer::makeFixCandidatesConsumer(s.fixCandidates);
        }});
   s_.clangDiagnostics = cm_.diagnostics;
@@ -226,6 +261,7 @@ bool StaticAnalysis::simulateLaunches() {
                                    ? sim::GlobalOverrun::Fault
                                    : sim::GlobalOverrun::CountAndGoOn);
   predictor_.setJobs(simulationThreads(options_)); // every-block launches
+  predictor_.setDeviceRuntimeContext({nullptr, &kernelQueries_});
   predictor_.setProgress(
       [this](uint64_t done, uint64_t total) { progress_.update(done, total); });
   runner_.emplace(*cm_.module, predictor_, memory_, launchLimits(options_),

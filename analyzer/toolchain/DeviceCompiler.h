@@ -80,7 +80,8 @@ struct CompiledModule {
 /// The note a report gives when compileDevice added -rdc itself.
 inline constexpr const char *kRelocatableAddedNote =
     "compiled as relocatable device code (nvcc -rdc=true, Clang -fgpu-rdc), "
-    "which the file's kernel launches from device code need";
+    "which the file's calls of the device runtime (kernel launches from "
+    "device code, libcudadevrt's functions) need";
 
 /// Whether `options` compile relocatable device code (asked for, or
 /// -fgpu-rdc among the extra arguments).
