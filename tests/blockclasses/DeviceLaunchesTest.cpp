@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace kcheck::sim {
 namespace {
 
@@ -138,6 +140,117 @@ TEST(DeviceLaunches, AsyncCopiesAreWorkWithTheirLibraryCost) {
   std::vector<uint8_t> copied(4096);
   f.memory.read(dst, copied.data(), copied.size());
   EXPECT_EQ(copied, bytes);
+}
+
+// The copy kernel's rows (DeviceLaunches.h), against the H200's counts of
+// device_runtime_queries.cu: a 2D set of 4 rows of 300 bytes 1 KB apart is
+// the setup's 1 load and 73 stores, then 3 stores of 4-byte lanes per row
+// over 10 sectors; its rows written with 0, the bytes between them kept.
+TEST(DeviceLaunches, TwoDimensionalSetsFollowTheRowRule) {
+  Fixture f;
+  uint64_t base = f.memory.allocate(8192, "p");
+  std::vector<uint8_t> fill(8192, 0x11);
+  f.memory.write(base, fill.data(), fill.size());
+  GridDeviceRuntime rt(f.arch, f.memory, 0);
+  DeviceRuntimeCall set = plain(Op::Memset2DAsync);
+  // dst, pitch, value, width, height, stream
+  set.values[0] = base + 256, set.values[1] = 1024, set.values[2] = 0x33;
+  set.values[3] = 300, set.values[4] = 4;
+  EXPECT_EQ(rt.call(set).result, 0u);
+  const core::Counters &c = rt.libraryCounters();
+  EXPECT_EQ(c[core::Metric::GlobalLdInst], 1u);
+  EXPECT_EQ(c[core::Metric::GlobalStInst], 73u + 12u);
+  EXPECT_EQ(c[core::Metric::GlobalStSectors], 73u + 40u);
+  EXPECT_TRUE(rt.uncounted().empty());
+  runDeviceWork(rt.takeWork(), f.memory, [](const DeviceWork &) {});
+  std::vector<uint8_t> back(8192);
+  f.memory.read(base, back.data(), back.size());
+  EXPECT_EQ(back[255], 0x11);
+  EXPECT_EQ(back[256], 0); // the H200 writes 0 whatever the value
+  EXPECT_EQ(back[256 + 299], 0);
+  EXPECT_EQ(back[256 + 300], 0x11);
+  EXPECT_EQ(back[256 + 3 * 1024 + 299], 0);
+  // Wider than its pitch: cudaErrorInvalidValue, no access; a copy so is
+  // cudaErrorInvalidPitchValue.
+  set.values[1] = 64;
+  EXPECT_EQ(rt.call(set).result, 1u);
+  DeviceRuntimeCall copy = plain(Op::Memcpy2DAsync);
+  copy.values[0] = base, copy.values[1] = 64, copy.values[2] = base + 4096;
+  copy.values[3] = 256, copy.values[4] = 100, copy.values[5] = 2;
+  EXPECT_EQ(rt.call(copy).result, 12u);
+  EXPECT_EQ(c[core::Metric::GlobalStInst], 73u + 12u);
+  // Rows that do not start 32-byte aligned: the setup counted, the rows
+  // not, and named.
+  set.values[0] = base + 100, set.values[1] = 200, set.values[3] = 37;
+  set.values[4] = 5;
+  EXPECT_EQ(rt.call(set).result, 0u);
+  EXPECT_EQ(c[core::Metric::GlobalStInst], 73u + 12u + 73u);
+  ASSERT_EQ(rt.uncounted().size(), 1u);
+  EXPECT_NE(rt.uncounted()[0].find("cudaMemset2DAsync"), std::string::npos);
+}
+
+// cudaGetErrorName looks the code up in the driver's table: position + 3
+// loads, 135 for a code not in it (probes/device_error_text_costs.cu); the
+// text in device memory.
+TEST(DeviceLaunches, ErrorTextsCostTheirLookup) {
+  Fixture f;
+  GridDeviceRuntime rt(f.arch, f.memory, 0);
+  DeviceRuntimeCall name = plain(Op::GetErrorName);
+  name.values[0] = 1;
+  uint64_t text = rt.call(name).result;
+  char back[32] = {};
+  ASSERT_TRUE(f.memory.read(text, back, 22));
+  EXPECT_STREQ(back, "cudaErrorInvalidValue");
+  EXPECT_EQ(rt.libraryCounters()[core::Metric::GlobalLdInst], 4u);
+  name.values[0] = 12345;
+  text = rt.call(name).result;
+  ASSERT_TRUE(f.memory.read(text, back, 24));
+  EXPECT_STREQ(back, "unrecognized error code");
+  EXPECT_EQ(rt.libraryCounters()[core::Metric::GlobalLdInst], 4u + 135u);
+}
+
+// A kernel's attributes and occupancy from the device: the host runtime's
+// view (KernelQueries); without one, the kernel stops, saying why.
+TEST(DeviceLaunches, KernelQueriesAnswerFromTheRuntimesView) {
+  struct Queries : KernelQueries {
+    std::optional<core::KernelResources> resources(const std::string &,
+                                                   std::string &) override {
+      core::KernelResources k;
+      k.registers = 12, k.staticSharedBytes = 1000, k.constBytes = 152;
+      k.maxThreadsPerBlock = 256;
+      return k;
+    }
+    core::SharedPreference sharedPreference(const std::string &) override {
+      return {};
+    }
+  } queries;
+  Fixture f;
+  static const std::string kernel = "_Z7boundedPf";
+  DeviceRuntimeCall attributes = plain(Op::FuncGetAttributes);
+  attributes.kernel = &kernel;
+  GridDeviceRuntime alone(f.arch, f.memory, 0);
+  EXPECT_NE(alone.call(attributes).fault.find("cannot answer"),
+            std::string::npos);
+  GridDeviceRuntime rt(f.arch, f.memory, 0, {nullptr, &queries});
+  DeviceRuntimeAnswer a = rt.call(attributes);
+  ASSERT_EQ(a.outBytes.size(), 40u); // sharedSizeBytes to binaryVersion
+  uint64_t shared;
+  int words[4];
+  std::memcpy(&shared, a.outBytes.data(), 8);
+  std::memcpy(words, a.outBytes.data() + 24, 16);
+  EXPECT_EQ(shared, 1000u);
+  EXPECT_EQ(words[0], 256); // maxThreadsPerBlock
+  EXPECT_EQ(words[1], 12);  // numRegs
+  DeviceRuntimeCall occupancy =
+      plain(Op::OccupancyMaxActiveBlocksPerMultiprocessor);
+  occupancy.kernel = &kernel;
+  occupancy.values[0] = 128;
+  EXPECT_EQ(rt.call(occupancy).out, std::optional<uint64_t>(16));
+  occupancy.values[0] = 0; // refused, 0 blocks written, 4 loads
+  DeviceRuntimeAnswer refused = rt.call(occupancy);
+  EXPECT_EQ(refused.result, 1u);
+  EXPECT_EQ(refused.out, std::optional<uint64_t>(0));
+  EXPECT_EQ(rt.libraryCounters()[core::Metric::GlobalLdInst], 4u);
 }
 
 } // namespace
