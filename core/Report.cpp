@@ -70,13 +70,15 @@ void countDeviceLaunchesInTheirRoots(std::vector<LaunchReport> &launches) {
     if (!launches[i].launchedFrom || !launches[i].simulated)
       continue;
     size_t root = i;
+    bool viaGraph = false;
     while (launches[root].launchedFrom) {
+      viaGraph |= launches[root].launchedFrom->graph;
       auto parent = byIndex.find(launches[root].launchedFrom->launch);
       if (parent == byIndex.end())
         break;
       root = parent->second;
     }
-    if (root == i || launches[root].launchedFrom)
+    if (root == i || launches[root].launchedFrom || viaGraph)
       continue;
     LaunchReport &r = launches[root];
     r.metrics += launches[i].metrics;
@@ -126,6 +128,8 @@ Json reportJson(const PredictionReport &report) {
                                  {"file", l.launchedFrom->where.file},
                                  {"line", l.launchedFrom->where.line},
                                  {"depth", l.launchedFrom->depth}};
+    if (l.launchedFrom && l.launchedFrom->graph)
+      launch["launched_from"]["graph"] = true;
     launch["notes"] = l.notes;
     launches.push_back(std::move(launch));
   }

@@ -27,6 +27,10 @@ struct DeviceLaunchOrigin {
   int launch = 0; // the launching grid's LaunchReport::index
   SourceLoc where;
   unsigned depth = 1; // nesting depth: 1 for a child of a host launch
+  // A kernel of a graph the launching kernel launched (device graph
+  // launch): Nsight Compute profiles it in no launch, so its counts are not
+  // in its root's.
+  bool graph = false;
 };
 
 struct LaunchReport {

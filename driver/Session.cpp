@@ -481,8 +481,8 @@ std::string launchedFromText(const core::LaunchReport &l) {
   if (!l.launchedFrom)
     return "";
   const core::DeviceLaunchOrigin &o = *l.launchedFrom;
-  return fmt::format(" (by #{} at {}:{})", o.launch, o.where.file,
-                     o.where.line);
+  return fmt::format(" ({}by #{} at {}:{})", o.graph ? "a graph launched " : "",
+                     o.launch, o.where.file, o.where.line);
 }
 } // namespace
 

@@ -99,6 +99,10 @@ struct Graph {
 struct Exec {
   std::unique_ptr<Graph> graph;
   const Graph *source = nullptr; // the graph instantiated
+  // cudaGraphInstantiateFlagDeviceLaunch, and whether it was uploaded (by
+  // cudaGraphUpload, the instantiation's upload or a host launch): what a
+  // kernel's cudaGraphLaunch of it needs.
+  bool deviceLaunch = false, uploaded = false;
   unsigned long long flags = 0;
   std::map<const Node *, Node *>
       nodeOf; // the instantiated graph's node -> ours
@@ -154,6 +158,20 @@ struct State {
   // Graphs with conditional nodes that have an executable graph (the
   // reference: only one instantiation at a time).
   std::set<const Graph *> instantiatedConditionals;
+  // The graph launches being run, innermost last (CudaRuntimeDeviceGraphs):
+  // the exec (null for a graph run as a node of another), whether it runs
+  // as a device graph, and the device graph launches its kernels made.
+  struct Launched { // a device graph launch a kernel made
+    Exec *exec = nullptr;
+    std::optional<core::DeviceLaunchOrigin> origin; // that kernel
+  };
+  struct Frame {
+    Exec *exec = nullptr;
+    bool device = false;
+    std::optional<core::DeviceLaunchOrigin> origin; // null: the host's
+    std::vector<Launched> fireAndForget, tail;
+  };
+  std::vector<Frame> frames;
 };
 
 State &state();
@@ -231,6 +249,21 @@ cudaError_t runConditional(const Work &w);
 /// or what the last launch left) for the kernels to set and the nodes to
 /// read, then run(g), then the values are kept for the next launch.
 cudaError_t runWithConditionals(const Graph &g);
+
+// Device graph launch (CudaRuntimeDeviceGraphs.cpp).
+/// The exec of handle `e`, or null (CudaRuntimeGraphExec.cpp).
+Exec *execOf(cudaGraphExec_t e);
+/// A launch of exec `e` (from the host, or queued by a kernel): its graph
+/// run, then the graphs its kernels tail-launched, in launch order.
+cudaError_t runExec(Exec &e,
+                    const std::optional<core::DeviceLaunchOrigin> &origin = {});
+/// The origin of the kernels of the graph being run (null: a host launch).
+std::optional<core::DeviceLaunchOrigin> runningOrigin();
+/// After a kernel node: the graphs its kernel launched fire-and-forget.
+cudaError_t runFireAndForget();
+/// What instantiating `g` for device launch refuses: a node other than a
+/// kernel, memset, memcpy (of device or pinned memory) or child graph.
+bool deviceLaunchable(const Graph &g);
 
 // Running and capturing (CudaRuntimeCapture.cpp, CudaRuntimeGraphExec.cpp).
 /// Runs every enabled node of `g`, dependencies first.

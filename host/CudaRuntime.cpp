@@ -26,14 +26,24 @@ std::atomic<CudaRuntime *> programRuntime{nullptr};
 SimulatedDevice::~SimulatedDevice() = default;
 
 CudaRuntime::CudaRuntime(const core::ArchSpec &arch, SimulatedDevice &device)
-    : arch_(arch), device_(device), kernelQueries_(makeKernelQueries(*this)) {
-  device_.setKernelQueries(kernelQueries_.get());
+    : arch_(arch), device_(device), kernelQueries_(makeKernelQueries(*this)),
+      deviceGraphs_(makeDeviceGraphs()) {
+  device_.setDeviceRuntimeServices(kernelQueries_.get(), deviceGraphs_.get());
 }
 
 CudaRuntime::~CudaRuntime() {
-  device_.setKernelQueries(nullptr);
+  device_.setDeviceRuntimeServices(nullptr, nullptr);
   for (const auto &[base, bytes] : hostMappings_)
     munmap(base, bytes);
+}
+
+bool CudaRuntime::isPinnedHost(const void *p) const {
+  auto it = hostMappings_.upper_bound(const_cast<void *>(p));
+  if (it == hostMappings_.begin())
+    return false;
+  --it;
+  return static_cast<const char *>(p) <
+         static_cast<const char *>(it->first) + it->second;
 }
 
 void *CudaRuntime::mapHostMemory(uint64_t bytes) {

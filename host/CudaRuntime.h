@@ -20,6 +20,7 @@
 #include "core/ArchSpec.h"
 #include "core/Launch.h"
 #include "core/Occupancy.h"
+#include "core/Report.h"
 #include "simulator/DeviceLaunches.h"
 #include "simulator/engine/BlockRunner.h"
 #include "simulator/engine/DeviceMemory.h"
@@ -65,9 +66,16 @@ public:
   virtual uint64_t symbolAddress(const std::string &name, uint64_t bytes) = 0;
   /// Simulates one launch of kernel `deviceName`; `args` as cudaLaunchKernel
   /// gets them (one pointer per parameter).
-  virtual LaunchOutcome launch(const std::string &deviceName,
-                               const core::LaunchConfig &config,
-                               void **args) = 0;
+  /// `origin`: the kernel that made it, for a kernel of a graph launched
+  /// from the device (reported among the launches made from the device).
+  virtual LaunchOutcome
+  launch(const std::string &deviceName, const core::LaunchConfig &config,
+         void **args,
+         const std::optional<core::DeviceLaunchOrigin> &origin = {}) = 0;
+  /// While a launch is simulated: the origin of what its instruction
+  /// `instId` launches (LaunchRunner::originOf).
+  virtual std::optional<core::DeviceLaunchOrigin>
+  originOfCall(uint32_t instId) = 0;
   /// What the compiler gave kernel `deviceName` (registers, static shared
   /// memory, launch bounds), for the occupancy API and
   /// cudaFuncGetAttributes; nullopt, with `why`, when it cannot be known.
@@ -92,8 +100,10 @@ public:
   /// those of the graph being launched (CudaGraph.h), none otherwise.
   virtual sim::GraphConditionals &graphConditionals() = 0;
   /// Where the kernels' device-side queries (cudaFuncGetAttributes, the
-  /// occupancy calculator) get the resources the runtime answers from.
-  virtual void setKernelQueries(sim::KernelQueries *queries) = 0;
+  /// occupancy calculator) get the resources the runtime answers from, and
+  /// where their device graph launches go.
+  virtual void setDeviceRuntimeServices(sim::KernelQueries *queries,
+                                        sim::DeviceGraphs *graphs) = 0;
 };
 
 /// Why a run of host code ended before returning from main.
@@ -120,6 +130,9 @@ class CudaRuntime;
 /// kernel (its resources with the attributes the program set), as the host
 /// calls answer them (CudaRuntimeApi.cpp).
 std::unique_ptr<sim::KernelQueries> makeKernelQueries(CudaRuntime &r);
+/// Device graph launch over the current runtime's graphs
+/// (CudaRuntimeDeviceGraphs.cpp).
+std::unique_ptr<sim::DeviceGraphs> makeDeviceGraphs();
 
 class CudaRuntime {
 public:
@@ -275,6 +288,8 @@ public:
   void *mapHostMemory(uint64_t bytes);
   /// Releases the pages of a mapHostMemory() block (false: not one).
   bool unmapHostMemory(void *base);
+  /// Whether `p` is in a block of pinned host memory (mapHostMemory's).
+  bool isPinnedHost(const void *p) const;
   /// The device address of a registered variable, or nullopt.
   std::optional<uint64_t> variableAddress(const void *hostShadow,
                                           uint64_t offset, uint64_t count);
@@ -285,8 +300,10 @@ private:
   std::jmp_buf *stopTarget_ = nullptr;
   std::optional<Stop> stopped_;
   std::map<void *, uint64_t> hostMappings_; // base -> bytes mapped
-  // What the device's kernel queries answer from (set on the device).
+  // What the device's kernel queries and graph launches answer from (set
+  // on the device).
   std::unique_ptr<sim::KernelQueries> kernelQueries_;
+  std::unique_ptr<sim::DeviceGraphs> deviceGraphs_;
 };
 
 } // namespace kcheck::host

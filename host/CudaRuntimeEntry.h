@@ -122,9 +122,13 @@ struct MemLocationAbi {
 /// before running anything (CudaRuntimeLaunch.cpp): what a stream's launch
 /// and a graph's kernel node do.
 /// `cluster`: cudaLaunchAttributeClusterDimension (nullopt: none).
-cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                         size_t shared, bool cooperative,
-                         const std::optional<core::Dim3> &cluster = {});
+/// `origin`: a kernel of a graph launched from the device, the kernel that
+/// launched it.
+cudaError_t
+launchKernel(const void *func, dim3 grid, dim3 block, void **args,
+             size_t shared, bool cooperative,
+             const std::optional<core::Dim3> &cluster = {},
+             const std::optional<core::DeviceLaunchOrigin> &origin = {});
 /// CUDA arrays and mipmapped arrays (CudaRuntimeTextures.cpp).
 EntryPoints textureEntryPoints();
 /// Texture and surface objects (CudaRuntimeTextureObjects.cpp).

@@ -37,9 +37,12 @@ cudaError_t runNode(const Node &n) {
   State &st = state();
   switch (w.type) {
   case cudaGraphNodeTypeKernel:
-    return entry::launchKernel(w.kernel.func, w.kernel.grid, w.kernel.block,
-                               w.kernel.pointers().data(), w.kernel.shared,
-                               w.kernel.cooperative, w.kernel.cluster);
+    if (cudaError_t e = entry::launchKernel(
+            w.kernel.func, w.kernel.grid, w.kernel.block,
+            w.kernel.pointers().data(), w.kernel.shared, w.kernel.cooperative,
+            w.kernel.cluster, runningOrigin()))
+      return e;
+    return runFireAndForget();
   case cudaGraphNodeTypeMemcpy:
     return entry::copy3D(w.copy);
   case cudaGraphNodeTypeMemset:
@@ -119,6 +122,11 @@ cudaError_t allocationWork(size_t bytes, Work &w) {
   return cudaSuccess;
 }
 
+Exec *execOf(cudaGraphExec_t e) {
+  auto it = state().execs.find(reinterpret_cast<Exec *>(e));
+  return it == state().execs.end() ? nullptr : it->second.get();
+}
+
 } // namespace kcheck::host::graph
 
 namespace kcheck::host::entry {
@@ -127,24 +135,26 @@ namespace {
 
 using namespace graph;
 
-Exec *execOf(cudaGraphExec_t e) {
-  auto it = state().execs.find(reinterpret_cast<Exec *>(e));
-  return it == state().execs.end() ? nullptr : it->second.get();
-}
-
+// `withParams`: cudaGraphInstantiateWithParams, the only form that takes
+// cudaGraphInstantiateFlagUpload (the reference; the H200 refuses it
+// elsewhere, graph_device_launch.cu).
 cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
                         unsigned long long flags,
-                        cudaGraphInstantiateResult *result) {
+                        cudaGraphInstantiateResult *result, bool withParams) {
   Graph *g = graphOf(graph);
   if (result)
     *result = cudaGraphInstantiateError;
   if (!out || !g || (flags & ~0xfull))
     return fail(cudaErrorInvalidValue);
-  if (flags & cudaGraphInstantiateFlagDeviceLaunch)
-    rt().unsupported("cudaGraphInstantiate with "
-                     "cudaGraphInstantiateFlagDeviceLaunch (graphs launched "
-                     "from device code: dynamic parallelism is not simulated "
-                     "yet)");
+  bool device = flags & cudaGraphInstantiateFlagDeviceLaunch;
+  if (((flags & cudaGraphInstantiateFlagUpload) && !withParams) ||
+      (device && (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch)))
+    return fail(cudaErrorInvalidValue);
+  if (device && !deviceLaunchable(*g)) {
+    if (result)
+      *result = cudaGraphInstantiateNodeOperationNotSupported;
+    return fail(cudaErrorInvalidValue);
+  }
   if (runOrder(*g).size() != g->nodes.size()) { // a cycle
     if (result)
       *result = cudaGraphInstantiateInvalidStructure;
@@ -158,6 +168,8 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
   }
   auto e = std::make_unique<Exec>();
   e->source = g;
+  e->deviceLaunch = device;
+  e->uploaded = withParams && (flags & cudaGraphInstantiateFlagUpload);
   if (hasConditionals(*g))
     state().instantiatedConditionals.insert(g);
   std::map<const Node *, Node *> map;
@@ -175,7 +187,7 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
 }
 cudaError_t apiGraphInstantiate(cudaGraphExec_t *out, cudaGraph_t graph,
                                 unsigned long long flags) {
-  return instantiate(out, graph, flags, nullptr);
+  return instantiate(out, graph, flags, nullptr, false);
 }
 cudaError_t apiGraphInstantiateWithParams(cudaGraphExec_t *out,
                                           cudaGraph_t graph,
@@ -183,7 +195,7 @@ cudaError_t apiGraphInstantiateWithParams(cudaGraphExec_t *out,
   if (!p)
     return fail(cudaErrorInvalidValue);
   p->errNode_out = nullptr;
-  return instantiate(out, graph, p->flags, &p->result_out);
+  return instantiate(out, graph, p->flags, &p->result_out, true);
 }
 cudaError_t apiGraphExecDestroy(cudaGraphExec_t exec) {
   Exec *e = execOf(exec);
@@ -215,10 +227,15 @@ cudaError_t apiGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
   }
   if (cudaError_t err = sticky())
     return err;
-  return runWithConditionals(*e->graph);
+  e->uploaded = true;
+  return runExec(*e);
 }
 cudaError_t apiGraphUpload(cudaGraphExec_t exec, cudaStream_t) {
-  return execOf(exec) ? cudaSuccess : fail(cudaErrorInvalidValue);
+  Exec *e = execOf(exec);
+  if (!e)
+    return fail(cudaErrorInvalidValue);
+  e->uploaded = true;
+  return cudaSuccess;
 }
 
 // cudaGraphExecUpdate: `to` must be `from`'s topology, node for node in

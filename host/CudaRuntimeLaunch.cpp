@@ -13,9 +13,11 @@
 
 namespace kcheck::host::entry {
 
-cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
-                         size_t shared, bool cooperative,
-                         const std::optional<core::Dim3> &cluster) {
+cudaError_t
+launchKernel(const void *func, dim3 grid, dim3 block, void **args,
+             size_t shared, bool cooperative,
+             const std::optional<core::Dim3> &cluster,
+             const std::optional<core::DeviceLaunchOrigin> &origin) {
   CudaRuntime &r = rt();
   // After a fault nothing more runs on the device.
   if (cudaError_t e = sticky())
@@ -43,7 +45,7 @@ cudaError_t launchKernel(const void *func, dim3 grid, dim3 block, void **args,
           r.arch(), config, r.device().launchBound(it->second),
           r.dynamicSharedOptIn(it->second), resources ? &*resources : nullptr))
     return fail(cudaError_t(refused->error));
-  LaunchOutcome outcome = r.device().launch(it->second, config, args);
+  LaunchOutcome outcome = r.device().launch(it->second, config, args, origin);
   if (outcome.fault) {
     // As on the GPU, the program goes on: the launch itself succeeded
     // (kernels run asynchronously), the fault surfaces at the next call that

@@ -160,9 +160,10 @@ std::string HostDevice::nameOf(const std::string &mangled) const {
   return sim::kernelNames(mangled).first;
 }
 
-LaunchOutcome HostDevice::launch(const std::string &deviceName,
-                                 const core::LaunchConfig &config,
-                                 void **args) {
+LaunchOutcome
+HostDevice::launch(const std::string &deviceName,
+                   const core::LaunchConfig &config, void **args,
+                   const std::optional<core::DeviceLaunchOrigin> &origin) {
   const Function *fn = module_.getFunction(deviceName);
   if (!fn || fn->isDeclaration())
     return {"kernel '" + deviceName + "' not found in the device code", {}};
@@ -172,7 +173,7 @@ LaunchOutcome HostDevice::launch(const std::string &deviceName,
                                           nameOf(deviceName), kernelArgs);
       !error.empty())
     return {error, {}};
-  return simulate(*fn, config, std::move(kernelArgs), std::nullopt);
+  return simulate(*fn, config, std::move(kernelArgs), origin);
 }
 
 LaunchOutcome

@@ -27,8 +27,14 @@ public:
 
   sim::DeviceMemory &memory() override { return memory_; }
   uint64_t symbolAddress(const std::string &name, uint64_t bytes) override;
-  LaunchOutcome launch(const std::string &deviceName,
-                       const core::LaunchConfig &config, void **args) override;
+  LaunchOutcome
+  launch(const std::string &deviceName, const core::LaunchConfig &config,
+         void **args,
+         const std::optional<core::DeviceLaunchOrigin> &origin) override;
+  std::optional<core::DeviceLaunchOrigin>
+  originOfCall(uint32_t instId) override {
+    return runner_.originOf(instId);
+  }
   std::optional<core::KernelResources> resources(const std::string &deviceName,
                                                  std::string &why) override;
   int launchBound(const std::string &deviceName) override;
@@ -38,8 +44,9 @@ public:
   bool bindManaged(const std::string &deviceName, void *host,
                    uint64_t bytes) override;
   sim::GraphConditionals &graphConditionals() override { return conditionals_; }
-  void setKernelQueries(sim::KernelQueries *queries) override {
-    predictor_.setDeviceRuntimeContext({&conditionals_, queries});
+  void setDeviceRuntimeServices(sim::KernelQueries *queries,
+                                sim::DeviceGraphs *graphs) override {
+    predictor_.setDeviceRuntimeContext({&conditionals_, queries, graphs});
   }
 
 private:

@@ -38,6 +38,7 @@ GridDeviceRuntime::GridDeviceRuntime(const core::ArchSpec &arch,
     : arch_(arch), memory_(memory), depth_(depth), context_(context) {}
 
 KernelQueries::~KernelQueries() = default;
+DeviceGraphs::~DeviceGraphs() = default;
 
 uint64_t &GridDeviceRuntime::lastError(const DeviceRuntimeCall &call) {
   return lastError_[{call.block.x + (uint64_t(call.block.y) << 21) +
@@ -203,6 +204,9 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
     return kernelQuery(call);
   case Op::GraphSetConditional:
     return setConditional(call);
+  case Op::GraphLaunch:
+  case Op::CurrentGraphExec:
+    return deviceGraph(call);
   }
   return {code(CudaError::cudaErrorNotSupported), {}};
 }

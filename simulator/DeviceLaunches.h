@@ -54,6 +54,11 @@
 //   the host's, whatever the flags, a block size below 1 being
 //   cudaErrorInvalidValue with 0 blocks written and 4 loads; neither
 //   executes any other access.
+// - cudaGraphLaunch from a kernel queues the graph with the program's
+//   runtime (DeviceGraphs), which runs a fire-and-forget one right after
+//   the launching kernel's node and a tail launch after the launching
+//   graph's work, in launch order, as the H200 orders them
+//   (graph_device_launch.cu); no access of the library's is counted.
 // - cudaGraphSetConditional sets the value of a handle of the graph being
 //   launched (GraphConditionals); a handle of no graph being launched faults,
 //   as the H200 does (an illegal address:
@@ -104,6 +109,22 @@ public:
   sharedPreference(const std::string &mangled) = 0;
 };
 
+/// Device graph launch, as the program's runtime runs its graphs: a kernel's
+/// cudaGraphLaunch queues the graph there (into the running graph's
+/// fire-and-forget or tail work), cudaGetCurrentGraphExec reads which device
+/// graph runs.
+class DeviceGraphs {
+public:
+  virtual ~DeviceGraphs();
+  /// The launch's status; empty `fault`, or why the kernel stops. `instId`:
+  /// the call's instruction in the launch being simulated.
+  virtual uint64_t launch(uint64_t exec, uint64_t stream, uint32_t instId,
+                          std::string &fault) = 0;
+  /// The device graph being run (0: none, or a graph the host launched
+  /// that was not instantiated for device launch).
+  virtual uint64_t current() = 0;
+};
+
 /// What a grid's device runtime answers from, beside the device.
 struct DeviceRuntimeContext {
   // The handles a kernel may set (null: the launch is analysed without its
@@ -111,6 +132,9 @@ struct DeviceRuntimeContext {
   GraphConditionals *conditionals = nullptr;
   // Null: a kernel query stops the kernel, naming what is not known.
   KernelQueries *kernels = nullptr;
+  // Null: a device graph launch stops the kernel (the static analysis does
+  // not follow graphs launched from the device).
+  DeviceGraphs *graphs = nullptr;
 };
 
 /// What a grid's threads asked the device runtime to do after it.
@@ -176,6 +200,7 @@ private:
   DeviceRuntimeAnswer errorText(const DeviceRuntimeCall &call);
   DeviceRuntimeAnswer kernelQuery(const DeviceRuntimeCall &call);
   DeviceRuntimeAnswer setConditional(const DeviceRuntimeCall &call);
+  DeviceRuntimeAnswer deviceGraph(const DeviceRuntimeCall &call);
   // Counts libcudadevrt's accesses: `instructions` of `lanes` lanes in all.
   void addAccesses(bool load, uint64_t instructions, uint64_t sectors,
                    uint64_t lanes);

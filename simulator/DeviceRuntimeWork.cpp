@@ -268,6 +268,20 @@ DeviceRuntimeAnswer GridDeviceRuntime::kernelQuery(const DeviceRuntimeCall &c) {
   return {0, uint64_t(uint32_t(o.blocksPerSM))};
 }
 
+DeviceRuntimeAnswer GridDeviceRuntime::deviceGraph(const DeviceRuntimeCall &c) {
+  DeviceGraphs *graphs = context_.graphs;
+  if (c.op == Op::CurrentGraphExec)
+    return {graphs ? graphs->current() : 0};
+  if (!graphs)
+    return {0,
+            {},
+            "cudaGraphLaunch from the device: the static analysis does not "
+            "follow graphs launched by kernels; --run-host runs them"};
+  std::string fault;
+  uint64_t status = graphs->launch(c.values[0], c.values[1], c.instId, fault);
+  return {status, {}, fault};
+}
+
 DeviceRuntimeAnswer
 GridDeviceRuntime::setConditional(const DeviceRuntimeCall &c) {
   const uint64_t *v = c.values;

@@ -93,7 +93,9 @@ LaunchRunner::run(const llvm::Function &fn, const core::LaunchConfig &config,
   if (hooks_.begin)
     hooks_.begin("launch #" + std::to_string(l.index) + " " + l.kernelName);
   auto start = std::chrono::steady_clock::now();
+  runningIndex_ = l.index, runningKernel_ = l.kernel.get();
   l.result = predictor_.run(*l.kernel, config, args, memory_, limits_);
+  runningIndex_ = -1, runningKernel_ = nullptr;
   l.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
@@ -128,6 +130,16 @@ LaunchRunner::run(const llvm::Function &fn, const core::LaunchConfig &config,
             from);
   });
   return error;
+}
+
+std::optional<core::DeviceLaunchOrigin>
+LaunchRunner::originOf(uint32_t instId) const {
+  if (!runningKernel_ || instId >= runningKernel_->insts().size())
+    return std::nullopt;
+  core::DeviceLaunchOrigin from;
+  from.launch = runningIndex_;
+  from.where = userLocation(runningKernel_->insts()[instId], mainFile_);
+  return from;
 }
 
 } // namespace kcheck::sim

@@ -84,8 +84,14 @@ public:
   std::string run(const llvm::Function &fn, const core::LaunchConfig &config,
                   const std::vector<KernelArg> &args,
                   const std::optional<core::DeviceLaunchOrigin> &origin = {});
+  /// While a launch is simulated: the origin of work its instruction
+  /// `instId` makes (a graph it launches from the device).
+  std::optional<core::DeviceLaunchOrigin> originOf(uint32_t instId) const;
 
 private:
+  // The launch being simulated (its index and kernel), for originOf.
+  int runningIndex_ = -1;
+  const DecodedKernel *runningKernel_ = nullptr;
   const llvm::Module &module_;
   Predictor &predictor_;
   DeviceMemory &memory_;

@@ -70,6 +70,15 @@ Value *Lowerer::specialRegister(const std::string &raw, unsigned width) {
          "workspace, %envreg1/%envreg2)");
     return nullptr;
   }
+  if (name == "current_graph_exec") {
+    // cudaGetCurrentGraphExec: the device graph the kernel runs in, which
+    // the device runtime answers (simulator/DeviceLaunches.h).
+    Module *m = b_.GetInsertBlock()->getModule();
+    FunctionCallee f =
+        m->getOrInsertFunction("__kcheck_current_graph_exec",
+                               FunctionType::get(b_.getInt64Ty(), false));
+    return b_.CreateZExtOrTrunc(b_.CreateCall(f), b_.getIntNTy(width));
+  }
   static const std::set<std::string> known = {
       "laneid",      "warpid",      "nwarpid",     "clock",       "tid.x",
       "tid.y",       "tid.z",       "ntid.x",      "ntid.y",      "ntid.z",

@@ -279,6 +279,7 @@ Error Decoder::decodeCall(const CallInst &call) {
   if (!callee->isDeclaration())
     return unsupported(call, "call to non-inlined function " + name);
   if (name.starts_with("__cudaCDP2") || name == "cudaGraphLaunch" ||
+      name == "__kcheck_current_graph_exec" ||
       name.starts_with("cudaGraphKernelNode") ||
       name == "cudaGraphSetConditional" || name.starts_with("cudaCG"))
     return decodeDeviceRuntime(call, in, name);
