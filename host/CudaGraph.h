@@ -38,6 +38,9 @@ struct KernelLaunch {
   // cudaLaunchAttributeClusterDimension, from the launch captured or the
   // node's attribute (attributes[4]): nullopt, none.
   std::optional<core::Dim3> cluster;
+  // cudaLaunchAttributeDeviceUpdatableKernelNode: kernels may update it
+  // (CudaRuntimeDeviceGraphs.cpp); its handle is the graph's node.
+  bool deviceUpdatable = false;
   /// Pointers to args, as kernelParams (rebuilt on each call).
   std::vector<void *> &pointers() const;
 
@@ -264,6 +267,9 @@ cudaError_t runFireAndForget();
 /// What instantiating `g` for device launch refuses: a node other than a
 /// kernel, memset, memcpy (of device or pinned memory) or child graph.
 bool deviceLaunchable(const Graph &g);
+/// Whether `g` holds a device-updatable kernel node (in itself or a graph
+/// it holds): such a graph has one instantiation, and no exec update.
+bool hasDeviceUpdatable(const Graph &g);
 
 // Running and capturing (CudaRuntimeCapture.cpp, CudaRuntimeGraphExec.cpp).
 /// Runs every enabled node of `g`, dependencies first.

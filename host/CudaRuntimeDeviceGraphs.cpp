@@ -21,6 +21,7 @@
 //   saying so.
 #include "host/CudaGraph.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace kcheck::host::graph {
@@ -71,9 +72,81 @@ public:
       return 0;
     return reinterpret_cast<uint64_t>(st.frames.back().exec);
   }
+  uint64_t setNodeParam(uint64_t node, uint64_t offset,
+                        const std::vector<uint8_t> &bytes) override {
+    Node *n = updatable(node);
+    if (!n)
+      return uint64_t(cudaErrorInvalidValue);
+    KernelLaunch &k = n->work.kernel;
+    // The parameters as the kernel lays them out; the update may span
+    // several, none past the last.
+    CudaRuntime &r = entry::rt();
+    const std::string &name = r.kernels.at(k.func);
+    uint64_t end = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> places;
+    for (size_t i = 0; i < k.args.size(); ++i) {
+      std::optional<std::pair<uint64_t, uint64_t>> p =
+          r.device().parameter(name, i);
+      if (!p)
+        return uint64_t(cudaErrorInvalidValue);
+      places.push_back(*p);
+      end = std::max(end, p->first + p->second);
+    }
+    if (offset + bytes.size() > end)
+      return uint64_t(cudaErrorInvalidValue);
+    for (size_t i = 0; i < places.size(); ++i) {
+      auto [at, size] = places[i];
+      uint64_t from = std::max(at, offset),
+               to = std::min(at + size, offset + bytes.size());
+      for (uint64_t b = from; b < to && b - at < k.args[i].size(); ++b)
+        k.args[i][b - at] = char(bytes[b - offset]);
+    }
+    return 0;
+  }
+  uint64_t setNodeGridDim(uint64_t node, core::Dim3 grid) override {
+    Node *n = updatable(node);
+    if (!n)
+      return uint64_t(cudaErrorInvalidValue);
+    n->work.kernel.grid = dim3(grid.x, grid.y, grid.z);
+    return 0;
+  }
+  uint64_t setNodeEnabled(uint64_t node, bool enabled) override {
+    Node *n = updatable(node);
+    if (!n)
+      return uint64_t(cudaErrorInvalidValue);
+    n->enabled = enabled;
+    return 0;
+  }
+
+private:
+  // The one instantiation's copy of device-updatable node `handle` (the
+  // graph's node), or null.
+  static Node *updatable(uint64_t handle) {
+    const Node *original = reinterpret_cast<const Node *>(handle);
+    for (const auto &[p, e] : state().execs) {
+      auto it = e->nodeOf.find(original);
+      if (it != e->nodeOf.end() &&
+          it->second->work.type == cudaGraphNodeTypeKernel &&
+          it->second->work.kernel.deviceUpdatable)
+        return it->second;
+    }
+    return nullptr;
+  }
 };
 
 } // namespace
+
+bool hasDeviceUpdatable(const Graph &g) {
+  for (const auto &n : g.nodes) {
+    if (n->work.type == cudaGraphNodeTypeKernel &&
+        n->work.kernel.deviceUpdatable)
+      return true;
+    for (const Graph *s : n->work.subgraphs())
+      if (hasDeviceUpdatable(*s))
+        return true;
+  }
+  return false;
+}
 
 bool deviceLaunchable(const Graph &g) {
   for (const auto &n : g.nodes) {

@@ -167,6 +167,12 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
     return fail(err);
   }
   auto e = std::make_unique<Exec>();
+  if (hasDeviceUpdatable(*g)) {
+    // One instantiation at a time (the reference; the H200's error).
+    for (const auto &[p, other] : state().execs)
+      if (other->source == g)
+        return fail(cudaErrorNotSupported);
+  }
   e->source = g;
   e->deviceLaunch = device;
   e->uploaded = withParams && (flags & cudaGraphInstantiateFlagUpload);
@@ -284,6 +290,10 @@ cudaError_t apiGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
   if (!e || !g || !info)
     return fail(cudaErrorInvalidValue);
   *info = {cudaGraphExecUpdateSuccess, nullptr, nullptr};
+  // Neither side may hold a device-updatable node (the reference; the
+  // H200's error).
+  if (hasDeviceUpdatable(*g) || hasDeviceUpdatable(*e->graph))
+    return fail(cudaErrorNotSupported);
   if (!sameTopology(*e->graph, *g, *info))
     return fail(cudaErrorGraphExecUpdateFailure);
   for (size_t i = 0; i < g->nodes.size(); ++i) {

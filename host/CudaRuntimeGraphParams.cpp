@@ -95,6 +95,9 @@ namespace {
 
 using namespace graph;
 
+// cudaLaunchAttributeDeviceUpdatableKernelNode.
+constexpr int kDeviceUpdatable = 13;
+
 // Sets the parameters of a node of `type`, in a graph or an exec.
 template <class F>
 cudaError_t setParams(cudaGraphExec_t e, cudaGraphNode_t n,
@@ -409,6 +412,23 @@ cudaError_t apiGraphKernelNodeSetAttribute(cudaGraphNode_t n, int id,
     std::memcpy(dim, value, sizeof dim);
     node->work.kernel.cluster = core::Dim3{dim[0], dim[1], dim[2]};
   }
+  if (id == kDeviceUpdatable) {
+    // {int deviceUpdatable; cudaGraphDeviceNode_t devNode}: 0 or 1, no
+    // opting out (cudaErrorNotSupported, as the H200); the handle is
+    // written back into the caller's value, as the H200 does.
+    int on;
+    std::memcpy(&on, value, sizeof on);
+    if (on != 0 && on != 1)
+      return fail(cudaErrorInvalidValue);
+    if (!on && node->work.kernel.deviceUpdatable)
+      return fail(cudaErrorNotSupported);
+    node->work.kernel.deviceUpdatable = on;
+    if (on) {
+      cudaGraphNode_t h = handle(node);
+      std::memcpy(static_cast<char *>(const_cast<void *>(value)) + 8, &h,
+                  sizeof h);
+    }
+  }
   auto &bytes = node->work.kernel.attributes[id];
   std::memcpy(bytes.data(), value, bytes.size());
   if (id == 2) { // cudaLaunchAttributeCooperative
@@ -424,6 +444,10 @@ cudaError_t apiGraphKernelNodeCopyAttributes(cudaGraphNode_t dst,
   Node *s = typedNode(nullptr, src, cudaGraphNodeTypeKernel, false);
   if (!d || !s)
     return fail(cudaErrorInvalidValue);
+  // Not to or from a device-updatable node (the reference; the H200:
+  // cudaErrorNotSupported).
+  if (d->work.kernel.deviceUpdatable || s->work.kernel.deviceUpdatable)
+    return fail(cudaErrorNotSupported);
   d->work.kernel.attributes = s->work.kernel.attributes;
   d->work.kernel.cooperative = s->work.kernel.cooperative;
   d->work.kernel.cluster = s->work.kernel.cluster;

@@ -549,6 +549,8 @@ cudaError_t apiGraphDestroyNode(cudaGraphNode_t node) {
   Node *n = nodeOf(node);
   if (!n)
     return fail(cudaErrorInvalidValue);
+  if (n->work.kernel.deviceUpdatable) // the reference; the H200's error
+    return fail(cudaErrorNotSupported);
   for (Node *d : n->deps)
     d->dependents.erase(
         std::find(d->dependents.begin(), d->dependents.end(), n));

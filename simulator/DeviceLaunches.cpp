@@ -207,6 +207,11 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
   case Op::GraphLaunch:
   case Op::CurrentGraphExec:
     return deviceGraph(call);
+  case Op::KernelNodeSetParam:
+  case Op::KernelNodeSetEnabled:
+  case Op::KernelNodeSetGridDim:
+  case Op::KernelNodeUpdatesApply:
+    return nodeUpdate(call);
   }
   return {code(CudaError::cudaErrorNotSupported), {}};
 }

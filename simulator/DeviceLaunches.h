@@ -59,6 +59,11 @@
 //   the launching kernel's node and a tail launch after the launching
 //   graph's work, in launch order, as the H200 orders them
 //   (graph_device_launch.cu); no access of the library's is counted.
+// - A device-updatable kernel node's updates (parameter bytes, grid,
+//   enabled) change the node of its graph's one instantiation at once, so
+//   a node after the updating kernel runs with them (the H200:
+//   device_updatable_nodes.cu); an offset past the parameters is an invalid
+//   value; no access of the library's is counted.
 // - cudaGraphSetConditional sets the value of a handle of the graph being
 //   launched (GraphConditionals); a handle of no graph being launched faults,
 //   as the H200 does (an illegal address:
@@ -123,6 +128,12 @@ public:
   /// The device graph being run (0: none, or a graph the host launched
   /// that was not instantiated for device launch).
   virtual uint64_t current() = 0;
+  /// A device-updatable kernel node's updates (cudaGraphKernelNodeSetParam
+  /// and the others), for its graph's next runs of it: the status.
+  virtual uint64_t setNodeParam(uint64_t node, uint64_t offset,
+                                const std::vector<uint8_t> &bytes) = 0;
+  virtual uint64_t setNodeGridDim(uint64_t node, core::Dim3 grid) = 0;
+  virtual uint64_t setNodeEnabled(uint64_t node, bool enabled) = 0;
 };
 
 /// What a grid's device runtime answers from, beside the device.
@@ -201,6 +212,7 @@ private:
   DeviceRuntimeAnswer kernelQuery(const DeviceRuntimeCall &call);
   DeviceRuntimeAnswer setConditional(const DeviceRuntimeCall &call);
   DeviceRuntimeAnswer deviceGraph(const DeviceRuntimeCall &call);
+  DeviceRuntimeAnswer nodeUpdate(const DeviceRuntimeCall &call);
   // Counts libcudadevrt's accesses: `instructions` of `lanes` lanes in all.
   void addAccesses(bool load, uint64_t instructions, uint64_t sectors,
                    uint64_t lanes);

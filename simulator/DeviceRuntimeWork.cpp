@@ -282,6 +282,63 @@ DeviceRuntimeAnswer GridDeviceRuntime::deviceGraph(const DeviceRuntimeCall &c) {
   return {status, {}, fault};
 }
 
+DeviceRuntimeAnswer GridDeviceRuntime::nodeUpdate(const DeviceRuntimeCall &c) {
+  DeviceGraphs *graphs = context_.graphs;
+  if (!graphs)
+    return {0,
+            {},
+            "a device-updatable kernel node's update: the static analysis "
+            "does not follow graphs' nodes from the device; --run-host runs "
+            "it"};
+  const uint64_t *v = c.values;
+  const uint64_t invalid = code(CudaError::cudaErrorInvalidValue);
+  // Reads `bytes` at `address` of the thread's memory (nullopt: not there).
+  auto read = [&](uint64_t address,
+                  uint64_t bytes) -> std::optional<std::vector<uint8_t>> {
+    std::vector<uint8_t> out(bytes);
+    if (bytes && (!c.read || !c.read(address, out.data(), bytes)))
+      return std::nullopt;
+    return out;
+  };
+  auto param = [&](uint64_t node, uint64_t offset, uint64_t value,
+                   uint64_t size) -> uint64_t {
+    std::optional<std::vector<uint8_t>> bytes = read(value, size);
+    return bytes ? graphs->setNodeParam(node, offset, *bytes) : invalid;
+  };
+  switch (c.op) {
+  case Op::KernelNodeSetParam:
+    return {param(v[0], v[1], v[2], v[3])};
+  case Op::KernelNodeSetEnabled:
+    return {graphs->setNodeEnabled(v[0], v[1] & 1)};
+  case Op::KernelNodeSetGridDim:
+    return {graphs->setNodeGridDim(v[0], c.dims[0])};
+  default: { // cudaGraphKernelNodeUpdatesApply(updates, count)
+    // cudaGraphKernelNodeUpdate: node 0, field 8, the union at 16 (gridDim;
+    // param's pValue, offset, size; isEnabled), 40 bytes.
+    constexpr uint64_t kUpdateBytes = 40;
+    std::optional<std::vector<uint8_t>> all = read(v[0], v[1] * kUpdateBytes);
+    if (!all)
+      return {invalid};
+    for (uint64_t k = 0; k < v[1]; ++k) {
+      size_t at = k * kUpdateBytes;
+      uint64_t node = get64(*all, at);
+      uint32_t field, data[3];
+      std::memcpy(&field, all->data() + at + 8, 4);
+      std::memcpy(data, all->data() + at + 16, sizeof data);
+      uint64_t status =
+          field == 1 ? graphs->setNodeGridDim(node, {data[0], data[1], data[2]})
+          : field == 2 ? param(node, get64(*all, at + 24), get64(*all, at + 16),
+                               get64(*all, at + 32))
+          : field == 3 ? graphs->setNodeEnabled(node, data[0] != 0)
+                       : invalid;
+      if (status)
+        return {status};
+    }
+    return {0};
+  }
+  }
+}
+
 DeviceRuntimeAnswer
 GridDeviceRuntime::setConditional(const DeviceRuntimeCall &c) {
   const uint64_t *v = c.values;

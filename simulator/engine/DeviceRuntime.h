@@ -11,6 +11,7 @@
 #include "core/Launch.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +57,9 @@ struct DeviceRuntimeCall {
   // The `e` / `q` / `m` operands' bytes, in order (empty where the pointer
   // is not the thread's memory).
   std::vector<uint8_t> blobs[2];
+  // Reads `bytes` of the calling thread's memory at generic `address` (a
+  // buffer the call is given); false where it has none there.
+  std::function<bool(uint64_t address, void *out, uint64_t bytes)> read;
 };
 
 /// What the call returns, and what it writes through its out-pointer (the

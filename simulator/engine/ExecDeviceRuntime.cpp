@@ -63,6 +63,14 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
     call.block = blockIdx;
     call.thread = threadOf(w, lane);
     call.instId = pc;
+    call.read = [&, lane](uint64_t address, void *out, uint64_t bytes) {
+      MemSpace space;
+      uint64_t addr;
+      if (!genericPlace(address, bytes, space, addr))
+        return false;
+      readBytes(space, addr, out, bytes, w, lane);
+      return true;
+    };
     std::optional<std::pair<uint64_t, unsigned>> outPointer; // address, bytes
     std::optional<uint64_t> answerPointer;                   // `a`
     unsigned slot = 0, value = 0, dim = 0, blob = 0;
