@@ -58,6 +58,7 @@ int main() {
                       s[4 * t], s[4 * t + 1], s[4 * t + 2], s[4 * t + 3]);
         cudaGetLastError();
       }
-  std::printf("cg_runtime_calls: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  std::printf("cg_runtime_calls: %s\n",
+              cudaGetErrorName(cudaDeviceSynchronize()));
   return 0;
 }
