@@ -207,6 +207,10 @@ DeviceRuntimeAnswer GridDeviceRuntime::call(const DeviceRuntimeCall &call) {
   case Op::GraphLaunch:
   case Op::CurrentGraphExec:
     return deviceGraph(call);
+  case Op::CGGetIntrinsicHandle:
+  case Op::CGGetSize:
+  case Op::CGGetRank:
+    return cooperativeGroups(call);
   case Op::KernelNodeSetParam:
   case Op::KernelNodeSetEnabled:
   case Op::KernelNodeSetGridDim:

@@ -64,6 +64,11 @@
 //   a node after the updating kernel runs with them (the H200:
 //   device_updatable_nodes.cu); an offset past the parameters is an invalid
 //   value; no access of the library's is counted.
+// - Cooperative groups' runtime calls answer as the H200 does
+//   (probes/cg_runtime_calls.cu): in a cooperative launch the grid scope's
+//   handle is 0x7ffffffffffff, its size the grid's threads and 1 grid, a
+//   thread's rank its rank in the grid and grid rank 1; outside one, or
+//   for another scope, handle 0 and cudaErrorUnknown with 0s written.
 // - cudaGraphSetConditional sets the value of a handle of the graph being
 //   launched (GraphConditionals); a handle of no graph being launched faults,
 //   as the H200 does (an illegal address:
@@ -180,6 +185,8 @@ public:
   std::vector<DeviceWork> takeWork();
   /// The memory counters of libcudadevrt's own instructions so far.
   const core::Counters &libraryCounters() const { return library_; }
+  /// The launch the grid is (cooperative groups' calls answer from it).
+  void setLaunch(const core::LaunchConfig &config) { launch_ = config; }
   /// The calls whose library accesses are not counted (a copy's path not
   /// measured), each once: "cudaMemcpy2DAsync of rows not 32-byte aligned".
   const std::vector<std::string> &uncounted() const { return uncounted_; }
@@ -189,6 +196,7 @@ private:
   DeviceMemory &memory_;
   unsigned depth_;
   DeviceRuntimeContext context_;
+  core::LaunchConfig launch_;
   std::vector<DeviceWork> work_, tail_;
   std::vector<std::string> uncounted_;
   uint64_t launches_ = 0;
@@ -213,6 +221,7 @@ private:
   DeviceRuntimeAnswer setConditional(const DeviceRuntimeCall &call);
   DeviceRuntimeAnswer deviceGraph(const DeviceRuntimeCall &call);
   DeviceRuntimeAnswer nodeUpdate(const DeviceRuntimeCall &call);
+  DeviceRuntimeAnswer cooperativeGroups(const DeviceRuntimeCall &call);
   // Counts libcudadevrt's accesses: `instructions` of `lanes` lanes in all.
   void addAccesses(bool load, uint64_t instructions, uint64_t sectors,
                    uint64_t lanes);

@@ -1,6 +1,7 @@
 // The device runtime's copies and sets (1D, 2D, 3D), error names and
-// strings, kernel queries and conditional values (GridDeviceRuntime's, the
-// rules and their sources in DeviceLaunches.h).
+// strings, kernel queries, device graph launches and node updates,
+// cooperative groups' queries and conditional values (GridDeviceRuntime's,
+// the rules and their sources in DeviceLaunches.h).
 #include "simulator/DeviceLaunches.h"
 
 #include "core/CudaErrors.h"
@@ -337,6 +338,32 @@ DeviceRuntimeAnswer GridDeviceRuntime::nodeUpdate(const DeviceRuntimeCall &c) {
     return {0};
   }
   }
+}
+
+DeviceRuntimeAnswer
+GridDeviceRuntime::cooperativeGroups(const DeviceRuntimeCall &c) {
+  constexpr uint64_t kGridScope = 1, kGridHandle = 0x7ffffffffffffull;
+  const bool grid = launch_.cooperative;
+  if (c.op == Op::CGGetIntrinsicHandle)
+    return {grid && c.values[0] == kGridScope ? kGridHandle : 0};
+  DeviceRuntimeAnswer a{0};
+  if (!grid || c.values[0] != kGridHandle) {
+    a.result = code(CudaError::cudaErrorUnknown);
+    a.out = 0, a.out2 = 0; // written, as the H200 writes them
+    return a;
+  }
+  const core::Dim3 &g = launch_.grid, &b = launch_.block;
+  if (c.op == Op::CGGetSize) {
+    a.out = g.count() * b.count(), a.out2 = 1; // threads, grids
+    return a;
+  }
+  uint64_t block =
+      c.block.x + uint64_t(g.x) * (c.block.y + uint64_t(g.y) * c.block.z);
+  uint64_t thread =
+      c.thread.x + uint64_t(b.x) * (c.thread.y + uint64_t(b.y) * c.thread.z);
+  a.out = block * b.count() + thread;
+  a.out2 = 1; // the H200's grid rank
+  return a;
 }
 
 DeviceRuntimeAnswer

@@ -326,6 +326,8 @@ LaunchResult Predictor::simulate(const DecodedKernel &kernel,
   std::optional<GridDeviceRuntime> deviceRuntime;
   if (kernel.usesDeviceRuntime())
     deviceRuntime.emplace(arch_, memory, config.deviceDepth, deviceContext_);
+  if (deviceRuntime)
+    deviceRuntime->setLaunch(config);
   BlockClassOptions options;
   options.exhaustive = exhaustive_;
   options.skipIdleBlocks = skipIdleBlocks_ && !sanitizer_.any();

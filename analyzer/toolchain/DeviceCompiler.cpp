@@ -387,14 +387,17 @@ compileDevice(const std::string &path, const CompileOptions &options,
         },
         diagnosticStream);
     // A call of libcudadevrt's (__cudaCDP2*: the device runtime's queries,
-    // copies, error texts) links only as relocatable device code: ptxas
+    // copies, error texts; cudaCG*) links only as relocatable device code
+    // (the graph calls, cudaGraphLaunch and the node updates, are ptxas's
+    // builtins and need none): ptxas
     // reports it unresolved otherwise, and without it the toolkit's header
     // answers cudaFuncGetAttributes and the occupancy calculator with
     // stubs. Such a build asks nvcc for -rdc=true too.
     if (module && !relocatableDeviceCode(attempt))
       for (const llvm::Function &f : *module)
         needsRdc |= f.isDeclaration() && !f.use_empty() &&
-                    f.getName().starts_with("__cudaCDP2");
+                    (f.getName().starts_with("__cudaCDP2") ||
+                     f.getName().starts_with("cudaCG"));
     if (!needsRdc || retried || relocatableDeviceCode(attempt))
       break;
     module.reset();

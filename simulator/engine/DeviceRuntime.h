@@ -70,6 +70,8 @@ struct DeviceRuntimeAnswer {
       : result(result), out(out), fault(std::move(fault)) {}
   uint64_t result;
   std::optional<uint64_t> out;
+  // For a second `i` / `l` operand (cudaCGGetSize's two counts).
+  std::optional<uint64_t> out2;
   // For an `a` operand: the bytes written through it.
   std::vector<uint8_t> outBytes;
   // Not empty: the call faults the thread, as the GPU does (the message

@@ -71,8 +71,9 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
       readBytes(space, addr, out, bytes, w, lane);
       return true;
     };
-    std::optional<std::pair<uint64_t, unsigned>> outPointer; // address, bytes
-    std::optional<uint64_t> answerPointer;                   // `a`
+    // The `i` / `l` out-pointers (address, bytes), in order.
+    std::vector<std::pair<uint64_t, unsigned>> outPointers;
+    std::optional<uint64_t> answerPointer; // `a`
     unsigned slot = 0, value = 0, dim = 0, blob = 0;
     for (char letter : f.operands) {
       if (letter == 'k') {
@@ -100,7 +101,7 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
       } else if (letter == 'a') {
         answerPointer = v;
       } else { // 'i' / 'l'
-        outPointer = {v, letter == 'i' ? 4u : 8u};
+        outPointers.push_back({v, letter == 'i' ? 4u : 8u});
       }
     }
     DeviceRuntimeAnswer answer = options.deviceRuntime
@@ -113,10 +114,13 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
     }
     if (in.dst) // slot 0 is the constant 0 (a call without a result)
       w.slot(in.dst)[lane] = answer.result;
-    if (outPointer && answer.out) {
+    const std::optional<uint64_t> outs[] = {answer.out, answer.out2};
+    for (size_t k = 0; k < outPointers.size() && k < 2; ++k) {
+      if (!outs[k])
+        continue;
       MemSpace space;
       uint64_t addr;
-      auto [pointer, bytes] = *outPointer;
+      auto [pointer, bytes] = outPointers[k];
       if (!genericPlace(pointer, bytes, space, addr)) {
         recordFault(FaultCause::Memory, "invalid device runtime out-pointer",
                     "Invalid " + std::to_string(bytes) +
@@ -125,7 +129,7 @@ bool BlockRunner::Impl::execDeviceRuntime(const bc::Inst &in, uint32_t pc,
                     pc, w, lane, pointer);
         return false;
       }
-      writeBytes(space, addr, &*answer.out, bytes, false, w, lane);
+      writeBytes(space, addr, &*outs[k], bytes, false, w, lane);
     }
     if (answerPointer && !answer.outBytes.empty()) {
       MemSpace space;

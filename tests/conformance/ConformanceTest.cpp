@@ -366,6 +366,7 @@ TEST(Conformance, EveryProvidedDeviceRuntimeFunctionIsCalledByATestProgram) {
         Program{"device_launch_v2.cu", "", true},
         Program{"graph_device_launch.cu", "", false},
         Program{"device_updatable_nodes.cu", "", false},
+        Program{"cg_runtime_queries.cu", "", true},
         Program{"device_launch_v2.cu", "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1",
                 true}}) {
     analyzer::CompileOptions options;
