@@ -287,6 +287,8 @@ namespace kcheck::host::entry {
 bool capturing(cudaStream_t stream);
 /// Records `work` as the next node of `stream`'s capture.
 cudaError_t capture(cudaStream_t stream, graph::Work work);
+/// The node `stream`'s capture recorded last (null: none, or several).
+graph::Node *lastCaptured(cudaStream_t stream);
 /// cudaEventRecord and cudaStreamWaitEvent while capturing: the event
 /// takes the stream's dependencies, a wait joins the event's capture.
 cudaError_t captureEventRecord(cudaEvent_t event, cudaStream_t stream);

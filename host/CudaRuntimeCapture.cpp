@@ -212,6 +212,11 @@ cudaError_t capture(cudaStream_t stream, Work work) {
   return cudaSuccess;
 }
 
+graph::Node *lastCaptured(cudaStream_t stream) {
+  CapturingStream *s = capturingStream(stream);
+  return s && s->deps.size() == 1 ? s->deps[0] : nullptr;
+}
+
 cudaError_t captureEventRecord(cudaEvent_t event, cudaStream_t stream) {
   CapturingStream *s = capturingStream(stream);
   if (s->capture->invalidated)

@@ -9,6 +9,7 @@
 #include "core/RuntimeRules.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace kcheck::host::entry {
@@ -67,9 +68,12 @@ launchKernel(const void *func, dim3 grid, dim3 block, void **args,
 namespace {
 
 // A launch on a capturing stream becomes a kernel node, its arguments copied.
+// `deviceUpdatable`: the node is device-updatable (only on a capturing
+// stream, which the caller checks).
 cudaError_t launchOn(cudaStream_t stream, const void *func, dim3 grid,
                      dim3 block, void **args, size_t shared, bool cooperative,
-                     const std::optional<core::Dim3> &cluster = {}) {
+                     const std::optional<core::Dim3> &cluster = {},
+                     bool deviceUpdatable = false) {
   if (!capturing(stream))
     return launchKernel(func, grid, block, args, shared, cooperative, cluster);
   cudaError_t error = cudaSuccess;
@@ -79,6 +83,7 @@ cudaError_t launchOn(cudaStream_t stream, const void *func, dim3 grid,
     return fail(error);
   w->kernel.cooperative = cooperative;
   w->kernel.cluster = cluster;
+  w->kernel.deviceUpdatable = deviceUpdatable;
   return capture(stream, std::move(*w));
 }
 cudaError_t apiLaunchKernel(const void *func, dim3 grid, dim3 block,
@@ -93,6 +98,7 @@ cudaError_t apiLaunchKernelExC(const LaunchConfigAbi *config, const void *func,
   bool cooperative = false;
   std::optional<core::Dim3> cluster;
   std::vector<cudaEvent_t> recordAfter;
+  LaunchAttributeAbi *updatable = nullptr; // the attribute to return into
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const LaunchAttributeAbi &a = config->attrs[i];
     switch (a.id) {
@@ -119,19 +125,34 @@ cudaError_t apiLaunchKernelExC(const LaunchConfigAbi *config, const void *func,
     case 14: // PreferredSharedMemoryCarveout: a hint
     case 16: // NvlinkUtilCentricScheduling: a hint
       break;
-    case 13: // DeviceUpdatableKernelNode: for graph nodes; a launch with it
-             // fails on the H200 with an error not yet recorded
-      rt().unsupported("cudaLaunchKernelEx with "
-                       "cudaLaunchAttributeDeviceUpdatableKernelNode (a graph "
-                       "node's attribute; the runtime's answer for a launch "
-                       "is not measured yet)");
+    case 13: // DeviceUpdatableKernelNode: graphs only (the reference; on
+             // a stream that does not capture the H200 answers
+             // cudaErrorNotSupported: device_updatable_launch.cu)
+      if (a.value.integer != 0 && a.value.integer != 1)
+        return fail(cudaErrorInvalidValue);
+      if (a.value.integer) {
+        if (!capturing(config->stream))
+          return fail(cudaErrorNotSupported);
+        updatable = const_cast<LaunchAttributeAbi *>(&a);
+      }
+      break;
     default: // an id CUDA 13 does not define
       return fail(cudaErrorInvalidValue);
     }
   }
-  cudaError_t e =
-      launchOn(config->stream, func, config->grid, config->block, args,
-               config->dynamicSmemBytes, cooperative, cluster);
+  cudaError_t e = launchOn(config->stream, func, config->grid, config->block,
+                           args, config->dynamicSmemBytes, cooperative, cluster,
+                           updatable != nullptr);
+  // The node's handle, into the attribute's devNode (at 8), as the H200
+  // returns it; the node keeps the attribute for cudaGraphKernelNodeGet-
+  // Attribute.
+  if (updatable && e == cudaSuccess)
+    if (graph::Node *n = lastCaptured(config->stream)) {
+      cudaGraphNode_t h = graph::handle(n);
+      std::memcpy(updatable->value.bytes + 8, &h, sizeof h);
+      std::memcpy(n->work.kernel.attributes[13].data(), updatable->value.bytes,
+                  CudaRuntime::kAttributeBytes);
+    }
   for (cudaEvent_t event : recordAfter)
     if (e == cudaSuccess)
       e = recordEvent(event, config->stream);
