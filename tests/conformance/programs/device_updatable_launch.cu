@@ -14,8 +14,8 @@ __global__ void target(int *out, int add) {
 }
 __global__ void updater(cudaGraphDeviceNode_t node, int value, int *status) {
   if (threadIdx.x == 0)
-    *status = cudaGraphKernelNodeSetParam(node, sizeof(int *), &value,
-                                          sizeof value);
+    *status =
+        cudaGraphKernelNodeSetParam(node, sizeof(int *), &value, sizeof value);
 }
 
 int main() {
