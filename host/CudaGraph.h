@@ -101,7 +101,7 @@ struct Graph {
 
 struct Exec {
   std::unique_ptr<Graph> graph;
-  const Graph *source = nullptr; // the graph instantiated
+  const Graph *source = nullptr; // the graph instantiated (null: destroyed)
   // cudaGraphInstantiateFlagDeviceLaunch, and whether it was uploaded (by
   // cudaGraphUpload, the instantiation's upload or a host launch): what a
   // kernel's cudaGraphLaunch of it needs.
@@ -158,19 +158,15 @@ struct State {
   };
   std::map<cudaGraphConditionalHandle, Conditional> conditionals;
   cudaGraphConditionalHandle nextConditional = 1;
-  // Graphs with conditional nodes that have an executable graph (the
-  // reference: only one instantiation at a time).
-  std::set<const Graph *> instantiatedConditionals;
   // The graph launches being run, innermost last (CudaRuntimeDeviceGraphs):
-  // the exec (null for a graph run as a node of another), whether it runs
-  // as a device graph, and the device graph launches its kernels made.
+  // the exec, the kernel that launched it from the device (null: the host),
+  // and the device graph launches its kernels made.
   struct Launched { // a device graph launch a kernel made
     Exec *exec = nullptr;
     std::optional<core::DeviceLaunchOrigin> origin; // that kernel
   };
   struct Frame {
     Exec *exec = nullptr;
-    bool device = false;
     std::optional<core::DeviceLaunchOrigin> origin; // null: the host's
     std::vector<Launched> fireAndForget, tail;
   };
@@ -241,9 +237,20 @@ std::optional<Work> conditionalWork(const Graph &g,
                                     cudaError_t &error);
 /// Whether `g` holds a conditional node, in itself or any graph it holds.
 bool hasConditionals(const Graph &g);
+/// Whether a node of `g`, or of any graph it holds, satisfies `pred`.
+template <class Pred> bool anyNode(const Graph &g, Pred pred) {
+  for (const auto &n : g.nodes) {
+    if (pred(*n))
+      return true;
+    for (const Graph *s : n->work.subgraphs())
+      if (anyNode(*s, pred))
+        return true;
+  }
+  return false;
+}
 /// What instantiating `g` refuses for its conditional nodes: a body that
-/// holds a node a body may not, a handle of g no node uses (`result`), a
-/// second instantiation; cudaSuccess if none.
+/// holds a node a body may not, a handle of g no node uses (`result`);
+/// cudaSuccess if none.
 cudaError_t conditionalRefusal(const Graph &g,
                                cudaGraphInstantiateResult &result);
 /// Runs a conditional node: its body as its handle's value says.

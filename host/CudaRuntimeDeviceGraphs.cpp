@@ -68,7 +68,7 @@ public:
   }
   uint64_t current() override {
     const State &st = state();
-    if (st.frames.empty() || !st.frames.back().device)
+    if (st.frames.empty() || !st.frames.back().exec->deviceLaunch)
       return 0;
     return reinterpret_cast<uint64_t>(st.frames.back().exec);
   }
@@ -137,15 +137,10 @@ private:
 } // namespace
 
 bool hasDeviceUpdatable(const Graph &g) {
-  for (const auto &n : g.nodes) {
-    if (n->work.type == cudaGraphNodeTypeKernel &&
-        n->work.kernel.deviceUpdatable)
-      return true;
-    for (const Graph *s : n->work.subgraphs())
-      if (hasDeviceUpdatable(*s))
-        return true;
-  }
-  return false;
+  return anyNode(g, [](const Node &n) {
+    return n.work.type == cudaGraphNodeTypeKernel &&
+           n.work.kernel.deviceUpdatable;
+  });
 }
 
 bool deviceLaunchable(const Graph &g) {
@@ -179,7 +174,7 @@ cudaError_t runOnce(Exec &e,
                     const std::optional<core::DeviceLaunchOrigin> &origin,
                     std::vector<State::Launched> &tails) {
   State &st = state();
-  st.frames.push_back({&e, e.deviceLaunch, origin, {}, {}});
+  st.frames.push_back({&e, origin, {}, {}});
   cudaError_t err = runWithConditionals(*e.graph);
   tails = std::move(st.frames.back().tail);
   st.frames.pop_back();

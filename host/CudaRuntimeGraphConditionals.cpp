@@ -11,13 +11,15 @@
 //   reference does not allow in one (invalid value);
 // - a handle no node uses fails instantiation with
 //   cudaGraphInstantiateConditionalHandleUnused; cloning such a graph, using
-//   it as a child and instantiating it twice are not supported;
+//   it as a child and instantiating it twice (CudaRuntimeGraphExec.cpp) are
+//   not supported;
 // - without cudaGraphCondAssignDefault a handle's value carries over from
 //   one launch to the next; its first value is 0 in a fresh context (the
 //   H200 gives a value left by an earlier graph where the driver reuses the
 //   slot: kcheck notes the read as undefined).
 #include "host/CudaGraph.h"
 
+#include <algorithm>
 #include <functional>
 
 namespace kcheck::host::graph {
@@ -37,34 +39,27 @@ void handlesIn(const Graph &g, std::set<cudaGraphConditionalHandle> &out) {
 // The node types a body may hold, in itself and in its child graphs and
 // nested bodies (cudaConditionalNodeParams::phGraph_out).
 bool allowedInBody(const Graph &g) {
-  for (const auto &n : g.nodes) {
-    switch (n->work.type) {
+  return !anyNode(g, [](const Node &n) {
+    switch (n.work.type) {
     case cudaGraphNodeTypeKernel:
     case cudaGraphNodeTypeEmpty:
     case cudaGraphNodeTypeGraph:
     case cudaGraphNodeTypeMemset:
     case cudaGraphNodeTypeMemcpy:
     case cudaGraphNodeTypeConditional:
-      break;
-    default:
       return false;
+    default:
+      return true;
     }
-    for (const Graph *s : n->work.subgraphs())
-      if (!allowedInBody(*s))
-        return false;
-  }
-  return true;
+  });
 }
 
+// Every body of every conditional node in `g` (nested ones included).
 bool bodiesAllowed(const Graph &g) {
-  for (const auto &n : g.nodes) {
-    for (const auto &b : n->work.bodies)
-      if (!allowedInBody(*b))
-        return false;
-    if (n->work.child && !bodiesAllowed(*n->work.child))
-      return false;
-  }
-  return true;
+  return !anyNode(g, [](const Node &n) {
+    return std::any_of(n.work.bodies.begin(), n.work.bodies.end(),
+                       [](const auto &b) { return !allowedInBody(*b); });
+  });
 }
 
 sim::GraphConditionals &running() {
@@ -104,9 +99,9 @@ std::optional<Work> conditionalWork(const Graph &g,
 }
 
 bool hasConditionals(const Graph &g) {
-  std::set<cudaGraphConditionalHandle> handles;
-  handlesIn(g, handles);
-  return !handles.empty();
+  return anyNode(g, [](const Node &n) {
+    return n.work.type == cudaGraphNodeTypeConditional;
+  });
 }
 
 cudaError_t conditionalRefusal(const Graph &g,
@@ -121,8 +116,6 @@ cudaError_t conditionalRefusal(const Graph &g,
       result = cudaGraphInstantiateConditionalHandleUnused;
       return cudaErrorInvalidValue;
     }
-  if (!used.empty() && state().instantiatedConditionals.count(&g))
-    return cudaErrorNotSupported;
   return cudaSuccess;
 }
 

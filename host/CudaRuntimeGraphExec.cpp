@@ -166,18 +166,16 @@ cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t graph,
       *result = refused;
     return fail(err);
   }
-  auto e = std::make_unique<Exec>();
-  if (hasDeviceUpdatable(*g)) {
-    // One instantiation at a time (the reference; the H200's error).
+  // A graph with conditional or device-updatable nodes has one
+  // instantiation at a time (the reference; the H200's error).
+  if (hasConditionals(*g) || hasDeviceUpdatable(*g))
     for (const auto &[p, other] : state().execs)
       if (other->source == g)
         return fail(cudaErrorNotSupported);
-  }
+  auto e = std::make_unique<Exec>();
   e->source = g;
   e->deviceLaunch = device;
   e->uploaded = withParams && (flags & cudaGraphInstantiateFlagUpload);
-  if (hasConditionals(*g))
-    state().instantiatedConditionals.insert(g);
   std::map<const Node *, Node *> map;
   e->graph = cloneGraph(*g, &map);
   for (const auto &[from, to] : map)
@@ -209,7 +207,6 @@ cudaError_t apiGraphExecDestroy(cudaGraphExec_t exec) {
     return fail(cudaErrorInvalidValue);
   for (auto &[object, count] : e->graph->references)
     release(object, count);
-  state().instantiatedConditionals.erase(e->source);
   state().execs.erase(e);
   return cudaSuccess;
 }

@@ -265,7 +265,9 @@ cudaError_t apiGraphDestroy(cudaGraph_t graph) {
     release(object, count);
   std::erase_if(state().conditionals,
                 [g](const auto &c) { return c.second.graph == g; });
-  state().instantiatedConditionals.erase(g);
+  for (auto &[p, e] : state().execs) // its execs outlive it
+    if (e->source == g)
+      e->source = nullptr;
   state().graphs.erase(it);
   return cudaSuccess;
 }

@@ -22,9 +22,6 @@ constexpr uint64_t kRefusedLaunchLoads = 17;
 
 // The Programming Guide's nesting limit: 24 levels of launches.
 constexpr unsigned kMaxDepth = 24;
-// cudaStreamTailLaunch (cuda_device_runtime_api.h); the other streams,
-// cudaStreamFireAndForget (0x4) among them, run in call order.
-constexpr uint64_t kTailLaunch = 0x3;
 // The largest parameter list a kernel may have (CUDA 12.1 and later).
 constexpr uint64_t kLargestParameterBuffer = 32764;
 // cudaLimit's numbers.

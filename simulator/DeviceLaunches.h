@@ -197,6 +197,10 @@ private:
   unsigned depth_;
   DeviceRuntimeContext context_;
   core::LaunchConfig launch_;
+  // cudaStreamTailLaunch (cuda_device_runtime_api.h): its work runs after
+  // the grid's other work; the other streams, cudaStreamFireAndForget (0x4)
+  // among them, run in call order.
+  static constexpr uint64_t kTailLaunch = 0x3;
   std::vector<DeviceWork> work_, tail_;
   std::vector<std::string> uncounted_;
   uint64_t launches_ = 0;

@@ -193,7 +193,7 @@ DeviceRuntimeAnswer GridDeviceRuntime::copyOrSet(const DeviceRuntimeCall &c) {
         uncounted_.end())
       uncounted_.push_back(what);
   }
-  (stream == 0x3 ? tail_ : work_).push_back(std::move(w)); // tail launch
+  (stream == kTailLaunch ? tail_ : work_).push_back(std::move(w));
   return {0};
 }
 
